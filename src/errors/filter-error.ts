@@ -1,0 +1,90 @@
+/**
+ * The errors the front end throws. Nothing else ever leaves it: no raw Chevrotain error, no bare
+ * `Error`.
+ *
+ * @module
+ */
+import type { FilterIssue } from './issue.js';
+import { formatIssues } from './format.js';
+
+const FILTER_ERROR = Symbol.for('backlink-query.FilterError');
+const PARAMETER_ERROR = Symbol.for('backlink-query.ParameterError');
+
+/**
+ * Thrown by {@link parseFilter} when a filter has issues; `issues` is never empty.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseFilter('domain_scor > 50', { operation: 'links' });
+ * } catch (error) {
+ *   if (isFilterError(error)) console.log(error.issues[0].code); // 'unknown_field'
+ * }
+ * ```
+ */
+export class FilterError extends Error {
+  override readonly name = 'FilterError';
+  /** The issues, in order of offset; never empty. */
+  readonly issues: readonly FilterIssue[];
+  /** The filter text the issues point into. */
+  readonly text: string;
+  readonly [FILTER_ERROR] = true;
+
+  constructor(issues: readonly FilterIssue[], text: string) {
+    super(formatIssues(issues, text));
+    this.issues = issues;
+    this.text = text;
+  }
+}
+
+/**
+ * Whether `value` is a {@link FilterError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isFilterError(new FilterError([issue], 'x')); // true
+ * ```
+ */
+export function isFilterError(value: unknown): value is FilterError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[FILTER_ERROR] === true;
+}
+
+/**
+ * A mistake of the caller in a parameter (an unknown operation name, a number of targets outside
+ * 1-6, an invalid limit option), not an issue of the filter text.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseFilter('domain = "a"', { operation: 'matrix', targets: 9 });
+ * } catch (error) {
+ *   if (isParameterError(error)) console.log(error.parameter); // 'targets'
+ * }
+ * ```
+ */
+export class ParameterError extends Error {
+  override readonly name = 'ParameterError';
+  /** The parameter at fault. */
+  readonly parameter: string;
+  /** A stable code: `required`, `unknown_operation`, `out_of_range`, `invalid_value`, ... */
+  readonly code: string;
+  readonly [PARAMETER_ERROR] = true;
+
+  constructor(parameter: string, code: string, message: string) {
+    super(message);
+    this.parameter = parameter;
+    this.code = code;
+  }
+}
+
+/**
+ * Whether `value` is a {@link ParameterError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isParameterError(new ParameterError('limit', 'out_of_range', 'limit must be at least 1')); // true
+ * ```
+ */
+export function isParameterError(value: unknown): value is ParameterError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARAMETER_ERROR] === true;
+}

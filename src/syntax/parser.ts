@@ -1,0 +1,220 @@
+/**
+ * The grammar of the filter language, rule for rule as `grammar/filter.ebnf`. The embedded actions
+ * only build AST nodes with the frozen factories; meaning (fields, types, limits) lives elsewhere.
+ * Embedded actions rather than a CST plus visitor: the benchmark showed the CST pass costing more
+ * than the parse itself (see `docs/design.md`).
+ *
+ * @module
+ * @internal
+ */
+import { EmbeddedActionsParser, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import * as ast from '../ast/factories.js';
+import type { ComparisonOperator, Condition, Field, FilterNode, Literal, Span, StringLiteral } from '../ast/nodes.js';
+import { decodeNumber, decodeString } from './literals.js';
+import * as t from './tokens.js';
+
+const OPERATORS: Readonly<Record<string, ComparisonOperator>> = {
+  '=': '=',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
+/** Whether a token came from the text (recovery inserts virtual tokens with no offset). */
+const isReal = (token: IToken) => Number.isFinite(token.startOffset);
+
+const spanOf = (first: IToken, last: IToken): Span => ({
+  offset: first.startOffset,
+  length: last.startOffset + last.image.length - first.startOffset,
+});
+
+const between = (first: Span, last: Span): Span => ({
+  offset: first.offset,
+  length: last.offset + last.length - first.offset,
+});
+
+const TOKEN_LABELS: Readonly<Record<string, string>> = {
+  Word: 'a field name',
+  CompareOp: 'a comparison operator',
+  StringLit: 'a string',
+  NumberLit: 'a number',
+  Digits: 'an index (digits)',
+  LParen: '"("',
+  RParen: '")"',
+  LBracket: '"["',
+  RBracket: '"]"',
+  AND: 'AND',
+  OR: 'OR',
+  NOT: 'NOT',
+  LIKE: 'LIKE',
+  TRUE: 'true',
+  FALSE: 'false',
+  EOF: 'the end of the filter',
+};
+
+const label = (type: TokenType) => TOKEN_LABELS[type.name] ?? type.name;
+
+const oneOf = (labels: readonly string[]) => {
+  const unique = [...new Set(labels)];
+  return unique.length === 1 ? unique[0]! : `${unique.slice(0, -1).join(', ')} or ${unique[unique.length - 1]}`;
+};
+
+/**
+ * Error "messages" that are only the expected-token list in words; parse.ts turns them into
+ * issues with our own wording, so no Chevrotain text reaches a caller.
+ */
+const expectations: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected }) => label(expected),
+  buildNotAllInputParsedMessage: () => 'AND, OR or the end of the filter',
+  buildNoViableAltMessage: ({ expectedPathsPerAlt }) => oneOf(expectedPathsPerAlt.flat().map((path) => label(path[0]!))),
+  buildEarlyExitMessage: ({ expectedIterationPaths }) => oneOf(expectedIterationPaths.map((path) => label(path[0]!))),
+};
+
+/** @internal */
+export class FilterParser extends EmbeddedActionsParser {
+  /** Conditions built from recovered or virtual tokens: parsed, but not without doubt. */
+  doubtful = new WeakSet<Condition>();
+
+  constructor() {
+    super(t.allTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: expectations });
+    this.performSelfAnalysis();
+  }
+
+  /** Sets the next input; also clears what the previous parse marked. */
+  load(tokens: IToken[]): void {
+    this.input = tokens;
+    this.doubtful = new WeakSet();
+  }
+
+  /** filter = or_expr EOF */
+  filter = this.RULE('filter', (): FilterNode | undefined => this.SUBRULE(this.orExpr));
+
+  /** or_expr = and_expr { OR and_expr } */
+  orExpr = this.RULE('orExpr', (): FilterNode | undefined => {
+    const operands: (FilterNode | undefined)[] = [this.SUBRULE(this.andExpr)];
+    this.MANY(() => {
+      this.CONSUME(t.Or);
+      operands.push(this.SUBRULE2(this.andExpr));
+    });
+    return this.ACTION(() => this.group('Or', operands));
+  });
+
+  /** and_expr = primary { AND primary } */
+  andExpr = this.RULE('andExpr', (): FilterNode | undefined => {
+    const operands: (FilterNode | undefined)[] = [this.SUBRULE(this.primary)];
+    this.MANY(() => {
+      this.CONSUME(t.And);
+      operands.push(this.SUBRULE2(this.primary));
+    });
+    return this.ACTION(() => this.group('And', operands));
+  });
+
+  /** primary = "(" or_expr ")" | condition */
+  primary = this.RULE('primary', (): FilterNode | undefined =>
+    this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(t.LParen);
+          const inner = this.SUBRULE(this.orExpr);
+          this.CONSUME(t.RParen);
+          return inner;
+        },
+      },
+      { ALT: () => this.SUBRULE(this.condition) },
+    ]),
+  );
+
+  /** condition = field ( compare_op literal | [ NOT ] LIKE string ) */
+  condition = this.RULE('condition', (): Condition | undefined => {
+    const fieldNode = this.SUBRULE(this.field);
+    return this.OR([
+      {
+        ALT: () => {
+          const operator = this.CONSUME(t.CompareOp);
+          const value = this.SUBRULE(this.literal);
+          return this.ACTION(() => (fieldNode && value ? this.buildComparison(fieldNode, operator, value) : undefined));
+        },
+      },
+      {
+        ALT: () => {
+          const not = this.OPTION(() => this.CONSUME(t.Not));
+          const likeToken = this.CONSUME(t.Like);
+          const pattern = this.CONSUME(t.StringLit);
+          return this.ACTION(() => (fieldNode ? this.buildLike(fieldNode, not, likeToken, pattern) : undefined));
+        },
+      },
+    ]);
+  });
+
+  /** field = name [ "[" digits "]" ] */
+  field = this.RULE('field', (): Field | undefined => {
+    const name = this.CONSUME(t.Word);
+    let last = name;
+    let index: IToken | undefined;
+    this.OPTION(() => {
+      this.CONSUME(t.LBracket);
+      index = this.CONSUME(t.Digits);
+      last = this.CONSUME(t.RBracket);
+    });
+    return this.ACTION(() => {
+      const value = index && isReal(index) ? Number(index.image) : index ? Number.NaN : null;
+      return ast.field(name.image, value, isReal(last) ? spanOf(name, last) : spanOf(name, name));
+    });
+  });
+
+  /** literal = string | number | TRUE | FALSE */
+  literal = this.RULE('literal', (): Literal | undefined => {
+    const token = this.OR([
+      { ALT: () => this.CONSUME(t.StringLit) },
+      { ALT: () => this.CONSUME(t.NumberLit) },
+      { ALT: () => this.CONSUME(t.True) },
+      { ALT: () => this.CONSUME(t.False) },
+    ]);
+    return this.ACTION(() => literalOf(token));
+  });
+
+  private buildComparison(fieldNode: Field, operator: IToken, value: Literal): Condition {
+    const end = isReal(operator) && value.span.offset >= 0 ? value.span : fieldNode.span;
+    const node = ast.comparison(fieldNode, OPERATORS[operator.image] ?? '=', value, between(fieldNode.span, end));
+    if (!isReal(operator) || !Number.isFinite(value.span.offset) || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
+    return node;
+  }
+
+  private buildLike(fieldNode: Field, not: IToken | undefined, likeToken: IToken, pattern: IToken): Condition {
+    const real = isReal(likeToken) && isReal(pattern) && (not === undefined || isReal(not));
+    const end = real ? spanOf(pattern, pattern) : fieldNode.span;
+    const node = ast.like(fieldNode, stringOf(pattern), not !== undefined, between(fieldNode.span, end));
+    if (!real || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
+    return node;
+  }
+
+  private group(kind: 'And' | 'Or', operands: (FilterNode | undefined)[]): FilterNode | undefined {
+    const present = operands.filter((o): o is FilterNode => o !== undefined);
+    if (present.length === 0) return undefined;
+    const span = between(present[0]!.span, present[present.length - 1]!.span);
+    return kind === 'And' ? ast.and(present, span) : ast.or(present, span);
+  }
+}
+
+function stringOf(token: IToken): StringLiteral {
+  if (!isReal(token)) return ast.stringLiteral('', { offset: Number.NaN, length: 0 });
+  return ast.stringLiteral(decodeString(token.image), spanOf(token, token));
+}
+
+function literalOf(token: IToken): Literal {
+  if (!isReal(token)) return ast.stringLiteral('', { offset: Number.NaN, length: 0 });
+  const span = spanOf(token, token);
+  const type: TokenType = token.tokenType;
+  if (type === t.True) return ast.booleanLiteral(true, span);
+  if (type === t.False) return ast.booleanLiteral(false, span);
+  if (type === t.SingleQuoted || type === t.DoubleQuoted || type === t.UnterminatedString) {
+    return ast.stringLiteral(decodeString(token.image), span);
+  }
+  return ast.numberLiteral(decodeNumber(token.image), span);
+}
+
+/** The one parser instance, reused for every parse (Chevrotain parsers are meant to be reused). */
+export const filterParser = new FilterParser();

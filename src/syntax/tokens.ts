@@ -1,0 +1,122 @@
+/**
+ * Every token of the filter language, in the order the lexer tries them. Order matters:
+ * white space first (skipped), keywords before words (with `longer_alt`, so `ANDROID` is one word),
+ * longer operators before their prefixes, the malformed forms (`5abc`, an unclosed string) before
+ * the well-formed ones they start like, and a catch-all last.
+ *
+ * @module
+ * @internal
+ */
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
+
+export const Word = createToken({ name: 'Word', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+
+const keyword = (name: string) =>
+  createToken({ name, pattern: new RegExp(name, 'i'), longer_alt: Word });
+
+export const And = keyword('AND');
+export const Or = keyword('OR');
+export const Not = keyword('NOT');
+export const Like = keyword('LIKE');
+export const True = keyword('TRUE');
+export const False = keyword('FALSE');
+
+/** All comparison operators share this category. */
+export const CompareOp = createToken({ name: 'CompareOp', pattern: Lexer.NA });
+const op = (name: string, pattern: string) =>
+  createToken({ name, pattern, categories: [CompareOp] });
+export const LessEqual = op('LessEqual', '<=');
+export const NotEqualAlt = op('NotEqualAlt', '<>');
+export const GreaterEqual = op('GreaterEqual', '>=');
+export const NotEqual = op('NotEqual', '!=');
+export const Less = op('Less', '<');
+export const Greater = op('Greater', '>');
+export const Equal = op('Equal', '=');
+
+export const LParen = createToken({ name: 'LParen', pattern: '(' });
+export const RParen = createToken({ name: 'RParen', pattern: ')' });
+export const LBracket = createToken({ name: 'LBracket', pattern: '[' });
+export const RBracket = createToken({ name: 'RBracket', pattern: ']' });
+
+/** Every number literal is in this category; `Digits` alone is also an index. */
+export const NumberLit = createToken({ name: 'NumberLit', pattern: Lexer.NA });
+/** A number running straight into a word (`5abc`, `1AND`): an error, parsed as a number to avoid cascades. */
+export const BadNumber = createToken({
+  name: 'BadNumber',
+  pattern: /-?[0-9]+(?:\.[0-9]+)?[A-Za-z_][A-Za-z0-9_]*/,
+  categories: [NumberLit],
+});
+export const Decimal = createToken({ name: 'Decimal', pattern: /-?[0-9]+\.[0-9]+/, categories: [NumberLit] });
+export const NegativeInteger = createToken({ name: 'NegativeInteger', pattern: /-[0-9]+/, categories: [NumberLit] });
+export const Digits = createToken({ name: 'Digits', pattern: /[0-9]+/, categories: [NumberLit] });
+
+/** Every string literal is in this category. */
+export const StringLit = createToken({ name: 'StringLit', pattern: Lexer.NA });
+export const SingleQuoted = createToken({
+  name: 'SingleQuoted',
+  pattern: /'(?:[^'\\]|\\[^])*'/,
+  categories: [StringLit],
+  line_breaks: true,
+});
+export const DoubleQuoted = createToken({
+  name: 'DoubleQuoted',
+  pattern: /"(?:[^"\\]|\\[^])*"/,
+  categories: [StringLit],
+  line_breaks: true,
+});
+/** A string with no closing quote runs to the end of the input: an error, parsed as a string. */
+export const UnterminatedString = createToken({
+  name: 'UnterminatedString',
+  pattern: /(?:'(?:[^'\\]|\\[^])*|"(?:[^"\\]|\\[^])*)\\?/,
+  categories: [StringLit],
+  line_breaks: true,
+});
+
+/** Any other character (one code point): reported, and kept out of the parser's way. */
+export const Unexpected = createToken({
+  name: 'Unexpected',
+  pattern: /[\uD800-\uDBFF][\uDC00-\uDFFF]|[^]/,
+  group: 'unexpected',
+  line_breaks: true,
+});
+
+export const allTokens: TokenType[] = [
+  WhiteSpace,
+  And,
+  Or,
+  Not,
+  Like,
+  True,
+  False,
+  Word,
+  LessEqual,
+  NotEqualAlt,
+  GreaterEqual,
+  NotEqual,
+  Less,
+  Greater,
+  Equal,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  BadNumber,
+  Decimal,
+  NegativeInteger,
+  Digits,
+  NumberLit,
+  SingleQuoted,
+  DoubleQuoted,
+  UnterminatedString,
+  StringLit,
+  CompareOp,
+  Unexpected,
+];
+
+/** The one lexer instance. Line tracking is off: positions are computed only when reporting. */
+export const filterLexer = new Lexer(allTokens, {
+  positionTracking: 'onlyOffset',
+  ensureOptimizations: false,
+});

@@ -1,0 +1,6 @@
+/**
+ * Work in progress.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,45 @@
+/**
+ * "Did you mean": the closest known name by edit distance (optimal string alignment, so a swap
+ * of two neighbours counts once), case differences counting as half an edit.
+ *
+ * @module
+ * @internal
+ */
+
+function distance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => {
+    const row = new Array<number>(cols).fill(0);
+    row[0] = i;
+    return row;
+  });
+  for (let j = 0; j < cols; j++) d[0]![j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const x = a[i - 1]!;
+      const y = b[j - 1]!;
+      const cost = x === y ? 0 : x.toLowerCase() === y.toLowerCase() ? 0.5 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && x === b[j - 2] && a[i - 2] === y) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The candidate closest to `name`, if it is close enough to be a likely typo. */
+export function suggest(name: string, candidates: readonly string[]): string | undefined {
+  if (name.length > 64) return undefined;
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const d = distance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  const threshold = Math.max(2, Math.ceil(name.length / 3));
+  return bestDistance <= threshold ? best : undefined;
+}
