@@ -1,0 +1,104 @@
+/**
+ * A tiny benchmark harness: warm up, then take several timed samples of a batch and report the
+ * median. Every figure we publish is a ratio against a baseline measured in the same run, so the
+ * machine's speed cancels out.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** One measured case. */
+export interface BenchResult {
+  readonly name: string;
+  /** Median time of one operation, in nanoseconds. */
+  readonly nsPerOp: number;
+  readonly opsPerSecond: number;
+  /** Throughput for text inputs, when the case has a size. */
+  readonly mbPerSecond?: number;
+}
+
+/** A comparison of a case with its baseline. */
+export interface BenchRatio {
+  readonly name: string;
+  readonly ours: BenchResult;
+  readonly baseline: BenchResult;
+  /** ours time / baseline time: below 1 is faster than the baseline. */
+  readonly ratio: number;
+  /** The goal for the ratio, where the issue sets one. */
+  readonly goal?: number;
+}
+
+export interface MeasureOptions {
+  /** Bytes processed per operation, for MB/s. */
+  readonly bytes?: number;
+  /** Samples to take (median reported). */
+  readonly samples?: number;
+  /** Target duration of one sample in milliseconds. */
+  readonly sampleMs?: number;
+}
+
+/** Measures `fn` and returns the median time per call. */
+export function measure(name: string, fn: () => unknown, options: MeasureOptions = {}): BenchResult {
+  const samples = options.samples ?? 7;
+  const sampleMs = options.sampleMs ?? 200;
+  let batch = 1;
+  // Warm up and size the batch so one sample lasts about sampleMs.
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    const elapsed = performance.now() - start;
+    if (elapsed >= sampleMs / 4) {
+      batch = Math.max(1, Math.round((batch * sampleMs) / Math.max(elapsed, 0.001)));
+      break;
+    }
+    batch *= 2;
+  }
+  const times: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    times.push(((performance.now() - start) * 1e6) / batch);
+  }
+  times.sort((a, b) => a - b);
+  const nsPerOp = times[Math.floor(times.length / 2)]!;
+  const opsPerSecond = 1e9 / nsPerOp;
+  return {
+    name,
+    nsPerOp,
+    opsPerSecond,
+    ...(options.bytes ? { mbPerSecond: (options.bytes * opsPerSecond) / 1e6 } : {}),
+  };
+}
+
+/** Runs ours and the baseline interleaved (ours, base, ours, base) and takes medians of both. */
+export function compare(name: string, ours: () => unknown, baseline: () => unknown, options: MeasureOptions & { goal?: number } = {}): BenchRatio {
+  const rounds = 3;
+  const a: BenchResult[] = [];
+  const b: BenchResult[] = [];
+  for (let r = 0; r < rounds; r++) {
+    a.push(measure(`${name} (ours)`, ours, options));
+    b.push(measure(`${name} (baseline)`, baseline, options));
+  }
+  const median = (list: BenchResult[]) => [...list].sort((x, y) => x.nsPerOp - y.nsPerOp)[Math.floor(list.length / 2)]!;
+  const oursResult = median(a);
+  const baseResult = median(b);
+  return {
+    name,
+    ours: oursResult,
+    baseline: baseResult,
+    ratio: oursResult.nsPerOp / baseResult.nsPerOp,
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Prints ratios as a table. */
+export function printRatios(title: string, ratios: readonly BenchRatio[], out: (line: string) => void = console.log): void {
+  out(`\n## ${title}\n`);
+  out('| case | ours ops/s | baseline ops/s | ours MB/s | baseline MB/s | ratio (time) | goal |');
+  out('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of ratios) {
+    const mb = (x: BenchResult) => (x.mbPerSecond === undefined ? '' : fmt(x.mbPerSecond, 1));
+    const verdict = r.goal === undefined ? '' : `<= ${r.goal}x ${r.ratio <= r.goal ? 'met' : 'NOT met'}`;
+    out(`| ${r.name} | ${fmt(r.ours.opsPerSecond)} | ${fmt(r.baseline.opsPerSecond)} | ${mb(r.ours)} | ${mb(r.baseline)} | ${fmt(r.ratio, 2)}x | ${verdict} |`);
+  }
+}
