@@ -19,6 +19,7 @@ import type {
   StringLiteral,
 } from './nodes.js';
 import { NO_SPAN } from './nodes.js';
+import { ParameterError } from '../errors/filter-error.js';
 
 /**
  * A string literal node.
@@ -102,10 +103,11 @@ export function like(fieldNode: Field, pattern: StringLiteral, negated = false, 
 function group<K extends 'And' | 'Or'>(kind: K, operands: readonly FilterNode[], span: Span): FilterNode {
   const flat: FilterNode[] = [];
   for (const operand of operands) {
-    if (operand.kind === kind) flat.push(...(operand as And | Or).operands);
+    // One push per operand: spreading a large nested group into push(...) overflows the stack.
+    if (operand.kind === kind) for (const inner of (operand as And | Or).operands) flat.push(inner);
     else flat.push(operand);
   }
-  if (flat.length === 0) throw new RangeError(`${kind} needs at least one operand`);
+  if (flat.length === 0) throw new ParameterError('operands', 'invalid_value', `${kind} needs at least one operand.`);
   if (flat.length === 1) return flat[0]!;
   return Object.freeze({ kind, operands: Object.freeze(flat), span }) as And | Or;
 }

@@ -63,8 +63,11 @@ export function formatIssues(issues: readonly FilterIssue[], text: string): stri
       let lineEnd = next === undefined ? text.length : next;
       while (lineEnd > lineStart && (text[lineEnd - 1] === '\n' || text[lineEnd - 1] === '\r')) lineEnd--;
       const lineText = text.slice(lineStart, lineEnd).replace(/\t/g, ' ');
-      const caretLength = Math.max(1, Math.min(issue.length, lineEnd - issue.offset));
-      const caret = ' '.repeat(issue.column - 1) + '^'.repeat(caretLength);
+      // The caret counts characters (code points), not UTF-16 units, so that it stands under the
+      // problem even after an astral character such as an emoji.
+      const before = [...text.slice(lineStart, Math.min(issue.offset, lineEnd))].length;
+      const under = [...text.slice(issue.offset, Math.min(issue.offset + issue.length, lineEnd))].length;
+      const caret = ' '.repeat(before) + '^'.repeat(Math.max(1, under));
       return `${issue.line}:${issue.column} ${issue.code}: ${issue.message}\n  ${lineText}\n  ${caret}`;
     })
     .join('\n');

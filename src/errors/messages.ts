@@ -15,7 +15,8 @@ export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
   too_long: (i) => `The filter is too long: ${i.offset + i.length} characters, at most ${i.expected} allowed.`,
   too_deep: (i) => `Parentheses are nested too deeply: at most ${i.expected} levels allowed.`,
   too_many_conditions: (i) => `Too many conditions: at most ${i.expected} allowed.`,
-  unexpected_character: (i, t) => `Unexpected character ${excerpt(i, t)}.`,
+  unexpected_character: (i, t) =>
+    `Unexpected ${[...t.slice(i.offset, i.offset + i.length)].length > 1 ? 'characters' : 'character'} ${excerpt(i, t)}.`,
   unterminated_string: () => 'This string has no closing quote.',
   invalid_escape: (i, t) =>
     i.length === 1

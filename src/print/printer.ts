@@ -3,8 +3,10 @@
  *
  * @module
  */
-import type { Field, FilterNode, Literal } from '../ast/nodes.js';
+import type { And, Field, FilterNode, Literal, Or } from '../ast/nodes.js';
+import { assertFilterNode } from '../ast/shape.js';
 import { visit, type FilterVisitor } from '../ast/visitor.js';
+import { ParameterError } from '../errors/filter-error.js';
 
 /**
  * A number in the shortest form that reads back to the same double, never with an exponent.
@@ -13,10 +15,13 @@ import { visit, type FilterVisitor } from '../ast/visitor.js';
  * ```ts
  * printNumber(1e-7); // '0.0000001'
  * printNumber(-0);   // '0'
+ * printNumber(NaN);  // throws ParameterError
  * ```
  */
 export function printNumber(value: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`Cannot print the number ${value} in a filter.`);
+  if (!Number.isFinite(value)) {
+    throw new ParameterError('value', 'invalid_value', `Cannot print the number ${value} in a filter: only finite numbers have a filter text.`);
+  }
   if (value === 0) return '0';
   const text = String(value);
   const e = text.indexOf('e');
@@ -47,14 +52,36 @@ const printLiteral = (literal: Literal): string =>
 
 const printField = (field: Field): string => (field.index === null ? field.name : `${field.name}[${field.index}]`);
 
-const printer: FilterVisitor<string, FilterNode['kind'] | undefined> = {
-  Or: (node, parent) => {
-    const text = node.operands.map((o) => visit(printer, o, 'Or')).join(' OR ');
-    return parent === 'And' ? `(${text})` : text;
+/** What is left to print: a node (with the kind of its parent group) or finished text. @internal */
+type Task = string | { readonly node: FilterNode; readonly parent: FilterNode['kind'] | undefined };
+
+/** The printer's state: the output so far and the tasks left, last first. */
+interface Frame {
+  readonly out: string[];
+  readonly tasks: Task[];
+  readonly parent: FilterNode['kind'] | undefined;
+}
+
+/** Schedules a group's operands with their separator; an Or inside an And needs parentheses. */
+function pushGroup(node: And | Or, frame: Frame, separator: string, parenthesize: boolean): void {
+  if (parenthesize) frame.tasks.push(')');
+  for (let i = node.operands.length - 1; i >= 0; i--) {
+    frame.tasks.push({ node: node.operands[i]!, parent: node.kind });
+    if (i > 0) frame.tasks.push(separator);
+  }
+  if (parenthesize) frame.tasks.push('(');
+}
+
+// Groups schedule their operands instead of recursing, so no tree is too deep to print.
+const printer: FilterVisitor<void, Frame> = {
+  Or: (node, frame) => pushGroup(node, frame, ' OR ', frame.parent === 'And'),
+  And: (node, frame) => pushGroup(node, frame, ' AND ', false),
+  Comparison: (node, frame) => {
+    frame.out.push(`${printField(node.field)} ${node.operator} ${printLiteral(node.value)}`);
   },
-  And: (node) => node.operands.map((o) => visit(printer, o, 'And')).join(' AND '),
-  Comparison: (node) => `${printField(node.field)} ${node.operator} ${printLiteral(node.value)}`,
-  Like: (node) => `${printField(node.field)} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${printString(node.pattern.value)}`,
+  Like: (node, frame) => {
+    frame.out.push(`${printField(node.field)} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${printString(node.pattern.value)}`);
+  },
 };
 
 /**
@@ -69,5 +96,16 @@ const printer: FilterVisitor<string, FilterNode['kind'] | undefined> = {
  * ```
  */
 export function printFilter(node: FilterNode): string {
-  return visit(printer, node, undefined);
+  const out: string[] = [];
+  const tasks: Task[] = [{ node, parent: undefined }];
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if (typeof task === 'string') {
+      out.push(task);
+      continue;
+    }
+    assertFilterNode(task.node);
+    visit(printer, task.node, { out, tasks, parent: task.parent });
+  }
+  return out.join('');
 }

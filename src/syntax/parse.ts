@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { IRecognitionException, IToken } from 'chevrotain';
+import type { ILexingError, ILexingResult, IRecognitionException, IToken } from 'chevrotain';
 import type { Condition, FilterNode } from '../ast/nodes.js';
 import { FilterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
@@ -42,12 +42,17 @@ export type ParseResult =
  * ```
  */
 export function safeParseFilter(text: string, options: ParseOptions = {}): ParseResult {
-  const limits = resolveLimits(options.limits);
-  if (options.operation !== undefined) checkTargetOptions(options.operation, options.targets);
-  const analysis = analyse(text, limits, options);
-  if (analysis.issues.length > 0) return { ok: false, issues: finishIssues(analysis.issues, text) };
+  // `null` options (from JavaScript callers) mean no options, like `undefined`.
+  const opts: ParseOptions = options ?? {};
+  const limits = resolveLimits(opts.limits ?? undefined);
+  if (opts.operation !== undefined) checkTargetOptions(opts.operation, opts.targets);
+  const analysis = analyse(text, limits, opts);
+  if (analysis.issues.length > 0) return { ok: false, issues: finishIssues(analysis.issues, textOf(text)) };
   return { ok: true, filter: analysis.filter! };
 }
+
+/** The text issues point into: a non-string input (from JavaScript callers) points into nothing. */
+const textOf = (text: unknown): string => (typeof text === 'string' ? text : '');
 
 /**
  * Parses (and, given an operation, validates) a filter; throws {@link FilterError} carrying every
@@ -61,7 +66,7 @@ export function safeParseFilter(text: string, options: ParseOptions = {}): Parse
  */
 export function parseFilter(text: string, options: ParseOptions = {}): FilterNode {
   const result = safeParseFilter(text, options);
-  if (!result.ok) throw new FilterError(result.issues, text);
+  if (!result.ok) throw new FilterError(result.issues, textOf(text));
   return result.filter;
 }
 
@@ -81,18 +86,18 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
 
   const lexed = t.filterLexer.tokenize(text);
   const issues: IssueDraft[] = [];
-  for (const token of lexed.groups['unexpected'] ?? []) {
-    issues.push({ code: 'unexpected_character', offset: token.startOffset, length: token.image.length });
+  for (const error of lexed.errors) {
+    issues.push({ code: 'unexpected_character', offset: error.offset, length: error.length });
   }
   checkTokens(lexed.tokens, issues);
-  const deep = tooDeep(lexed.tokens, limits.maxDepth);
+  const deep = tooDeep(lexed.tokens, Math.min(limits.maxDepth, MAX_PARSER_DEPTH));
   if (deep) return done([...issues, deep]);
 
-  filterParser.load(lexed.tokens);
-  const filter = filterParser.filter();
-  // A syntax error where a lexical issue already stands (`5abc = 1`) says nothing new.
-  const lexical = new Set(issues.map((i) => i.offset));
-  const syntax = filterParser.errors.map((e) => syntaxIssue(e, text)).filter((i) => !lexical.has(i.offset));
+  const filter = runParser(lexed.tokens);
+  if (filter === STACK_EXHAUSTED) {
+    return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(Math.min(limits.maxDepth, MAX_PARSER_DEPTH)) }]);
+  }
+  const syntax = syntaxIssues(lexed, issues, text);
   issues.push(...syntax);
 
   const conditions = collectConditions(filter);
@@ -112,10 +117,74 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
 
 const done = (issues: IssueDraft[]): Analysis => ({ issues });
 
+/**
+ * The parser's errors as issues. A syntax error where a lexical issue already stands
+ * (`5abc = 1`), or at the first token after an unexpected character or a malformed number
+ * (`é = 1`, `a = 1; b = 2`, `a = 1AND b = 2`: the parser only stumbles over what the lexer
+ * already reported), says nothing new and is left out.
+ */
+function syntaxIssues(lexed: ILexingResult, lexical: readonly IssueDraft[], text: string): IssueDraft[] {
+  const quiet = afterStumbles(lexed.tokens, lexed.errors);
+  for (const issue of lexical) quiet.offsets.add(issue.offset);
+  return filterParser.errors
+    .map((e) => syntaxIssue(e, text))
+    .filter((i) => !(i.code === 'unexpected_end' ? quiet.end : quiet.offsets.has(i.offset)));
+}
+
+/**
+ * The deepest nesting the recursive-descent parser is given, whatever `limits.maxDepth` says:
+ * each level costs about 25 stack frames, and Node's default stack ends near 450 levels.
+ * @internal
+ */
+export const MAX_PARSER_DEPTH = 256;
+
+const STACK_EXHAUSTED = Symbol('stack exhausted');
+
+/**
+ * Runs the parser. The depth ceiling keeps recursion well inside Node's default stack; should a
+ * caller already be deep in its own stack, a stack overflow still ends as `too_deep`, never as a
+ * `RangeError` reaching the caller.
+ */
+function runParser(tokens: IToken[]): FilterNode | undefined | typeof STACK_EXHAUSTED {
+  filterParser.load(tokens);
+  try {
+    return filterParser.filter();
+  } catch (error) {
+    if (error instanceof RangeError) return STACK_EXHAUSTED;
+    throw error;
+  }
+}
+
+/**
+ * Offsets of the tokens that directly follow an unexpected character or a malformed number, and
+ * whether the end of the input does. Tokens and lexer errors are both in offset order, so one
+ * merge pass finds them.
+ */
+function afterStumbles(tokens: readonly IToken[], errors: readonly ILexingError[]): { offsets: Set<number>; end: boolean } {
+  const stumbles: number[] = [];
+  let e = 0;
+  for (const token of tokens) {
+    while (e < errors.length && errors[e]!.offset < token.startOffset) stumbles.push(errors[e++]!.offset);
+    if (token.tokenType === t.BadNumber) stumbles.push(token.startOffset);
+  }
+  while (e < errors.length) stumbles.push(errors[e++]!.offset);
+  const offsets = new Set<number>();
+  let next = 0;
+  for (const stumble of stumbles) {
+    while (next < tokens.length && tokens[next]!.startOffset <= stumble) next++;
+    if (next === tokens.length) return { offsets, end: true };
+    offsets.add(tokens[next]!.startOffset);
+  }
+  return { offsets, end: false };
+}
+
 /** Lexical checks that need the token's kind: escapes, unclosed strings, malformed and huge numbers. */
 function checkTokens(tokens: readonly IToken[], issues: IssueDraft[]): void {
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
     const type = token.tokenType;
+    // Digits after `[` are an index, not a number: a huge one is simply out of range.
+    if (type === t.Digits && tokens[i - 1]?.tokenType === t.LBracket) continue;
     if (type === t.SingleQuoted || type === t.DoubleQuoted || type === t.UnterminatedString) {
       checkString(token.image, token.startOffset, issues);
     } else if (type === t.BadNumber) {
@@ -172,5 +241,6 @@ function isWithoutDoubt(condition: Condition, syntax: readonly IssueDraft[]): bo
   if (filterParser.doubtful.has(condition)) return false;
   const start = condition.span.offset;
   const end = start + condition.span.length;
-  return !syntax.some((issue) => issue.offset >= start && issue.offset <= end);
+  // Exclusive end: an error right after a complete condition (`(a = 1` missing its `)`) is not inside it.
+  return !syntax.some((issue) => issue.offset >= start && issue.offset < end);
 }

@@ -77,6 +77,12 @@ const expectations: IParserErrorMessageProvider = {
 export class FilterParser extends EmbeddedActionsParser {
   /** Conditions built from recovered or virtual tokens: parsed, but not without doubt. */
   doubtful = new WeakSet<Condition>();
+  /**
+   * The partial group of the innermost `and_expr`/`or_expr` that was left by an exception, so
+   * that the rule which recovers (re-syncs) can return the conditions parsed before the error
+   * instead of dropping them (their field and type issues would be lost otherwise).
+   */
+  private pending: FilterNode | undefined;
 
   constructor() {
     super(t.allTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: expectations });
@@ -87,30 +93,60 @@ export class FilterParser extends EmbeddedActionsParser {
   load(tokens: IToken[]): void {
     this.input = tokens;
     this.doubtful = new WeakSet();
+    this.pending = undefined;
   }
 
+  /** The recovery value of a rule that re-synced: the partial group left by the error, if any. */
+  private takePending = (): FilterNode | undefined => {
+    const partial = this.pending;
+    this.pending = undefined;
+    return partial;
+  };
+
   /** filter = or_expr EOF */
-  filter = this.RULE('filter', (): FilterNode | undefined => this.SUBRULE(this.orExpr));
+  filter = this.RULE('filter', (): FilterNode | undefined => this.SUBRULE(this.orExpr), { recoveryValueFunc: this.takePending });
 
   /** or_expr = and_expr { OR and_expr } */
-  orExpr = this.RULE('orExpr', (): FilterNode | undefined => {
-    const operands: (FilterNode | undefined)[] = [this.SUBRULE(this.andExpr)];
-    this.MANY(() => {
-      this.CONSUME(t.Or);
-      operands.push(this.SUBRULE2(this.andExpr));
-    });
-    return this.ACTION(() => this.group('Or', operands));
-  });
+  orExpr = this.RULE(
+    'orExpr',
+    (): FilterNode | undefined => {
+      const operands: (FilterNode | undefined)[] = [];
+      let finished = false;
+      try {
+        operands.push(this.SUBRULE(this.andExpr));
+        this.MANY(() => {
+          this.CONSUME(t.Or);
+          operands.push(this.SUBRULE2(this.andExpr));
+        });
+        finished = true;
+      } finally {
+        if (!finished) this.leavePartial('Or', operands);
+      }
+      return this.ACTION(() => this.group('Or', operands));
+    },
+    { recoveryValueFunc: this.takePending },
+  );
 
   /** and_expr = primary { AND primary } */
-  andExpr = this.RULE('andExpr', (): FilterNode | undefined => {
-    const operands: (FilterNode | undefined)[] = [this.SUBRULE(this.primary)];
-    this.MANY(() => {
-      this.CONSUME(t.And);
-      operands.push(this.SUBRULE2(this.primary));
-    });
-    return this.ACTION(() => this.group('And', operands));
-  });
+  andExpr = this.RULE(
+    'andExpr',
+    (): FilterNode | undefined => {
+      const operands: (FilterNode | undefined)[] = [];
+      let finished = false;
+      try {
+        operands.push(this.SUBRULE(this.primary));
+        this.MANY(() => {
+          this.CONSUME(t.And);
+          operands.push(this.SUBRULE2(this.primary));
+        });
+        finished = true;
+      } finally {
+        if (!finished) this.leavePartial('And', operands);
+      }
+      return this.ACTION(() => this.group('And', operands));
+    },
+    { recoveryValueFunc: this.takePending },
+  );
 
   /** primary = "(" or_expr ")" | condition */
   primary = this.RULE('primary', (): FilterNode | undefined =>
@@ -119,12 +155,20 @@ export class FilterParser extends EmbeddedActionsParser {
         ALT: () => {
           this.CONSUME(t.LParen);
           const inner = this.SUBRULE(this.orExpr);
-          this.CONSUME(t.RParen);
+          let closed = false;
+          try {
+            this.CONSUME(t.RParen);
+            closed = true;
+          } finally {
+            // A missing `)`: leave the complete inner group for the rule that recovers.
+            if (!closed && !this.RECORDING_PHASE) this.pending = inner;
+          }
           return inner;
         },
       },
       { ALT: () => this.SUBRULE(this.condition) },
     ]),
+    { recoveryValueFunc: this.takePending },
   );
 
   /** condition = field ( compare_op literal | [ NOT ] LIKE string ) */
@@ -189,6 +233,18 @@ export class FilterParser extends EmbeddedActionsParser {
     const node = ast.like(fieldNode, stringOf(pattern), not !== undefined, between(fieldNode.span, end));
     if (!real || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
     return node;
+  }
+
+  /**
+   * Called when the body of an `and_expr`/`or_expr` ends in an exception: leaves the operands
+   * parsed so far (plus the partial group of an inner rule that failed) in `pending` for the rule
+   * that recovers. The rule's `finally` runs before Chevrotain's catch in the same invocation, so
+   * the innermost failing group is always the last one set.
+   */
+  private leavePartial(kind: 'And' | 'Or', operands: (FilterNode | undefined)[]): void {
+    if (this.RECORDING_PHASE) return;
+    operands.push(this.pending);
+    this.pending = this.group(kind, operands);
   }
 
   private group(kind: 'And' | 'Or', operands: (FilterNode | undefined)[]): FilterNode | undefined {

@@ -2,7 +2,8 @@
  * Every token of the filter language, in the order the lexer tries them. Order matters:
  * white space first (skipped), keywords before words (with `longer_alt`, so `ANDROID` is one word),
  * longer operators before their prefixes, the malformed forms (`5abc`, an unclosed string) before
- * the well-formed ones they start like, and a catch-all last.
+ * the well-formed ones they start like. Any other character is a lexer error (not a catch-all
+ * token: a complement-set pattern would switch off Chevrotain's first-character optimization).
  *
  * @module
  * @internal
@@ -11,7 +12,8 @@ import { createToken, Lexer, type TokenType } from 'chevrotain';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
 
-export const Word = createToken({ name: 'Word', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+// Labels name each token as grammar/filter.ebnf does; the railroad diagrams show them.
+export const Word = createToken({ name: 'Word', label: 'name', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
 
 const keyword = (name: string) =>
   createToken({ name, pattern: new RegExp(name, 'i'), longer_alt: Word });
@@ -24,7 +26,7 @@ export const True = keyword('TRUE');
 export const False = keyword('FALSE');
 
 /** All comparison operators share this category. */
-export const CompareOp = createToken({ name: 'CompareOp', pattern: Lexer.NA });
+export const CompareOp = createToken({ name: 'CompareOp', label: 'compare_op', pattern: Lexer.NA });
 const op = (name: string, pattern: string) =>
   createToken({ name, pattern, categories: [CompareOp] });
 export const LessEqual = op('LessEqual', '<=');
@@ -35,25 +37,28 @@ export const Less = op('Less', '<');
 export const Greater = op('Greater', '>');
 export const Equal = op('Equal', '=');
 
-export const LParen = createToken({ name: 'LParen', pattern: '(' });
-export const RParen = createToken({ name: 'RParen', pattern: ')' });
-export const LBracket = createToken({ name: 'LBracket', pattern: '[' });
-export const RBracket = createToken({ name: 'RBracket', pattern: ']' });
+export const LParen = createToken({ name: 'LParen', label: '"("', pattern: '(' });
+export const RParen = createToken({ name: 'RParen', label: '")"', pattern: ')' });
+export const LBracket = createToken({ name: 'LBracket', label: '"["', pattern: '[' });
+export const RBracket = createToken({ name: 'RBracket', label: '"]"', pattern: ']' });
 
 /** Every number literal is in this category; `Digits` alone is also an index. */
-export const NumberLit = createToken({ name: 'NumberLit', pattern: Lexer.NA });
-/** A number running straight into a word (`5abc`, `1AND`): an error, parsed as a number to avoid cascades. */
+export const NumberLit = createToken({ name: 'NumberLit', label: 'number', pattern: Lexer.NA });
+/**
+ * A number running straight into a word (`5abc`, `1AND`), or written with an exponent (`1e-7`,
+ * taken whole so the issue covers it all): an error, parsed as a number to avoid cascades.
+ */
 export const BadNumber = createToken({
   name: 'BadNumber',
-  pattern: /-?[0-9]+(?:\.[0-9]+)?[A-Za-z_][A-Za-z0-9_]*/,
+  pattern: /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-][0-9]+|[A-Za-z_])[A-Za-z0-9_]*/,
   categories: [NumberLit],
 });
 export const Decimal = createToken({ name: 'Decimal', pattern: /-?[0-9]+\.[0-9]+/, categories: [NumberLit] });
 export const NegativeInteger = createToken({ name: 'NegativeInteger', pattern: /-[0-9]+/, categories: [NumberLit] });
-export const Digits = createToken({ name: 'Digits', pattern: /[0-9]+/, categories: [NumberLit] });
+export const Digits = createToken({ name: 'Digits', label: 'digits', pattern: /[0-9]+/, categories: [NumberLit] });
 
 /** Every string literal is in this category. */
-export const StringLit = createToken({ name: 'StringLit', pattern: Lexer.NA });
+export const StringLit = createToken({ name: 'StringLit', label: 'string', pattern: Lexer.NA });
 export const SingleQuoted = createToken({
   name: 'SingleQuoted',
   pattern: /'(?:[^'\\]|\\[^])*'/,
@@ -71,14 +76,6 @@ export const UnterminatedString = createToken({
   name: 'UnterminatedString',
   pattern: /(?:'(?:[^'\\]|\\[^])*|"(?:[^"\\]|\\[^])*)\\?/,
   categories: [StringLit],
-  line_breaks: true,
-});
-
-/** Any other character (one code point): reported, and kept out of the parser's way. */
-export const Unexpected = createToken({
-  name: 'Unexpected',
-  pattern: /[\uD800-\uDBFF][\uDC00-\uDFFF]|[^]/,
-  group: 'unexpected',
   line_breaks: true,
 });
 
@@ -112,11 +109,10 @@ export const allTokens: TokenType[] = [
   UnterminatedString,
   StringLit,
   CompareOp,
-  Unexpected,
 ];
 
 /** The one lexer instance. Line tracking is off: positions are computed only when reporting. */
 export const filterLexer = new Lexer(allTokens, {
   positionTracking: 'onlyOffset',
-  ensureOptimizations: false,
+  ensureOptimizations: true,
 });

@@ -31,6 +31,10 @@ function distance(a: string, b: string): number {
 /** The candidate closest to `name`, if it is close enough to be a likely typo. */
 export function suggest(name: string, candidates: readonly string[]): string | undefined {
   if (name.length > 64) return undefined;
+  // A name that differs only in case (`DOMAIN_SCORE`) is always that name, however long.
+  const lower = name.toLowerCase();
+  const sameLetters = candidates.find((candidate) => candidate.toLowerCase() === lower);
+  if (sameLetters !== undefined) return sameLetters;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {

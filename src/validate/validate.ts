@@ -11,6 +11,7 @@ import type { FieldType, RecordSpec } from '../catalogue/records.js';
 import { ParameterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { FilterIssue, IssueDraft } from '../errors/issue.js';
+import { assertFilterNode } from '../ast/shape.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { suggest } from './suggest.js';
 import { isTimestampLiteral } from './timestamp.js';
@@ -41,6 +42,9 @@ export interface ValidateOptions extends TargetOptions {
  * ```
  */
 export function checkTargetOptions(operation: string, targets?: number): OperationName {
+  if (typeof operation !== 'string') {
+    throw new ParameterError('operation', 'unknown_operation', 'The operation must be given by its name, a string such as "links".');
+  }
   if (!isOperationName(operation)) {
     const hint = suggest(operation, Object.keys(operations));
     throw new ParameterError(
@@ -70,8 +74,22 @@ export function validateFilter(node: FilterNode, options: ValidateOptions): Filt
   const limits = resolveLimits(options.limits);
   const text = options.text ?? '';
   const { conditions, structural } = walk(node, limits);
-  const drafts = structural.length > 0 ? structural : validateConditions(conditions, options, text, node);
+  const drafts = structural.length > 0 ? structural : [...checkNumbers(conditions), ...validateConditions(conditions, options, text, node)];
   return finishIssues(drafts, text);
+}
+
+/**
+ * Number literals the text could never hold (built in code): not finite, or beyond 2^53 - 1.
+ * Parsed text never needs this: the lexer already reports such numbers.
+ */
+function checkNumbers(conditions: readonly Condition[]): IssueDraft[] {
+  const issues: IssueDraft[] = [];
+  for (const condition of conditions) {
+    if (condition.kind !== 'Comparison' || condition.value.kind !== 'Number') continue;
+    const { value, span } = condition.value;
+    if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER)) issues.push({ code: 'number_out_of_range', ...span });
+  }
+  return issues;
 }
 
 /** Field and type issues of the given conditions. @internal */
@@ -145,13 +163,14 @@ function checkCondition(
       issues.push({ code: 'index_required', ...field.span, field: field.name });
       return;
     }
-    if (!(field.index >= 1 && field.index <= maxIndex)) {
-      issues.push({ code: 'index_out_of_range', ...indexSpan(field.span, field.name), field: field.name, expected: String(maxIndex) });
+    // Integer check for ASTs built in code: `[1.5]` cannot come from text but can from `field()`.
+    if (!(Number.isInteger(field.index) && field.index >= 1 && field.index <= maxIndex)) {
+      issues.push({ code: 'index_out_of_range', ...indexSpan(field.span, field.name, text), field: field.name, expected: String(maxIndex) });
       return;
     }
     type = 'integer';
   } else if (field.index !== null) {
-    issues.push({ code: 'index_not_allowed', ...indexSpan(field.span, field.name), field: field.name });
+    issues.push({ code: 'index_not_allowed', ...indexSpan(field.span, field.name, text), field: field.name });
     return;
   }
   const label = `${field.name}${field.index === null ? '' : `[${field.index}]`}`;
@@ -175,9 +194,14 @@ function checkCondition(
   }
 }
 
-/** The `[n]` part of a field's span, or the whole span when it cannot be told apart. */
-function indexSpan(span: Span, name: string): Span {
-  return span.length > name.length ? { offset: span.offset + name.length, length: span.length - name.length } : span;
+/** The `[n]` part of a field's span (from its `[`, past any white space), or the whole span when it cannot be told apart. */
+function indexSpan(span: Span, name: string, text: string): Span {
+  if (span.length <= name.length) return span;
+  let start = span.offset + name.length;
+  const end = span.offset + span.length;
+  while (start < end && text.length > start && text[start] !== '[') start++;
+  if (start >= end || text.length <= start) start = span.offset + name.length;
+  return { offset: start, length: end - start };
 }
 
 /** The operator between the field and the value, trimmed of white space; the condition when unknown. */
@@ -198,6 +222,7 @@ function walk(root: FilterNode, limits: Limits): { conditions: Condition[]; stru
   let deepest = 0;
   while (stack.length > 0) {
     const { node, depth, parent } = stack.pop()!;
+    assertFilterNode(node);
     if (node.kind === 'And' || node.kind === 'Or') {
       // Parentheses are needed where an Or sits inside an And: that is one level of nesting.
       const level = node.kind === 'Or' && parent === 'And' ? depth + 1 : depth;
@@ -217,3 +242,4 @@ function walk(root: FilterNode, limits: Limits): { conditions: Condition[]; stru
   }
   return { conditions, structural: structural.slice(0, 1) };
 }
+
