@@ -1,0 +1,59 @@
+/**
+ * Shared pieces of the property suites: run counts, the operations to cover, and the check that
+ * an answer of the front end is well formed.
+ */
+import { expect, vi } from 'vitest';
+import { ISSUE_CODES, OPERATION_NAMES, operations, safeParseFilter, type ParseOptions, type ParseResult } from '../../src/index.js';
+
+/** Runs per property: at least 1,000 in `npm test`; raise with FC_RUNS for a longer fuzz. */
+export const RUNS = Math.max(1000, Number(process.env['FC_RUNS'] ?? 0) || 0);
+
+// A longer fuzz (FC_RUNS) needs a longer test timeout, in proportion; the default run keeps vitest's.
+if (RUNS > 1000) vi.setConfig({ testTimeout: 60_000 * (RUNS / 1000) });
+
+/** Every operation that takes a filter. */
+export const FILTERABLE = OPERATION_NAMES.filter((name) => operations[name].filter);
+
+/** Operation and target count pairs: each filterable operation, and matrix with 1-6 targets and none. */
+export const TARGETED: readonly { operation: string; targets: number | undefined }[] = FILTERABLE.flatMap<{ operation: string; targets: number | undefined }>((operation) =>
+  operation === 'matrix'
+    ? [undefined, 1, 2, 3, 4, 5, 6].map((targets) => ({ operation, targets }))
+    : [{ operation, targets: undefined }],
+);
+
+const CODES: ReadonlySet<string> = new Set(ISSUE_CODES);
+
+/**
+ * Parses `text` and checks that the answer is well formed: never a throw; issues non-empty, with
+ * known codes, a message, and a place inside the text.
+ */
+export function parseWellFormed(text: string, options: ParseOptions): ParseResult {
+  const result = safeParseFilter(text, options);
+  if (result.ok) return result;
+  expect(result.issues.length).toBeGreaterThan(0);
+  for (const issue of result.issues) {
+    expect(CODES.has(issue.code), issue.code).toBe(true);
+    expect(typeof issue.message === 'string' && issue.message.length > 0).toBe(true);
+    expect(Number.isInteger(issue.offset) && issue.offset >= 0, `offset ${issue.offset}`).toBe(true);
+    expect(Number.isInteger(issue.length) && issue.length >= 0, `length ${issue.length}`).toBe(true);
+    expect(issue.offset + issue.length, `${issue.code} ends past the text`).toBeLessThanOrEqual(text.length);
+    expect({ line: issue.line, column: issue.column }).toEqual(place(text, issue.offset));
+  }
+  const offsets = result.issues.map((i) => i.offset);
+  expect(offsets, 'issues in order of offset').toEqual([...offsets].sort((a, b) => a - b));
+  return result;
+}
+
+/** 1-based line and column of an offset, counting `\r\n`, `\n` and a lone `\r` as one line break each. */
+function place(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text[i];
+    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { FilterError, isFilterError, isParameterError, parseFilter, printFilter, stripSpans } from '../../../src/index.js';
+import { Filter, filterFor } from '../../../src/builder/index.js';
+
+const f = filterFor('links');
+
+/** The issue codes of a FilterError, or the parameter and code of a ParameterError, thrown by `thunk`. */
+function failure(thunk: () => unknown): string {
+  try {
+    thunk();
+  } catch (error) {
+    if (isFilterError(error)) return error.issues.map((i) => i.code).join(',');
+    if (isParameterError(error)) return `${error.parameter}:${error.code}`;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('filterFor', () => {
+  it('builds the suggested example, in the parser shape, printed canonically', () => {
+    const filter = f.where('domain_score', '>', 50).and(f.like('anchor', '%seo%').or(f.where('is_nofollow', '=', false)));
+    const text = "domain_score > 50 AND (anchor LIKE '%seo%' OR is_nofollow = false)";
+    expect(filter.toString()).toBe(text);
+    expect(String(filter)).toBe(text);
+    expect(stripSpans(filter.toAst())).toEqual(stripSpans(parseFilter(text, { operation: 'links' })));
+    expect(filter.toAst().span).toEqual({ offset: 0, length: 0 });
+  });
+
+  it('flattens nested groups of the same operator and keeps single operands bare', () => {
+    const [a, b, c] = [f.where('page_score', '>', 1), f.where('page_score', '>', 2), f.where('page_score', '>', 3)];
+    const chained = a.and(b).and(c).toAst();
+    expect(chained.kind === 'And' && chained.operands.length).toBe(3);
+    expect(f.and(a, f.and(b, c)).toString()).toBe('page_score > 1 AND page_score > 2 AND page_score > 3');
+    expect(f.or(a.or(b), c).toString()).toBe('page_score > 1 OR page_score > 2 OR page_score > 3');
+    expect(f.and(a.or(b), c).toString()).toBe('(page_score > 1 OR page_score > 2) AND page_score > 3');
+    expect(f.or(a.and(b), c).toString()).toBe('page_score > 1 AND page_score > 2 OR page_score > 3');
+    expect(f.all([a]).toAst()).toBe(a.toAst());
+  });
+
+  it('is immutable: combining returns new filters and leaves the parts as they were', () => {
+    const a = f.where('domain_score', '>', 50);
+    const before = a.toString();
+    const both = a.and(f.where('is_lost', '=', false));
+    expect(both).not.toBe(a);
+    expect(a.toString()).toBe(before);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(Object.isFrozen(f)).toBe(true);
+    expect(Object.isFrozen(both.toAst())).toBe(true);
+  });
+
+  it.each([
+    ["it's", "anchor = 'it\\'s'"],
+    ['C:\\dir\\', "anchor = 'C:\\\\dir\\\\'"],
+    ['say "hi"', `anchor = 'say "hi"'`],
+    ["\\'", "anchor = '\\\\\\''"],
+    ['', "anchor = ''"],
+    ['line\nbreak', "anchor = 'line\nbreak'"],
+  ])('escapes %j correctly', (value, text) => {
+    const filter = f.where('anchor', '=', value);
+    expect(filter.toString()).toBe(text);
+    const parsed = parseFilter(filter.toString(), { operation: 'links' });
+    expect(parsed.kind === 'Comparison' && parsed.value.value).toBe(value);
+  });
+
+  it('builds <> as != and -0 as 0, and accepts LIKE through where', () => {
+    expect(f.where('is_new', '<>', true).toString()).toBe('is_new != true');
+    expect(f.where('domain_score', '=', -0).toString()).toBe('domain_score = 0');
+    expect(f.where('page_score', '<', 0.0000001).toString()).toBe('page_score < 0.0000001');
+    expect(f.where('anchor', 'NOT LIKE', '%a%').toString()).toBe("anchor NOT LIKE '%a%'");
+    expect(f.notLike('first_seen_at', '2024-%').toString()).toBe("first_seen_at NOT LIKE '2024-%'");
+  });
+
+  it('spells matrix indexes in the field name and checks them against the targets', () => {
+    const m = filterFor('matrix', { targets: 2 });
+    expect(m.where('backlinks_counts[2]', '>=', 1).and(m.where('domain', '=', 'a.com')).toString()).toBe(
+      "backlinks_counts[2] >= 1 AND domain = 'a.com'",
+    );
+    const six = filterFor('matrix');
+    const combined = six.where('backlinks_counts[5]', '>', 0).and(filterFor('matrix', { targets: 2 }).where('domain_score', '>', 1));
+    expect(failure(() => combined.toAst())).toBe('index_out_of_range');
+  });
+
+  it('parses text and takes ASTs for the same operation, to combine with built conditions', () => {
+    const text = f.parse('domain_score>50 or IS_NEW = TRUE'.replace('IS_NEW', 'is_new')).and(f.where('is_lost', '=', false));
+    expect(text.toString()).toBe('(domain_score > 50 OR is_new = true) AND is_lost = false');
+    expect(f.fromAst(parseFilter('anchor like "x"')).toString()).toBe("anchor LIKE 'x'");
+    expect(failure(() => f.parse('domain_scor > 1'))).toBe('unknown_field');
+    expect(failure(() => f.fromAst(parseFilter('backlinks_counts[1] > 1')))).toBe('unknown_field');
+  });
+
+  it('checks limits when the filter is taken out', () => {
+    const one = f.where('domain_score', '>', 1);
+    const many = f.all(Array.from({ length: 101 }, () => one));
+    expect(failure(() => many.toAst())).toBe('too_many_conditions');
+    expect(failure(() => many.toString())).toBe('too_many_conditions');
+    const roomy = filterFor('links', { limits: { maxConditions: 200 } });
+    expect(roomy.all(Array.from({ length: 101 }, () => roomy.where('domain_score', '>', 1))).toAst().kind).toBe('And');
+    let deep = one;
+    // Each OR-then-AND pair adds one level of parentheses: 70 steps nest 35 deep.
+    for (let i = 0; i < 70; i++) deep = i % 2 === 0 ? deep.or(one) : deep.and(one);
+    expect(failure(() => deep.toAst())).toBe('too_deep');
+  });
+});
+
+describe('run-time checks', () => {
+  const dynamic = filterFor('links' as string);
+  it.each<[string, () => unknown, string]>([
+    ['a misspelt field', () => dynamic.where('domain_scor', '>', 1), 'unknown_field'],
+    ['a field of another operation', () => dynamic.where('backlinks_counts[1]', '>', 1), 'unknown_field'],
+    ['a string for an integer', () => dynamic.where('domain_score', '>', '1'), 'literal_type_mismatch'],
+    ['a number for a boolean', () => dynamic.where('is_new', '=', 1), 'literal_type_mismatch'],
+    ['LIKE on an integer', () => dynamic.where('domain_score', 'LIKE', '1'), 'operator_not_allowed'],
+    ['like() on a boolean', () => dynamic.like('is_new', '%'), 'operator_not_allowed'],
+    ['> on a boolean', () => dynamic.where('is_new', '>', true), 'operator_not_allowed'],
+    ['an index on a scalar', () => dynamic.where('domain_score[1]', '>', 1), 'index_not_allowed'],
+    ['an invalid timestamp', () => f.where('first_seen_at', '>', '2024-02-30'), 'invalid_timestamp'],
+    ['an empty timestamp', () => f.where('last_seen_at', '<', ''), 'invalid_timestamp'],
+    ['NaN', () => f.where('domain_score', '>', Number.NaN), 'invalid_number'],
+    ['Infinity', () => f.where('domain_score', '>', Number.POSITIVE_INFINITY), 'number_out_of_range'],
+    ['2^53', () => f.where('domain_score', '>', 2 ** 53), 'number_out_of_range'],
+    ['no index on matrix', () => filterFor('matrix' as string).where('backlinks_counts', '>', 1), 'index_required'],
+    ['index 0', () => filterFor('matrix' as string).where('backlinks_counts[0]', '>', 1), 'index_out_of_range'],
+    ['index past the targets', () => filterFor('matrix' as string, { targets: 2 }).where('backlinks_counts[3]', '>', 1), 'index_out_of_range'],
+    ['an operation without filter', () => filterFor('overview' as string), 'filter_not_allowed'],
+    ['an unknown operation', () => filterFor('backlinks' as string), 'operation:unknown_operation'],
+    ['seven targets', () => filterFor('matrix', { targets: 7 }), 'targets:out_of_range'],
+    ['an unknown operator', () => dynamic.where('domain_score', '==' as never, 1), 'operator:invalid_value'],
+    ['null as a value', () => dynamic.where('domain_score', '=', null as unknown as number), 'value:invalid_value'],
+    ['a number as a pattern', () => dynamic.like('anchor', 5 as unknown as string), 'pattern:invalid_value'],
+    ['an empty list', () => dynamic.all([]), 'filters:required'],
+    ['filters of two operations', () => dynamic.where('domain_score', '>', 1).and(filterFor('anchors' as string).like('anchor', '%') as never), 'filters:invalid_value'],
+    ['a filter not built here', () => dynamic.and({} as Filter<string>), 'filters:invalid_value'],
+  ])('rejects %s', (_, thunk, expected) => {
+    expect(failure(thunk)).toBe(expected);
+  });
+
+  it('places the issue in the text of the condition', () => {
+    try {
+      f.where('first_seen_at', '>=', '2024-13');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(FilterError);
+      const { issues, text } = error as FilterError;
+      expect(text).toBe("first_seen_at >= '2024-13'");
+      expect(issues[0]).toMatchObject({ code: 'invalid_timestamp', offset: 17, length: 9 });
+    }
+  });
+
+  it('prints the same text as printFilter of the AST', () => {
+    const filter = dynamic.where('anchor', '=', 'x').or(dynamic.where('domain_score', '>', 1));
+    expect(filter.toString()).toBe(printFilter(filter.toAst()));
+    expect(filter.operation).toBe('links');
+  });
+});
