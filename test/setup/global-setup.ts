@@ -1,5 +1,55 @@
 /**
- * Starts the real database engines the differential and server suites need. Filled in by the
- * engine setup (PostgreSQL, MariaDB); an engine that cannot start fails the run.
+ * Vitest global setup: brings up the real database engines the differential, injection, Kysely
+ * and server suites run against, and hands their URLs to the tests through `provide`.
+ *
+ * - PostgreSQL and MariaDB are started in parallel by `scripts/engines/*.sh` on free ports of
+ *   127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
+ * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` name existing servers to use instead.
+ * - An engine that cannot start fails the whole run with its log tail; nothing is skipped.
+ * - Runs whose selected files need no engine start nothing (see `engine-selection.ts`).
+ *
+ * @module
  */
-export default async function setup(): Promise<void | (() => Promise<void>)> {}
+import type { TestProject } from 'vitest/node';
+import { makeBaseDir, runScript, SERVERS, startServer, type RunningServer, type ServerName } from './engine-processes.js';
+import { runNeedsEngines } from './engine-selection.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** `postgres://…` of the PostgreSQL server, or undefined when this run started no engine. */
+    postgresUrl: string | undefined;
+    /** `mysql://…` of the MariaDB/MySQL server, or undefined when this run started no engine. */
+    mysqlUrl: string | undefined;
+  }
+}
+
+const log = (message: string): void => void process.stderr.write(`[engines] ${message}\n`);
+
+/** Starts what the run needs and returns the teardown. @internal */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const { needed, reason } = await runNeedsEngines(project);
+  if (!needed) {
+    log(`not started: ${reason}`);
+    return async () => {};
+  }
+  const toStart = (Object.keys(SERVERS) as ServerName[]).filter((name) => !process.env[SERVERS[name].urlEnv]);
+  if (toStart.length > 0) await runScript('install.sh', []);
+  const base = await makeBaseDir();
+  const results = await Promise.allSettled(toStart.map((name) => startServer(name, base.dir)));
+  const running = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const teardown = async (): Promise<void> => {
+    await Promise.allSettled(running.map((server) => server.stop()));
+    await base.remove();
+  };
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
+  if (failures.length > 0) {
+    await teardown();
+    throw new Error(`database engines failed to start:\n${failures.join('\n\n')}`);
+  }
+  const urls = new Map<ServerName, string>(toStart.map((name, i) => [name, (running[i] as RunningServer).url]));
+  project.provide('postgresUrl', process.env.BQ_POSTGRES_URL ?? urls.get('postgres'));
+  project.provide('mysqlUrl', process.env.BQ_MYSQL_URL ?? urls.get('mysql'));
+  log(`ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
+  return teardown;
+}

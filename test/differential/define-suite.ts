@@ -1,0 +1,84 @@
+/**
+ * One differential suite per engine: every filterable operation, each way the engine stores
+ * `backlinks_counts`, the case budget of `budget.ts`, and a count check at the end so the suite
+ * cannot pass by running nothing.
+ *
+ * @internal
+ * @module
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations, type FilterableOperation } from '../../src/catalogue/operations.js';
+import { openEngine, type EngineName, type EngineSession } from '../helpers/engines.js';
+import { ENGINE_TRAITS, type CountsStorage } from '../helpers/engines-tables.js';
+import { assertParameters, casesPerEngine, timeoutFor } from './budget.js';
+import { caseArbitrary, checkCase, TablePool } from './harness.js';
+
+/** The filterable operations, from the catalogue. @internal */
+export const FILTERABLE = (Object.keys(operations) as (keyof typeof operations)[]).filter(
+  (name): name is FilterableOperation => operations[name].filter,
+);
+
+/** One `it` of a suite. @internal */
+export interface PlanEntry {
+  readonly operation: FilterableOperation;
+  readonly storage: CountsStorage;
+}
+
+/** Each (operation, storage) pair the engine runs; only matrix has more than one storage. @internal */
+export function suitePlan(engine: EngineName): PlanEntry[] {
+  return FILTERABLE.flatMap((operation): PlanEntry[] =>
+    operation === 'matrix'
+      ? ENGINE_TRAITS[engine].arrays.map((storage) => ({ operation, storage }))
+      : [{ operation, storage: 'columns' as const }],
+  );
+}
+
+/**
+ * Declares the differential suite of one engine.
+ *
+ * @internal
+ */
+export function defineDifferentialSuite(engine: EngineName): void {
+  const plan = suitePlan(engine);
+  const total = casesPerEngine();
+  const perEntry = Math.ceil(total / plan.length);
+  let session: EngineSession;
+  let tables: TablePool;
+  let checked = 0;
+
+  describe(`differential: ${engine} returns the rows the evaluator selects`, () => {
+    beforeAll(async () => {
+      session = await openEngine(engine);
+      tables = new TablePool(session, `bq_diff_${process.pid}_${Math.random().toString(36).slice(2, 8)}`);
+    });
+    afterAll(async () => {
+      await tables?.dropAll();
+      await session?.close();
+    });
+
+    for (const { operation, storage } of plan) {
+      it(
+        `${operation}${operation === 'matrix' ? ` (1-6 targets, ${storage})` : ''}: ${perEntry}+ filters`,
+        async () => {
+          let here = 0;
+          await fc.assert(
+            fc.asyncProperty(caseArbitrary(operation), async (testCase) => {
+              here += await checkCase(session, tables, operation, storage, testCase);
+            }),
+            assertParameters(perEntry),
+          );
+          checked += here;
+          expect(here).toBeGreaterThan(0);
+        },
+        timeoutFor(perEntry),
+      );
+    }
+
+    it(`checked at least ${total} generated filters on ${engine}`, () => {
+      // fast-check counts datasets; count the filters themselves, which is what the budget promises.
+      process.stderr.write(`[differential] ${engine}: ${checked} filters checked\n`);
+      expect(checked).toBeGreaterThanOrEqual(total);
+    });
+  });
+}

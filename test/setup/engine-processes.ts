@@ -1,0 +1,77 @@
+/**
+ * Starts and stops the throwaway PostgreSQL and MariaDB servers through the project's own scripts
+ * (`scripts/engines/*.sh`), so that a run on a fresh machine brings up what it needs by itself.
+ *
+ * @internal
+ * @module
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The scripts folder. @internal */
+export const SCRIPTS = fileURLToPath(new URL('../../scripts/engines/', import.meta.url));
+
+/** The servers this setup can start: script name and the env var that names its data folder. @internal */
+export const SERVERS = {
+  postgres: { script: 'postgres.sh', dirEnv: 'BQ_PG_DIR', urlEnv: 'BQ_POSTGRES_URL' },
+  mysql: { script: 'mariadb.sh', dirEnv: 'BQ_MYSQL_DIR', urlEnv: 'BQ_MYSQL_URL' },
+} as const;
+
+/** A server name. @internal */
+export type ServerName = keyof typeof SERVERS;
+
+interface ScriptResult {
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs one engine script; rejects with the script's log tail when it fails. @internal */
+export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ScriptResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'bash',
+      [join(SCRIPTS, script), ...args],
+      { env: { ...process.env, ...env }, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          const tail = `${stderr}\n${stdout}`.trim().split('\n').slice(-40).join('\n');
+          reject(new Error(`scripts/engines/${script} ${args.join(' ')} failed (${error.message.split('\n')[0]}):\n${tail}`));
+        } else {
+          resolve({ stdout, stderr });
+        }
+      },
+    );
+  });
+}
+
+/** A running server: its URL and how to stop it. @internal */
+export interface RunningServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one server in a fresh folder under the system temp dir (made traversable, because the
+ * server runs as the postgres or mysql user).
+ *
+ * @internal
+ */
+export async function startServer(name: ServerName, base: string): Promise<RunningServer> {
+  const { script, dirEnv } = SERVERS[name];
+  const dir = join(base, name);
+  const env = { [dirEnv]: dir };
+  const { stdout } = await runScript(script, ['start'], env);
+  const url = stdout.trim().split('\n').at(-1) ?? '';
+  if (!/^[a-z]+:\/\//.test(url)) throw new Error(`scripts/engines/${script} start printed no URL: ${stdout}`);
+  return { url, stop: async () => void (await runScript(script, ['stop'], env)) };
+}
+
+/** A fresh base folder for this run's servers. @internal */
+export async function makeBaseDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'bq-engines-'));
+  await chmod(dir, 0o755);
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
