@@ -1,0 +1,88 @@
+/**
+ * `backlink-query filter check "<filter>" --operation <op> [--targets N] [--json]`: checks a filter
+ * for an operation and prints its canonical form, or every issue with a caret under it.
+ *
+ * @module
+ * @internal
+ */
+import { OPERATION_NAMES } from '../catalogue/operations.js';
+import { isParameterError } from '../errors/filter-error.js';
+import { formatIssues } from '../errors/format.js';
+import { printFilter } from '../print/printer.js';
+import { safeParseFilter, type ParseResult } from '../syntax/parse.js';
+import { integerOption, parseCommandArgs, stringOption, UsageError } from './args.js';
+import { EXIT, type CliIo, type Command } from './command.js';
+import { readAll } from './node-io.js';
+
+const HELP = `Usage: backlink-query filter check <filter> [--operation <op>] [--targets N] [--json]
+
+Checks a filter of the service's filter language. Prints the canonical form when the filter is
+valid, or every issue with a caret under its place when it is not.
+
+Arguments:
+  <filter>            The filter text; "-" reads it from standard input, exactly as given
+                      (nothing is trimmed: a trailing newline is part of the filter).
+
+Options:
+  --operation <op>    The operation the filter is for: ${OPERATION_NAMES.join(', ')}.
+                      Without it only the syntax and the limits are checked.
+  --targets <N>       For matrix: the number of targets (1-6), which bounds backlinks_counts[n].
+  --json              Print {"ok":true,"canonical":...,"ast":...} or {"ok":false,"issues":[...]}.
+  -h, --help          Show this help.
+
+Exit codes: 0 valid, 1 invalid, 2 bad usage (unknown operation, bad --targets, missing filter).
+
+Example:
+  backlink-query filter check "domain_score > 50 AND anchor like '%seo%'" --operation links
+`;
+
+const OPTIONS = {
+  operation: { type: 'string' },
+  targets: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The `filter check` command. @internal */
+export const filterCheckCommand: Command = {
+  name: 'filter check',
+  summary: 'Check a filter and print its canonical form or its issues',
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS);
+    if (values['help'] === true) {
+      io.stdout.write(HELP);
+      return EXIT.ok;
+    }
+    if (positionals.length === 0) throw new UsageError('Missing the filter to check (use "-" to read it from standard input).');
+    if (positionals.length > 1) throw new UsageError(`Expected one filter, got ${positionals.length} arguments; quote the filter.`);
+    const operation = stringOption(values, 'operation');
+    const targets = integerOption(values, 'targets', 0);
+    if (targets !== undefined && operation === undefined) throw new UsageError('--targets needs --operation matrix.');
+    const text = positionals[0] === '-' ? await readAll(io.stdin) : positionals[0]!;
+    const result = check(text, operation, targets);
+    report(result, text, values['json'] === true, io);
+    return result.ok ? EXIT.ok : EXIT.failure;
+  },
+};
+
+function check(text: string, operation: string | undefined, targets: number | undefined): ParseResult {
+  try {
+    return safeParseFilter(text, { ...(operation !== undefined && { operation }), ...(targets !== undefined && { targets }) });
+  } catch (error) {
+    // An unknown operation or a bad target count is the caller's usage, not the filter's fault.
+    if (isParameterError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function report(result: ParseResult, text: string, json: boolean, io: CliIo): void {
+  if (json) {
+    const body = result.ok ? { ok: true, canonical: printFilter(result.filter), ast: result.filter } : { ok: false, issues: result.issues };
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  } else if (result.ok) {
+    io.stdout.write(`${printFilter(result.filter)}\n`);
+  } else {
+    io.stdout.write(`${formatIssues(result.issues, text)}\n`);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * `backlink-query <operation> <target> [options]`: one command per operation of the catalogue,
+ * named as the last segment of its path, with options generated from the operation's parameters.
+ *
+ * @module
+ * @internal
+ */
+import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
+import type { ParamSpec } from '../catalogue/parameters.js';
+import { createClient, type Client } from '../client/client.js';
+import type { AnyResult } from '../client/call.js';
+import { checkParams, returnedFields } from '../client/params.js';
+import type { PaginationEnd } from '../client/types.js';
+import { estimateUnits } from '../client/units.js';
+import { isParameterError } from '../errors/filter-error.js';
+import { integerOption, parseCommandArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, type CliIo, type Command } from './command.js';
+import { confirmCost, DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
+import { operationHelp } from './operation-help.js';
+import { optionName, optionTable, paramsFromArgs, targetParam } from './operation-options.js';
+import { listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat } from './output.js';
+import { createProgress } from './progress.js';
+
+type Row = Record<string, unknown>;
+
+/** The settings of one run, from options and environment. */
+interface RunSettings {
+  readonly format: OutputFormat;
+  readonly all: boolean;
+  readonly maxRows: number | undefined;
+  readonly maxUnits: number | undefined;
+  readonly confirmAbove: number;
+  readonly yes: boolean;
+}
+
+function settingsOf(parsed: ParsedArgs): RunSettings {
+  const format = stringOption(parsed.values, 'format') ?? 'table';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(format)}.`);
+  return {
+    format: format as OutputFormat,
+    all: parsed.values['all'] === true,
+    maxRows: integerOption(parsed.values, 'max-rows', 0),
+    maxUnits: integerOption(parsed.values, 'max-units', 0),
+    confirmAbove: integerOption(parsed.values, 'confirm-above', 0) ?? DEFAULT_CONFIRM_ABOVE,
+    yes: parsed.values['yes'] === true,
+  };
+}
+
+function clientOf(parsed: ParsedArgs, settings: RunSettings, io: CliIo): Client {
+  const apiKey = stringOption(parsed.values, 'api-key') ?? io.env['BACKLINK_QUERY_API_KEY'];
+  const baseUrl = stringOption(parsed.values, 'base-url') ?? io.env['BACKLINK_QUERY_BASE_URL'];
+  if (!apiKey) throw new UsageError('No API key: set BACKLINK_QUERY_API_KEY or pass --api-key.');
+  if (!baseUrl) throw new UsageError('No base URL: set BACKLINK_QUERY_BASE_URL or pass --base-url.');
+  const timeout = integerOption(parsed.values, 'timeout', 1);
+  const retries = integerOption(parsed.values, 'retries', 0);
+  return createClient({
+    apiKey,
+    baseUrl,
+    ...(settings.maxUnits !== undefined && { budget: settings.maxUnits }),
+    ...(timeout !== undefined && { timeout }),
+    ...(retries !== undefined && { retry: retries }),
+  });
+}
+
+/** Checks the parameters now, so a mistake is reported before any question about cost. */
+function checkFirst(operation: OperationName, params: Row): void {
+  try {
+    checkParams(operation, params, Date.now());
+  } catch (error) {
+    if (!isParameterError(error)) throw error;
+    const base = error.parameter.replace(/\[\d+\]$/, '');
+    const where = base === targetParam(operation).name ? `<${base}>` : `--${optionName(base)}`;
+    throw new UsageError(`${where}: ${error.message}`);
+  }
+}
+
+/** The worst case of the whole run: one call, or every page up to the caps (unbounded without caps). */
+function estimateRun(operation: OperationName, params: Row, settings: RunSettings): number {
+  const specs = operations[operation].params as Readonly<Record<string, ParamSpec>>;
+  if (!settings.all || !('offset' in specs)) {
+    const limited = settings.all && settings.maxRows !== undefined && 'limit' in specs ? { ...params, limit: settings.maxRows } : params;
+    return estimateUnits(operation, limited as never);
+  }
+  const byRows = settings.maxRows === undefined ? Infinity : operations[operation].price.units * settings.maxRows;
+  return Math.min(byRows, settings.maxUnits ?? Infinity);
+}
+
+/** Column order: the `--fields` list, else the record's order of the fields present. */
+function columnsFor(operation: OperationName, params: Row): (rows: readonly Row[]) => readonly string[] {
+  return (rows) => {
+    if (Array.isArray(params['fields'])) return params['fields'] as string[];
+    if (rows.length === 0) return returnedFields(operation, params);
+    const present = new Set(rows.flatMap((row) => Object.keys(row)));
+    const known = Object.keys(operations[operation].record).filter((f) => present.delete(f));
+    return [...known, ...present];
+  };
+}
+
+async function runOnce(client: Client, operation: OperationName, params: Row, settings: RunSettings, io: CliIo): Promise<void> {
+  // The parameters were built from the catalogue at run time; their static type is not known here.
+  const call = client.call as unknown as (op: OperationName, p: Row) => Promise<AnyResult>;
+  const result = await call(operation, params);
+  const data = result.data as Row | Row[];
+  const columns = columnsFor(operation, params);
+  if (Array.isArray(data)) {
+    const writer = listWriter(settings.format, io.stdout, columns);
+    for (const row of data) writer.row(row);
+    writer.end();
+  } else {
+    writeRecord(settings.format, io.stdout, data, columns([data]));
+  }
+  const rows = Array.isArray(data) ? `${data.length} rows · ` : '';
+  io.stderr.write(`${rows}${formatUnits(result.units)} units\n`);
+}
+
+const STOP_REASONS: Readonly<Record<PaginationEnd['reason'], string>> = {
+  'short-page': 'last page reached',
+  total: 'all rows read',
+  'max-rows': '--max-rows reached',
+  budget: '--max-units reached',
+  'single-page': 'one page',
+};
+
+async function runAll(client: Client, operation: OperationName, params: Row, settings: RunSettings, io: CliIo): Promise<void> {
+  const writer = listWriter(settings.format, io.stdout, columnsFor(operation, params));
+  const progress = createProgress(io.stderr, settings.maxRows);
+  // With --all, --limit is the page size.
+  const { limit, ...rest } = params;
+  const options = { ...(settings.maxRows !== undefined && { maxRows: settings.maxRows }), ...(typeof limit === 'number' && { pageSize: limit }) };
+  const pages = client.paginateOperation(operation, rest, options);
+  let rows = 0;
+  let next = await pages.next();
+  while (!next.done) {
+    writer.row(next.value);
+    progress.update(++rows, client.unitsSpent);
+    next = await pages.next();
+  }
+  progress.done();
+  writer.end();
+  const end = next.value;
+  io.stderr.write(`${end.rows} rows · ${formatUnits(end.units)} units · ${end.pages} page${end.pages === 1 ? '' : 's'} (${STOP_REASONS[end.reason]})\n`);
+}
+
+function operationCommand(operation: OperationName): Command {
+  const help = operationHelp(operation);
+  return {
+    name: operation,
+    summary: operations[operation].doc,
+    help,
+    async run(args, io) {
+      const parsed = parseCommandArgs(args, optionTable(operation));
+      if (parsed.values['help'] === true) {
+        io.stdout.write(help);
+        return EXIT.ok;
+      }
+      const settings = settingsOf(parsed);
+      const params = paramsFromArgs(operation, parsed);
+      if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
+      checkFirst(operation, params);
+      const client = clientOf(parsed, settings, io);
+      await confirmCost(estimateRun(operation, params, settings), settings.confirmAbove, settings.yes, io);
+      await (settings.all ? runAll : runOnce)(client, operation, params, settings, io);
+      return EXIT.ok;
+    },
+  };
+}
+
+/** One command per operation, in the interface's order. @internal */
+export const operationCommands: readonly Command[] = OPERATION_NAMES.map(operationCommand);

@@ -1,0 +1,50 @@
+/**
+ * The `--help` text of an operation command, written from the catalogue.
+ *
+ * @module
+ * @internal
+ */
+import { operations, type OperationName } from '../catalogue/operations.js';
+import { DEFAULT_CONFIRM_ABOVE } from './confirm.js';
+import { parameterHelp, targetParam } from './operation-options.js';
+
+const EXAMPLE_TARGETS: Readonly<Record<string, string>> = {
+  url: 'example.com',
+  domain: 'example.com',
+  urls: 'example.com,example.org',
+  keyword: '"running shoes"',
+};
+
+/** The help of one operation command. @internal */
+export function operationHelp(operation: OperationName): string {
+  const spec = operations[operation];
+  const target = targetParam(operation);
+  const price = `${spec.price.units} unit${spec.price.units === 1 ? '' : 's'} per ${spec.price.per}`;
+  const list = spec.shape === 'list';
+  const scope = 'scope' in spec.params ? ' --scope ROOT_DOMAIN' : 'country' in spec.params ? ' --country US' : '';
+  return `Usage: backlink-query ${operation} <${target.name}> [options]
+
+${spec.doc}. GET ${spec.path}. Price: ${price}.
+
+Arguments:
+${`  <${target.name}>`.padEnd(32)}${target.spec.doc}${target.spec.kind === 'string-list' ? ' (comma-joined or separate arguments)' : ''}
+
+Parameters:
+${parameterHelp(operation).join('\n')}
+
+Output and cost:
+  -f, --format <fmt>            table (default, aligned for people), json, ndjson, csv (semicolons, as the service writes it)
+${list ? '      --all                     Page through every row (progress on stderr when it is a terminal)\n      --max-rows <n>            With --all: stop after n rows\n' : ''}      --max-units <n>           Spend at most n units (calls that could cost more are not sent)
+      --confirm-above <n>       Ask before a call that may cost more than n units (default ${DEFAULT_CONFIRM_ABOVE});
+                                without a terminal on stdin the call is refused instead (exit code 4)
+  -y, --yes                     Do not ask about cost
+      --api-key <key>           API key (default: $BACKLINK_QUERY_API_KEY)
+      --base-url <url>          Service base URL (default: $BACKLINK_QUERY_BASE_URL)
+      --timeout <ms>            Per-attempt timeout (default 30000)
+      --retries <n>             Retries of failed attempts (default 2)
+  -h, --help                    Show this help
+
+Example:
+  backlink-query ${operation} ${EXAMPLE_TARGETS[target.name] ?? 'TARGET'}${scope}${list ? ' --format table' : ''}
+`;
+}

@@ -1,0 +1,78 @@
+/**
+ * One call of one operation: check the parameters, price the call against the budget, send it,
+ * decode and check the response, and charge what it cost.
+ *
+ * @module
+ * @internal
+ */
+import { operations, type OperationName } from '../catalogue/operations.js';
+import { UnitLedger } from './budget.js';
+import { decodeCsv, decodeJson, ShapeProblem } from './decode.js';
+import { ResponseShapeError } from './errors.js';
+import { checkParams, type RawParams } from './params.js';
+import { send, type RawResponse, type TransportConfig } from './transport.js';
+import type { CallOptions, CsvResult, JsonResult } from './types.js';
+import { estimateUnits, unitsOf } from './units.js';
+
+/** What every call shares. @internal */
+export interface CallContext {
+  readonly baseUrl: string;
+  readonly transport: TransportConfig;
+  readonly ledger: UnitLedger;
+}
+
+type Row = Record<string, unknown>;
+/** A result before typing: `data` is one row or a list of rows. @internal */
+export type AnyResult =
+  | (Omit<JsonResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] })
+  | (Omit<CsvResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] });
+
+/** The URL of a call (no key in it). @internal */
+export function requestUrl(baseUrl: string, operation: OperationName, query: URLSearchParams): string {
+  const text = query.toString();
+  return `${baseUrl}${operations[operation].path}${text ? `?${text}` : ''}`;
+}
+
+/**
+ * Runs one call. Parameter and filter mistakes throw before anything is reserved or sent.
+ *
+ * @internal
+ */
+export async function callOperation(context: CallContext, operation: OperationName, params: RawParams, options: CallOptions = {}): Promise<AnyResult> {
+  const query = checkParams(operation, params, context.transport.timing.now());
+  const url = requestUrl(context.baseUrl, operation, query);
+  const estimate = estimateUnits(operation, params as never);
+  context.ledger.reserve(estimate, url);
+  let charged = 0;
+  try {
+    const response = await send(context.transport, url, options.signal, options.timeout ?? context.transport.timeout);
+    // From here the service has answered 2xx and billed the call; if the body cannot be read we
+    // charge the worst case rather than pretend it was free.
+    charged = estimate;
+    const result = decodeResponse(operation, params['format'] === 'csv', response, url);
+    charged = result.units;
+    return result;
+  } finally {
+    context.ledger.settle(estimate, charged);
+  }
+}
+
+function decodeResponse(operation: OperationName, csv: boolean, response: RawResponse, url: string): AnyResult {
+  const list = operations[operation].shape === 'list';
+  const headerId = response.headers.get('x-request-id') ?? undefined;
+  try {
+    if (csv) {
+      const rows = decodeCsv(operation, response.body);
+      if (!list && rows.length !== 1) throw new ShapeProblem(`expected one CSV row, got ${rows.length}`);
+      const data = list ? rows : rows[0]!;
+      return { format: 'csv', text: response.body, data, units: unitsOf(operation, rows.length), requestId: headerId };
+    }
+    const { meta, data } = decodeJson(operation, response.body);
+    const rows = Array.isArray(data) ? data.length : 1;
+    const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId;
+    return { format: 'json', meta, data, units: unitsOf(operation, rows), requestId };
+  } catch (error) {
+    if (error instanceof ShapeProblem) throw new ResponseShapeError('GET', url, error.message, response.body);
+    throw error;
+  }
+}

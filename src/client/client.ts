@@ -1,0 +1,139 @@
+/**
+ * `createClient`: one method per operation of the catalogue, the running total of units, the
+ * budget, and `paginate`. Only web-standard APIs are used, so the client runs unchanged in
+ * Node 20+, Deno, Bun and browsers.
+ *
+ * @module
+ */
+import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
+import { ParameterError } from '../errors/filter-error.js';
+import { UnitLedger } from './budget.js';
+import { callOperation, type CallContext } from './call.js';
+import { DEFAULT_RATE_LIMIT, Limiter, type RateLimit } from './limiter.js';
+import { paginate } from './paginate.js';
+import type { RawParams } from './params.js';
+import { REAL_TIMING, resolveRetryPolicy, type RetryPolicy, type Timing } from './retry.js';
+import type { CallOptions, OperationMethods, PaginateOptions, PaginationEnd, Paginators, ParamsOf, ResultOf } from './types.js';
+
+/** Options of {@link createClient}. *
+ * @example
+ * ```ts
+ * createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com', timeout: 10_000, retry: 3, budget: 5_000, rateLimit: true });
+ * ```
+ */
+export interface ClientOptions {
+  /** The API key, sent as `Authorization: Apikey <key>`. */
+  readonly apiKey: string;
+  /** The service's base URL (required: there is no default host), e.g. `https://api.example.com`. */
+  readonly baseUrl: string;
+  /** A `fetch` implementation; default the global `fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Per-attempt timeout in ms (headers and body), or `false` for none. Default 30,000. */
+  readonly timeout?: number | false;
+  /** Retry policy (merged over {@link DEFAULT_RETRY_POLICY}), a retry count, or `false`. */
+  readonly retry?: Partial<RetryPolicy> | number | false;
+  /** Most units the client may spend; a call whose worst case exceeds what is left is not sent. */
+  readonly budget?: number;
+  /** Client-side limiter: `true` for the service's 10/s and 10 at once, or your own limits. Default off. */
+  readonly rateLimit?: boolean | Partial<RateLimit>;
+  /** Clock, sleep and random source (for tests). */
+  readonly timing?: Partial<Timing>;
+  /** Extra request headers (a `User-Agent`, a tracing header). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The client: one method per operation, plus units and pagination. *
+ * @example
+ * ```ts
+ * const client: Client = createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com' });
+ * ```
+ */
+export interface Client extends OperationMethods {
+  /** Units spent so far by this client (successful calls only). */
+  readonly unitsSpent: number;
+  /** What is left of the budget (calls in flight counted at their worst case), or `undefined`. */
+  readonly budgetRemaining: number | undefined;
+  /** Async iterators over the rows of every list operation: `client.paginate.links(params, { maxRows })`. */
+  readonly paginate: Paginators;
+  /** Calls an operation by its name (`'ref-domains'`), for generic code such as the CLI. */
+  call<Op extends OperationName, const P extends ParamsOf<Op>>(operation: Op, params: P, options?: CallOptions): Promise<ResultOf<Op, P>>;
+  /** Pages through an operation by its name. */
+  paginateOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: PaginateOptions): AsyncGenerator<Record<string, unknown>, PaginationEnd, undefined>;
+}
+
+/** Checks the client options that are the caller's mistakes, not the service's. */
+function checkOptions(options: ClientOptions): string {
+  if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') {
+    throw new ParameterError('apiKey', 'required', 'createClient needs an apiKey.');
+  }
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new ParameterError('baseUrl', 'invalid_value', `baseUrl must be an absolute http(s) URL, not ${JSON.stringify(options.baseUrl)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParameterError('baseUrl', 'invalid_value', 'baseUrl must use http or https.');
+  if (options.budget !== undefined && !(options.budget >= 0)) throw new ParameterError('budget', 'out_of_range', 'budget must be 0 or more units.');
+  if (options.timeout !== undefined && options.timeout !== false && !(options.timeout > 0)) throw new ParameterError('timeout', 'out_of_range', 'timeout must be more than 0 ms, or false.');
+  // A base URL may carry a path prefix (a gateway); the operation's path follows it.
+  return url.href.replace(/\/+$/, '');
+}
+
+function resolveRateLimit(option: ClientOptions['rateLimit']): RateLimit | undefined {
+  if (option === undefined || option === false) return undefined;
+  return option === true ? DEFAULT_RATE_LIMIT : { ...DEFAULT_RATE_LIMIT, ...option };
+}
+
+/**
+ * Creates a client of the service.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'backlink-query';
+ * const client = createClient({ apiKey: 'YOUR_KEY', baseUrl: 'https://api.example.com', budget: 10_000 });
+ * const { data, units } = await client.links({
+ *   url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['anchor', 'domain_score'], filter: 'domain_score > 50', limit: 50,
+ * });
+ * data[0]?.anchor; // string; data[0]?.source_url does not compile
+ * ```
+ */
+export function createClient(options: ClientOptions): Client {
+  const baseUrl = checkOptions(options);
+  const timing: Timing = { ...REAL_TIMING, ...options.timing };
+  const rateLimit = resolveRateLimit(options.rateLimit);
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const context: CallContext = {
+    baseUrl,
+    ledger: new UnitLedger(options.budget),
+    transport: {
+      apiKey: options.apiKey,
+      fetch: fetchImpl,
+      timeout: options.timeout ?? 30_000,
+      retry: resolveRetryPolicy(options.retry),
+      timing,
+      limiter: rateLimit && new Limiter(rateLimit, timing),
+      headers: { Accept: 'application/json, text/csv', ...options.headers },
+    },
+  };
+  const methods: Record<string, unknown> = {};
+  const pagers: Record<string, unknown> = {};
+  for (const operation of OPERATION_NAMES) {
+    const spec = operations[operation];
+    methods[spec.method] = (params: RawParams, callOptions?: CallOptions) => callOperation(context, operation, params, callOptions);
+    if (spec.shape === 'list') {
+      pagers[spec.method] = (params: RawParams, pageOptions?: PaginateOptions) => paginate(context, operation, params, pageOptions);
+    }
+  }
+  return Object.freeze({
+    ...methods,
+    paginate: Object.freeze(pagers),
+    get unitsSpent() {
+      return context.ledger.spent;
+    },
+    get budgetRemaining() {
+      return context.ledger.remaining;
+    },
+    call: (operation: OperationName, params: RawParams, callOptions?: CallOptions) => callOperation(context, operation, params, callOptions),
+    paginateOperation: (operation: OperationName, params: RawParams, pageOptions?: PaginateOptions) => paginate(context, operation, params, pageOptions),
+  }) as unknown as Client;
+}

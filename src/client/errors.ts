@@ -1,0 +1,213 @@
+/**
+ * The errors a client call can fail with, in the style of ky: one {@link ApiError} base with a
+ * guard that works across realms and package copies, and one class per way a call can fail.
+ * Messages name the method and the URL (which never contains the API key: it travels in a header).
+ * Parameter and filter mistakes found before sending are `ParameterError` and `FilterError`.
+ *
+ * @module
+ */
+
+const API_ERROR = Symbol.for('backlink-query.ApiError');
+
+/** The kinds of {@link ApiError}. *
+ * @example
+ * ```ts
+ * if (isApiError(error) && error.kind === 'timeout') retryLater();
+ * ```
+ */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'abort' | 'response-shape' | 'budget';
+
+/** The service's error body: `{ meta, error: { code, message, retryable, details } }`. *
+ * @example
+ * ```ts
+ * if (error instanceof HttpError) console.log(error.envelope?.error.details);
+ * ```
+ */
+export interface ErrorEnvelope {
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly error: {
+    readonly code?: string;
+    readonly message?: string;
+    readonly retryable?: boolean;
+    readonly details?: unknown;
+  };
+}
+
+/**
+ * The base of every error of a call that reached (or tried to reach) the service.
+ *
+ * @example
+ * ```ts
+ * try { await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN' }); }
+ * catch (error) { if (isApiError(error)) console.log(error.kind, error.url); }
+ * ```
+ */
+export abstract class ApiError extends Error {
+  /** What went wrong, for `switch` statements. */
+  abstract readonly kind: ApiErrorKind;
+  /** `GET`. */
+  readonly method: string;
+  /** The request URL (no key in it). */
+  readonly url: string;
+  readonly [API_ERROR] = true;
+
+  constructor(message: string, method: string, url: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = method;
+    this.url = url;
+  }
+}
+
+/**
+ * Whether `value` is an {@link ApiError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isApiError(error) && error.kind === 'http') console.log(error.message);
+ * ```
+ */
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
+}
+
+/**
+ * The service answered with a status other than 2xx (after any retries).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof HttpError) console.log(error.status, error.requestId, error.code);
+ * ```
+ */
+export class HttpError extends ApiError {
+  override readonly name = 'HttpError';
+  readonly kind = 'http' as const;
+  readonly status: number;
+  /** `meta.request_id` of the error body, else the `x-request-id` header. */
+  readonly requestId: string | undefined;
+  /** The service's error envelope, when the body is one. */
+  readonly envelope: ErrorEnvelope | undefined;
+  /** `envelope.error.code`. */
+  readonly code: string | undefined;
+  /** The start of the body (at most 1,000 characters). */
+  readonly body: string;
+
+  constructor(init: { method: string; url: string; status: number; statusText: string; requestId?: string | undefined; envelope?: ErrorEnvelope | undefined; body: string }) {
+    const detail = init.envelope?.error.message ?? init.statusText;
+    const code = init.envelope?.error.code;
+    super(`${init.method} ${init.url} failed with ${init.status}${code ? ` ${code}` : ''}: ${detail}`, init.method, init.url);
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.envelope = init.envelope;
+    this.code = code;
+    this.body = init.body;
+  }
+}
+
+/**
+ * The request did not complete: refused connection, reset, DNS failure, body cut short.
+ * The original error is in `cause`.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof NetworkError) console.log(error.cause);
+ * ```
+ */
+export class NetworkError extends ApiError {
+  override readonly name = 'NetworkError';
+  readonly kind = 'network' as const;
+  constructor(method: string, url: string, cause: unknown) {
+    super(`${method} ${url} failed: ${describeCause(cause)}`, method, url, { cause });
+  }
+}
+
+/** `fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)`: fetch hides the reason one level down. */
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = cause.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof inner !== 'object' || inner === null) return cause.message;
+  const code = typeof inner.code === 'string' ? `${inner.code}: ` : '';
+  return `${cause.message} (${code}${typeof inner.message === 'string' ? inner.message : 'no detail'})`;
+}
+
+/**
+ * An attempt took longer than the `timeout` option (headers and body together).
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ apiKey, baseUrl, timeout: 5_000 }); // TimeoutError after 5 s
+ * ```
+ */
+export class TimeoutError extends ApiError {
+  override readonly name = 'TimeoutError';
+  readonly kind = 'timeout' as const;
+  readonly timeout: number;
+  constructor(method: string, url: string, timeout: number) {
+    super(`${method} ${url} timed out after ${timeout} ms`, method, url);
+    this.timeout = timeout;
+  }
+}
+
+/**
+ * The caller's `signal` aborted the call; `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const call = client.links(params, { signal: controller.signal });
+ * controller.abort(); // call rejects with AbortError
+ * ```
+ */
+export class AbortError extends ApiError {
+  override readonly name = 'AbortError';
+  readonly kind = 'abort' as const;
+  constructor(method: string, url: string, reason: unknown) {
+    super(`${method} ${url} was aborted`, method, url, { cause: reason });
+  }
+}
+
+/**
+ * The body is not what the interface describes (not JSON, no `meta`/`data`, a wrong field type,
+ * a CSV cell that does not fit its column). `bodyStart` shows the start of the body.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ResponseShapeError) console.log(error.problem, error.bodyStart);
+ * ```
+ */
+export class ResponseShapeError extends ApiError {
+  override readonly name = 'ResponseShapeError';
+  readonly kind = 'response-shape' as const;
+  /** What does not match. */
+  readonly problem: string;
+  /** The first 200 characters of the body. */
+  readonly bodyStart: string;
+  constructor(method: string, url: string, problem: string, body: string) {
+    const bodyStart = body.slice(0, 200);
+    super(`${method} ${url}: unexpected response: ${problem}. Body starts: ${JSON.stringify(bodyStart)}`, method, url);
+    this.problem = problem;
+    this.bodyStart = bodyStart;
+  }
+}
+
+/**
+ * A call's worst-case price exceeds what is left of the client's budget; nothing was sent.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ apiKey, baseUrl, budget: 1_000 });
+ * await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', limit: 100 }); // BudgetError: 4,500 > 1,000
+ * ```
+ */
+export class BudgetError extends ApiError {
+  override readonly name = 'BudgetError';
+  readonly kind = 'budget' as const;
+  /** The call's worst-case price. */
+  readonly estimate: number;
+  /** What was left of the budget. */
+  readonly remaining: number;
+  constructor(method: string, url: string, estimate: number, remaining: number) {
+    super(`${method} ${url} could cost up to ${estimate} units, but only ${remaining} are left of the budget; not sent`, method, url);
+    this.estimate = estimate;
+    this.remaining = remaining;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The `filter` parameter: text, an AST or a builder result, validated for the operation and (for
+ * matrix) the number of targets, and sent as canonical text.
+ *
+ * @module
+ */
+import type { FilterNode } from '../ast/nodes.js';
+import type { OperationName } from '../catalogue/operations.js';
+import { FilterError, ParameterError } from '../errors/filter-error.js';
+import { printFilter } from '../print/printer.js';
+import { safeParseFilter } from '../syntax/parse.js';
+import { validateFilter } from '../validate/validate.js';
+import type { FilterBuilderLike } from './types.js';
+
+const FILTER_KINDS = new Set(['Or', 'And', 'Comparison', 'Like']);
+
+function isFilterNode(value: unknown): value is FilterNode {
+  return typeof value === 'object' && value !== null && FILTER_KINDS.has((value as { kind?: unknown }).kind as string);
+}
+
+function isBuilder(value: unknown): value is FilterBuilderLike {
+  return typeof value === 'object' && value !== null && typeof (value as { toAst?: unknown }).toAst === 'function';
+}
+
+/** The number of targets of a call (its `urls`), which bounds `backlinks_counts[n]`. */
+function targetsOf(params: Readonly<Record<string, unknown>>): number | undefined {
+  const urls = params['urls'];
+  return Array.isArray(urls) ? urls.length : undefined;
+}
+
+/**
+ * Validates a filter for `operation` and returns its canonical text, or `undefined` for a text
+ * that is empty or only white space (which the interface treats as no filter).
+ * Throws `FilterError` with every issue, or `ParameterError` when the value is not a filter at all.
+ *
+ * @example
+ * ```ts
+ * normalizeFilter('links', "domain_score>50 and anchor like '%seo%'", {});
+ * // "domain_score > 50 AND anchor LIKE '%seo%'"
+ * ```
+ */
+export function normalizeFilter(operation: OperationName, value: unknown, params: Readonly<Record<string, unknown>>): string | undefined {
+  const targets = targetsOf(params);
+  const options = { operation, ...(targets !== undefined && { targets }) };
+  if (typeof value === 'string') {
+    if (/^[ \t\r\n]*$/.test(value)) return undefined;
+    const result = safeParseFilter(value, options);
+    if (!result.ok) throw new FilterError(result.issues, value);
+    return printFilter(result.filter);
+  }
+  const ast = isBuilder(value) ? value.toAst() : value;
+  if (!isFilterNode(ast)) {
+    throw new ParameterError('filter', 'invalid_type', 'filter must be filter text, a filter AST, or an object with toAst().');
+  }
+  const issues = validateFilter(ast, options);
+  if (issues.length > 0) throw new FilterError(issues, printFilter(ast));
+  return printFilter(ast);
+}
