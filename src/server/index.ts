@@ -1,6 +1,53 @@
 /**
- * Work in progress.
+ * The reference server of the Backlink and Keyword Data Service (`backlink-query/server`).
+ * Fastify, better-sqlite3 and tldts are optional peer dependencies, loaded on first use.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteStore, startServer } from 'backlink-query/server';
+ * const store = await openSqliteStore({ file: 'links.db' });
+ * const server = await startServer({ store, port: 3000, keys: [{ id: 'me', key: 'my-secret-key', units: 100_000 }] });
+ * ```
  *
  * @module
  */
-export {};
+export { backlinkQueryApp, type AppOptions } from './app.js';
+export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
+export { loadServerDeps, MissingDependencyError, type DomainParser } from './deps.js';
+
+export { validateRequest, DEFAULT_MAX_LIMIT, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
+export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';
+export type { RequestParams } from './validation/request-params.js';
+export { ApiError, errorEnvelope, isRetryable, ERROR_CODES, type ErrorDetail, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+
+export { openApiDocument } from './openapi.js';
+export { querySchema, recordSchema, responseSchema, type JsonSchema } from './schemas/json-schema.js';
+export { toCsv, csvColumns, CSV_DELIMITER } from './csv.js';
+export { splitUrl, toTarget, type Scope, type Target, type UrlParts } from './target.js';
+export { clockAt, formatTimestamp, NEW_DAYS } from './clock.js';
+
+export type {
+  ChargeResult,
+  Clock,
+  CompetitorsQuery,
+  GroupedOperation,
+  GroupedQuery,
+  HistoryPoint,
+  KeyConfig,
+  KeywordQuery,
+  MatrixQuery,
+  Page,
+  RowsResult,
+  Store,
+  StoredKey,
+  SummaryQuery,
+} from './store/store.js';
+export { openSqliteStore, createSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
+export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
+
+export { KeyRing } from './plugins/key-ring.js';
+export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';
+export { parseKeys, DEFAULT_KEY_UNITS } from './keys-config.js';
+
+export { seedSample, type SampleOptions, type SampleStats } from './sample/generate.js';
+export { datasetWriter, classC, type DatasetWriter, type DomainInput, type KeywordSnapshotInput, type LinkInput, type TargetPageInput } from './sample/dataset.js';

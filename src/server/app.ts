@@ -1,0 +1,91 @@
+/**
+ * The service as a Fastify plugin: every operation of the catalogue at its path, the key guard,
+ * validation, billing, JSON and CSV, the error envelope for every failure, `GET /openapi.json`
+ * and one structured log line per request. `server.ts` creates the instance and listens.
+ *
+ * @module
+ */
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { OPERATION_NAMES } from '../catalogue/operations.js';
+import type { DomainParser } from './deps.js';
+import { ApiError, errorEnvelope, type ErrorStatus } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import { admitted, installGuard } from './plugins/guard.js';
+import { KeyRing } from './plugins/key-ring.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
+import { registerOperation } from './routes/operation-route.js';
+import type { KeyConfig, Store } from './store/store.js';
+import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
+
+/** Options of {@link backlinkQueryApp}. */
+export interface AppOptions {
+  readonly store: Store;
+  /** The public-suffix parser (tldts). */
+  readonly parser: DomainParser;
+  /** Keys to store before serving; keys already stored stay valid. */
+  readonly keys?: readonly KeyConfig[];
+  /** The server's clock (default: the system clock); "new" and the current month derive from it. */
+  readonly now?: () => Date;
+  /** Default per-key limits (10 per second, 10 at once); a key's own config overrides them. */
+  readonly rateLimits?: Partial<RateLimits>;
+  /** The largest `limit` (default 10,000). */
+  readonly maxLimit?: number;
+}
+
+/** Fastify errors that are the caller's fault keep their 4xx status; everything else is a 500. */
+function statusOf(error: FastifyError | ApiError): ErrorStatus {
+  if (error instanceof ApiError) return error.status;
+  const status = error.statusCode ?? 500;
+  return status === 404 || status === 405 || status === 429 ? status : status >= 400 && status < 500 ? 400 : 500;
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | ApiError): FastifyReply {
+  const status = statusOf(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  const message = status >= 500 ? 'Internal server error.' : error.message;
+  const details = error instanceof ApiError ? error.details : [];
+  if (error instanceof ApiError) reply.headers(error.headers);
+  return reply.code(status).header('X-Request-Id', request.id).send(errorEnvelope(request.id, status, message, details));
+}
+
+const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options: AppOptions) => {
+  const now = options.now ?? (() => new Date());
+  if (options.keys && options.keys.length > 0) await options.store.upsertKeys(options.keys);
+  const ring = new KeyRing(await options.store.keys());
+  const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
+  installGuard(fastify, () => ring, new RateLimiter(() => now().getTime()), (id) => perKey.get(id) ?? defaults);
+  await fastify.register(validationPlugin, { now, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
+  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now });
+
+  const openapi = openApiDocument();
+  fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
+  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
+  fastify.setErrorHandler((error: FastifyError | ApiError, request, reply) => sendError(request, reply, error));
+  fastify.addHook('onResponse', async (request, reply) => {
+    const state = admitted(request);
+    request.log.info(
+      {
+        operation: routeOperation(request) ?? null,
+        key_id: state?.keyId ?? null,
+        status: reply.statusCode,
+        units: state?.units ?? 0,
+        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request',
+    );
+  });
+};
+// The app owns the not-found and error handlers of the instance it is registered on.
+(plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+/**
+ * The service as a Fastify plugin.
+ *
+ * @example
+ * ```ts
+ * const fastify = Fastify({ genReqId: () => randomUUID() });
+ * await fastify.register(backlinkQueryApp, { store, parser: tldts, keys: [{ id: 'me', key: 'secret-key', units: 1000 }] });
+ * ```
+ */
+export const backlinkQueryApp: FastifyPluginAsync<AppOptions> = plugin;

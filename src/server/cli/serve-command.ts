@@ -1,0 +1,120 @@
+/**
+ * `backlink-query serve`: the reference server on SQLite, with sample data on request.
+ *
+ * @module
+ * @internal
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { EXIT, type CliIo, type Command } from '../../cli/command.js';
+import { loadServerDeps, MissingDependencyError, type ServerDeps } from '../deps.js';
+import { parseKeys } from '../keys-config.js';
+import { startServer } from '../server.js';
+import type { KeyConfig } from '../store/store.js';
+import { dateOption, integerOption, parseArgs } from './args.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, hasLinks, openDatabase, seedWithProgress } from './sample-database.js';
+
+/** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
+export const DEMO_KEY = 'bq_demo_key_0123456789';
+
+const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE] [--sample] [--keys FILE] [--now DATE] [--quiet]
+
+Serves the Backlink and Keyword Data Service on a SQLite database.
+
+Options:
+  --port N      port (default 3000; 0 picks a free one)
+  --host H      interface (default 127.0.0.1)
+  --db FILE     database file (default with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory)
+  --sample      create sample data on first run (${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')} links; --links, --seed to change)
+  --keys FILE   API keys: JSON [{"id","key","units"}] or "id:key[:units],..."; default: $BACKLINK_QUERY_KEYS
+  --now DATE    the server's clock (default: the system clock)
+  --quiet       no request log lines
+
+Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
+Needs the optional packages fastify, better-sqlite3 and tldts.
+`;
+
+const OPTIONS = {
+  port: { value: true }, host: { value: true }, db: { value: true }, sample: { value: false }, keys: { value: true },
+  now: { value: true }, links: { value: true }, seed: { value: true }, quiet: { value: false }, help: { value: false },
+};
+
+function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): { keys: KeyConfig[]; generated?: string } {
+  const file = options['keys'];
+  if (typeof file === 'string') return { keys: parseKeys(readFileSync(file, 'utf8')) };
+  const env = io.env['BACKLINK_QUERY_KEYS'];
+  if (env !== undefined && env.trim() !== '') return { keys: parseKeys(env) };
+  const key = options['sample'] ? DEMO_KEY : `bq_${randomBytes(12).toString('hex')}`;
+  return { keys: [{ id: 'demo', key, units: 10_000_000 }], generated: key };
+}
+
+async function loadDeps(io: CliIo): Promise<ServerDeps | undefined> {
+  try {
+    return await loadServerDeps();
+  } catch (error) {
+    if (!(error instanceof MissingDependencyError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
+}
+
+/** The `serve` command. @internal */
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Serve the interface on a SQLite database (--sample for sample data)',
+  help: HELP,
+  async run(args, io) {
+    const parsed = parseArgs(args, OPTIONS);
+    const fail = (message: string) => (io.stderr.write(`${message}\n\n${HELP}`), EXIT.usage);
+    if (!parsed.ok) return fail(parsed.error);
+    const o = parsed.options;
+    if (o['help']) return io.stdout.write(HELP), EXIT.ok;
+    const port = integerOption(o, 'port', 3000);
+    const links = integerOption(o, 'links', DEFAULT_SAMPLE_LINKS, 1);
+    const seed = integerOption(o, 'seed', 1);
+    const now = dateOption(o, 'now');
+    for (const value of [port, links, seed, now]) if (typeof value === 'string') return fail(value);
+    const deps = await loadDeps(io);
+    if (!deps) return EXIT.failure;
+    let keys;
+    try {
+      keys = loadKeys(o, io);
+    } catch (error) {
+      return io.stderr.write(`Invalid key configuration: ${(error as Error).message}\n`), EXIT.failure;
+    }
+    const file = typeof o['db'] === 'string' ? o['db'] : o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:';
+    const store = await openDatabase(file);
+    if (o['sample'] && !hasLinks(store)) await seedWithProgress(store, deps.tldts, io, { links: links as number, seed: seed as number, now: now as Date | undefined });
+    if (!o['sample'] && file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
+    const clock = now instanceof Date ? now : undefined;
+    return serve(io, { store, keys, clock, port: port as number, host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1', quiet: o['quiet'] === true });
+  },
+};
+
+async function serve(
+  io: CliIo,
+  options: { store: Awaited<ReturnType<typeof openDatabase>>; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean },
+): Promise<number> {
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const server = await startServer({
+    store: options.store,
+    keys: options.keys.keys,
+    ...(options.clock ? { now: () => options.clock! } : {}),
+    port: options.port,
+    host: options.host,
+    signals: true,
+    logger: options.quiet ? false : { level: 'info', stream: io.stdout as { write(text: string): void } },
+    onClosed: () => resolveClosed(),
+  });
+  const key = options.keys.generated;
+  io.stdout.write(`backlink-query server listening on ${server.url}\n`);
+  if (key) io.stdout.write(`API key: ${key}\n`);
+  io.stdout.write(
+    `Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${server.url}/_api/apis/v4/backlinks/v1/overview?url=example.com&scope=ROOT_DOMAIN'\n` +
+      `OpenAPI: ${server.url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
+  );
+  await closed;
+  io.stderr.write('Server closed; database closed.\n');
+  return EXIT.ok;
+}

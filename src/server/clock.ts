@@ -1,0 +1,56 @@
+/**
+ * Time as the server sees it: an injectable clock, months as `YYYY-MM`, and timestamps as the
+ * interface writes them (`YYYY-MM-DDTHH:MM:SS`, UTC, no zone).
+ *
+ * @module
+ */
+import type { Clock } from './store/store.js';
+
+/**
+ * Days a link or domain stays "new" after it is first seen.
+ *
+ * @example
+ * ```ts
+ * clockAt(now).newSince; // now minus NEW_DAYS days
+ * ```
+ */
+export const NEW_DAYS = 30;
+
+/**
+ * A Date as the interface's timestamp text.
+ *
+ * @example
+ * ```ts
+ * formatTimestamp(new Date('2026-05-01T10:00:00Z')); // '2026-05-01T10:00:00'
+ * ```
+ */
+export function formatTimestamp(date: Date): string {
+  return date.toISOString().slice(0, 19);
+}
+
+/**
+ * The `YYYY-MM` month `delta` months after `month`.
+ *
+ * @example
+ * ```ts
+ * addMonths('2026-12', 1); // '2027-01'
+ * ```
+ */
+export function addMonths(month: string, delta: number): string {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  const index = year * 12 + (mon - 1) + delta;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The clock values a query needs, taken from `now`.
+ *
+ * @example
+ * ```ts
+ * clockAt(new Date('2026-05-31T00:00:00Z')); // { newSince: '2026-05-01T00:00:00', month: '2026-05' }
+ * ```
+ */
+export function clockAt(now: Date): Clock {
+  const since = new Date(now.getTime() - NEW_DAYS * 86_400_000);
+  return { newSince: formatTimestamp(since), month: formatTimestamp(now).slice(0, 7) };
+}

@@ -1,0 +1,78 @@
+/**
+ * Per-key limits: requests per second (a sliding one-second window) and requests at once. In
+ * memory, per server process. The clock is injectable so tests need no timing.
+ *
+ * @module
+ */
+
+/** Limits of one key. */
+export interface RateLimits {
+  /** Requests per second (default 10). */
+  readonly perSecond: number;
+  /** Requests in progress at once (default 10). */
+  readonly concurrent: number;
+}
+
+/**
+ * The default limits: 10 per second and 10 at once.
+ *
+ * @example
+ * ```ts
+ * limiter.acquire('demo', DEFAULT_RATE_LIMITS);
+ * ```
+ */
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({ perSecond: 10, concurrent: 10 });
+
+/** The outcome of {@link RateLimiter.acquire}. */
+export type Admission = { readonly ok: true; readonly release: () => void } | { readonly ok: false; readonly retryAfterSeconds: number; readonly reason: 'rate' | 'concurrency' };
+
+interface KeyState {
+  readonly starts: number[];
+  active: number;
+}
+
+/**
+ * Admits or refuses requests per key.
+ *
+ * @example
+ * ```ts
+ * const limiter = new RateLimiter(() => Date.now());
+ * const admission = limiter.acquire('demo', DEFAULT_RATE_LIMITS);
+ * if (admission.ok) admission.release();
+ * ```
+ */
+export class RateLimiter {
+  readonly #now: () => number;
+  readonly #keys = new Map<string, KeyState>();
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** Admits a request (call `release` when it ends) or says when to retry. */
+  acquire(keyId: string, limits: RateLimits): Admission {
+    const now = this.#now();
+    let state = this.#keys.get(keyId);
+    if (!state) {
+      state = { starts: [], active: 0 };
+      this.#keys.set(keyId, state);
+    }
+    while (state.starts.length > 0 && state.starts[0]! <= now - 1000) state.starts.shift();
+    if (state.starts.length >= limits.perSecond) {
+      const wait = state.starts[0]! + 1000 - now;
+      return { ok: false, reason: 'rate', retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    }
+    if (state.active >= limits.concurrent) return { ok: false, reason: 'concurrency', retryAfterSeconds: 1 };
+    state.starts.push(now);
+    state.active++;
+    let released = false;
+    const current = state;
+    return {
+      ok: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        current.active--;
+      },
+    };
+  }
+}

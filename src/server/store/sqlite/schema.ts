@@ -1,0 +1,126 @@
+/**
+ * The SQLite schema, as numbered migrations tracked in `PRAGMA user_version`. Booleans are
+ * INTEGER 0/1 and text uses the default BINARY collation, which is the code-point order the filter
+ * language compares by.
+ *
+ * @module
+ * @internal
+ */
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Migration n (1-based) brings the schema from version n-1 to n.
+ *
+ * @example
+ * ```ts
+ * db.pragma('user_version', { simple: true }) === MIGRATIONS.length; // after migrate(db)
+ * ```
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE domains (
+    domain TEXT PRIMARY KEY,
+    ip_address TEXT NOT NULL,
+    country TEXT NOT NULL,
+    domain_score INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE target_pages (
+    host TEXT NOT NULL,
+    path TEXT NOT NULL,
+    url TEXT NOT NULL,
+    title TEXT NOT NULL,
+    response_code INTEGER NOT NULL,
+    page_score INTEGER NOT NULL,
+    external_links_count INTEGER NOT NULL,
+    internal_links_count INTEGER NOT NULL,
+    PRIMARY KEY (host, path)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE links (
+    id INTEGER PRIMARY KEY,
+    source_url TEXT NOT NULL,
+    target_url TEXT NOT NULL,
+    anchor TEXT NOT NULL,
+    redirect_url TEXT NOT NULL,
+    source_title TEXT NOT NULL,
+    target_title TEXT NOT NULL,
+    image_url TEXT NOT NULL,
+    image_alt TEXT NOT NULL,
+    ip_address TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    source_size INTEGER NOT NULL,
+    external_links_count INTEGER NOT NULL,
+    internal_links_count INTEGER NOT NULL,
+    response_code INTEGER NOT NULL,
+    page_score INTEGER NOT NULL,
+    domain_score INTEGER NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    source_domain TEXT NOT NULL,
+    is_nofollow INTEGER NOT NULL,
+    is_ugc INTEGER NOT NULL,
+    is_sponsored INTEGER NOT NULL,
+    is_form INTEGER NOT NULL,
+    is_frame INTEGER NOT NULL,
+    is_image INTEGER NOT NULL,
+    is_sitewide_main INTEGER NOT NULL,
+    is_lost INTEGER NOT NULL,
+    ip_class_c TEXT NOT NULL,
+    target_host TEXT NOT NULL,
+    target_domain TEXT NOT NULL,
+    target_path TEXT NOT NULL
+  );
+  -- One index per scope; the trailing page_score serves the default order of links.
+  CREATE INDEX links_by_domain ON links (target_domain, page_score);
+  CREATE INDEX links_by_host ON links (target_host, page_score);
+  CREATE INDEX links_by_page ON links (target_host, target_path);
+  -- Competitors and matrix walk the domain graph in both directions.
+  CREATE INDEX links_domain_edges ON links (target_domain, source_domain);
+  CREATE INDEX links_source_edges ON links (source_domain, target_domain);
+
+  CREATE TABLE keyword_metrics (
+    keyword TEXT NOT NULL,
+    country TEXT NOT NULL,
+    month TEXT NOT NULL,
+    snapshot_at TEXT NOT NULL,
+    search_volume TEXT NOT NULL,
+    cpc TEXT NOT NULL,
+    competitive_density INTEGER NOT NULL,
+    keyword_difficulty INTEGER NOT NULL,
+    number_of_results TEXT NOT NULL,
+    intents TEXT NOT NULL,
+    serp_features TEXT NOT NULL,
+    trends TEXT NOT NULL,
+    PRIMARY KEY (keyword, country, month, snapshot_at)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    key_hash BLOB NOT NULL,
+    units_remaining INTEGER NOT NULL CHECK (units_remaining >= 0)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/**
+ * Applies the migrations the database has not seen yet, each in a transaction.
+ *
+ * @example
+ * ```ts
+ * migrate(db); // user_version is now MIGRATIONS.length
+ * ```
+ */
+export function migrate(db: Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}).`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

@@ -1,0 +1,76 @@
+/**
+ * {@link validateRequest} as a Fastify plugin: any route whose config names an operation
+ * (`config: { operation: 'links' }`) has its query validated before the handler runs; invalid
+ * requests get the 400 envelope, valid ones expose their typed parameters via {@link requestParams}.
+ *
+ * @module
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { RequestParams } from './request-params.js';
+import { validateRequest, type RawQuery } from './validate-request.js';
+
+/** Options of {@link validationPlugin}. */
+export interface ValidationPluginOptions {
+  /** The server's clock (default: the system clock). */
+  readonly now?: () => Date;
+  /** The largest `limit` (default 10,000). */
+  readonly maxLimit?: number;
+}
+
+const PARAMS = new WeakMap<FastifyRequest, RequestParams>();
+
+/**
+ * The operation named by a route's config, if any.
+ *
+ * @example
+ * ```ts
+ * routeOperation(request); // 'links'
+ * ```
+ */
+export function routeOperation(request: FastifyRequest): string | undefined {
+  const config = request.routeOptions.config as { operation?: unknown } | undefined;
+  return typeof config?.operation === 'string' ? config.operation : undefined;
+}
+
+/**
+ * The validated parameters of a request (after the plugin's hook has run).
+ *
+ * @example
+ * ```ts
+ * fastify.get('/_api/apis/v4/backlinks/v1/links', { config: { operation: 'links' } }, async (request) => {
+ *   const params = requestParams(request); // typed, defaults applied
+ * });
+ * ```
+ */
+export function requestParams(request: FastifyRequest): RequestParams {
+  const params = PARAMS.get(request);
+  if (!params) throw new Error('requestParams: the route has no operation in its config, or validationPlugin is not registered.');
+  return params;
+}
+
+const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, options) => {
+  fastify.addHook('preValidation', async (request, reply) => {
+    const operation = routeOperation(request);
+    if (operation === undefined) return;
+    const result = validateRequest(operation, request.query as RawQuery, {
+      requestId: request.id,
+      ...(options.now ? { now: options.now() } : {}),
+      ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}),
+    });
+    if (!result.ok) return reply.code(result.status).header('X-Request-Id', request.id).send(result.body);
+    PARAMS.set(request, result.params);
+    return undefined;
+  });
+};
+// Hooks must apply to the routes of the instance that registers the plugin, not a child context.
+(plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+/**
+ * The server's request validation as a Fastify plugin.
+ *
+ * @example
+ * ```ts
+ * await fastify.register(validationPlugin, { maxLimit: 1000 });
+ * ```
+ */
+export const validationPlugin: FastifyPluginAsync<ValidationPluginOptions> = plugin;

@@ -1,0 +1,129 @@
+/**
+ * Graceful shutdown (in-flight requests finish, the database closes), `serve` and `seed` as real
+ * processes, and the message when the optional dependencies are missing.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MissingDependencyError } from '../../src/server/deps.js';
+import { startServer } from '../../src/server/server.js';
+import type { Store } from '../../src/server/store/store.js';
+import { AUTH, BASE, fixtureStore } from './helpers.js';
+import { KEYS, NOW } from './fixture.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'bq-server-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, refuses new work, then closes the database', async () => {
+    const real = await fixtureStore();
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The real store, whose grouped() waits at a gate the test opens: the request is provably in flight.
+    const store: Store = { ...real, grouped: async (op, query) => (entered(), await gate, real.grouped(op, query)) };
+    const server = await startServer({ store, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
+    const pending = fetch(`${server.url}${BASE}/anchors?url=example.com&scope=ROOT_DOMAIN`, { headers: AUTH });
+    await inside;
+    const closing = server.close();
+    release();
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect((await response.json()).meta.total).toBe(5);
+    await closing;
+    expect(real.db.open).toBe(false);
+    await expect(fetch(`${server.url}/openapi.json`)).rejects.toThrow();
+  });
+});
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, exit, out: () => stdout, err: () => stderr };
+}
+
+const waitFor = async (read: () => string, pattern: RegExp, exit: Promise<unknown>) => {
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match) return match;
+    const ended = await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+    if (ended && !pattern.exec(read())) throw new Error(`process ended before printing ${pattern}:\n${read()}`);
+  }
+};
+
+describe('commands as processes', () => {
+  it('seed writes a database; serve answers from it and exits 0 on SIGTERM', async () => {
+    const db = join(dir, 'sample.db');
+    const seed = run(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
+    expect(await seed.exit).toBe(0);
+    expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
+    const again = run(['seed', '--links', '10', '--db', db]);
+    expect(await again.exit).toBe(1);
+    expect(again.err()).toContain('already holds links; pass --force');
+
+    const serve = run(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const [, url] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
+    const response = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-units-remaining')).toBe('955');
+    expect((await response.json()).data.backlinks_count).toBeGreaterThan(0);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    expect(serve.err()).toContain('Server closed; database closed.');
+  });
+
+  it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
+    const db = join(dir, 'demo.db');
+    const serve = run(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
+    const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
+    expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
+    expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
+    const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
+    expect(response.status).toBe(200);
+    serve.child.kill('SIGINT');
+    expect(await serve.exit).toBe(0);
+  });
+
+  it('serve rejects bad options with the usage exit code', async () => {
+    const serve = run(['serve', '--port', 'abc']);
+    expect(await serve.exit).toBe(2);
+    expect(serve.err()).toContain('--port must be an integer');
+  });
+});
+
+describe('missing optional dependencies', () => {
+  it('no server module imports fastify, better-sqlite3 or tldts at load time (only types)', () => {
+    const files = readdirSync(new URL('../../src/server', import.meta.url), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const text = readFileSync(new URL(`../../src/server/${file}`, import.meta.url), 'utf8');
+      expect(text, file).not.toMatch(/^import (?!type )[^;]*from '(fastify|better-sqlite3|tldts)'/m);
+    }
+  });
+
+  it('serve and seed say exactly what to install when the packages are missing', async () => {
+    for (const command of ['serve', 'seed']) {
+      const child = spawn(process.execPath, ['--import', './test/server/hide-optional-deps.mjs', '--import', 'tsx', 'src/cli/main.ts', command, '--db', join(dir, 'never.db')], { cwd: ROOT });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('needs optional packages that are not installed: fastify, better-sqlite3, tldts.\nInstall them with:\n  npm install fastify better-sqlite3 tldts');
+    }
+  });
+
+  it('names the packages and the command to install them', () => {
+    const error = new MissingDependencyError(['fastify', 'tldts']);
+    expect(error.message).toBe(
+      'The backlink-query server needs optional packages that are not installed: fastify, tldts.\nInstall them with:\n  npm install fastify tldts',
+    );
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Small parts with their own rules: key configuration, the key ring, target splitting, CSV
+ * cells, the progress bar and the commands' option parsing.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../../src/server/cli/args.js';
+import { progressBar } from '../../src/server/cli/progress.js';
+import { toCsv } from '../../src/server/csv.js';
+import { loadServerDeps } from '../../src/server/deps.js';
+import { parseKeys } from '../../src/server/keys-config.js';
+import { KeyRing } from '../../src/server/plugins/key-ring.js';
+import { hashKey } from '../../src/server/store/sqlite/keys-sql.js';
+import { toTarget } from '../../src/server/target.js';
+
+describe('key configuration', () => {
+  it('reads JSON and the short form', () => {
+    expect(parseKeys('[{"id":"a","key":"aaaaaaaa","units":5,"rate":2}]')).toEqual([{ id: 'a', key: 'aaaaaaaa', units: 5, rate: 2 }]);
+    expect(parseKeys('{"keys":[{"id":"a","key":"aaaaaaaa"}]}')).toEqual([{ id: 'a', key: 'aaaaaaaa', units: 10_000_000 }]);
+    expect(parseKeys('a:aaaaaaaa:7, b:bbbbbbbb')).toEqual([{ id: 'a', key: 'aaaaaaaa', units: 7 }, { id: 'b', key: 'bbbbbbbb', units: 10_000_000 }]);
+  });
+  it.each([['a:short'], ['a:aaaaaaaa:-1'], ['a:aaaaaaaa:x'], [':aaaaaaaa'], ['{"keys":1}']])('rejects %s', (text) => {
+    expect(() => parseKeys(text)).toThrow();
+  });
+  it('the ring finds a key by its exact header only', () => {
+    const ring = new KeyRing([{ id: 'one', keyHash: hashKey('first-key-1'), units: 1 }, { id: 'two', keyHash: hashKey('second-key-2'), units: 1 }]);
+    expect(ring.authenticate('Apikey second-key-2')).toBe('two');
+    expect(ring.authenticate('Apikey first-key-1')).toBe('one');
+    expect(ring.authenticate('Apikey first-key-')).toBeUndefined();
+    expect(ring.authenticate('Apikey first-key-1 ')).toBeUndefined();
+    expect(ring.authenticate('first-key-1')).toBeUndefined();
+    expect(ring.authenticate(undefined)).toBeUndefined();
+  });
+});
+
+describe('targets', () => {
+  it.each([
+    ['https://User@Blog.Example.CO.UK:8443/a/b/?q=1#frag', 'SUBFOLDER', { host: 'blog.example.co.uk', domain: 'example.co.uk', path: '/a/b/?q=1', folder: '/a/b', effectiveUrl: 'blog.example.co.uk/a/b' }],
+    ['example.com.', 'ROOT_DOMAIN', { host: 'example.com', domain: 'example.com', path: '/', folder: '', effectiveUrl: 'example.com' }],
+    ['192.0.2.1/x', 'PAGE', { host: '192.0.2.1', domain: '192.0.2.1', path: '/x', folder: '/x', effectiveUrl: '192.0.2.1/x' }],
+    ['foo.github.io', 'ROOT_DOMAIN', { host: 'foo.github.io', domain: 'github.io', path: '/', folder: '', effectiveUrl: 'github.io' }],
+  ])('%s (%s)', async (url, scope, expected) => {
+    const { tldts } = await loadServerDeps();
+    expect(toTarget(url, scope as 'PAGE', tldts)).toEqual({ ...expected, scope });
+  });
+  it('refuses what has no host', async () => {
+    const { tldts } = await loadServerDeps();
+    for (const url of ['', 'https://', '/path', 'a b.com', 'a..b.com']) expect(toTarget(url, 'PAGE', tldts), url).toBeUndefined();
+  });
+});
+
+describe('CSV cells', () => {
+  it('quotes only what needs it', () => {
+    expect(toCsv([{ a: 'plain', b: 'x;y', c: 'say "hi"', d: 'two\r\nlines', e: ['A', 'B'], f: false, g: 0 }], ['a', 'b', 'c', 'd', 'e', 'f', 'g'])).toBe(
+      'a;b;c;d;e;f;g\r\nplain;"x;y";"say ""hi""";"two\r\nlines";A,B;false;0\r\n',
+    );
+  });
+});
+
+describe('command parts', () => {
+  it('draws a progress bar on a terminal only', () => {
+    const written: string[] = [];
+    const bar = progressBar({ isTTY: true, write: (text: string) => written.push(text) }, 'links');
+    bar.update(5_000, 10_000);
+    bar.update(10_000, 10_000);
+    bar.end();
+    expect(written).toEqual([
+      `\r[${'#'.repeat(15)}${'.'.repeat(15)}]  50%  5,000/10,000 links`,
+      `\r[${'#'.repeat(30)}] 100%  10,000/10,000 links`,
+      '\n',
+    ]);
+    const silent: string[] = [];
+    const quiet = progressBar({ isTTY: false, write: (text: string) => silent.push(text) }, 'links');
+    quiet.update(1, 2);
+    quiet.end();
+    expect(silent).toEqual([]);
+  });
+  it('parses options', () => {
+    const specs = { port: { value: true }, sample: { value: false } };
+    expect(parseArgs(['--port', '80', '--sample'], specs)).toEqual({ ok: true, options: { port: '80', sample: true } });
+    expect(parseArgs(['--port=81'], specs)).toEqual({ ok: true, options: { port: '81' } });
+    expect(parseArgs(['--prot', '1'], specs)).toEqual({ ok: false, error: 'Unknown option --prot.' });
+    expect(parseArgs(['--port'], specs)).toEqual({ ok: false, error: '--port needs a value.' });
+    expect(parseArgs(['--sample=1'], specs)).toEqual({ ok: false, error: '--sample takes no value.' });
+  });
+});
