@@ -46,7 +46,20 @@ export {
 } from './catalogue/operations.js';
 export type { FieldSpec, FieldType, RecordSpec } from './catalogue/records.js';
 export type { FieldTypeOf, FieldsOfType, FieldValueTypes, RecordSpecOf, RowOf, ValueOfType } from './catalogue/types.js';
-export { COUNTRIES, ALL_SCOPES, NARROW_SCOPES, type ParamSpec } from './catalogue/parameters.js';
+export {
+  COUNTRIES,
+  ALL_SCOPES,
+  NARROW_SCOPES,
+  type ParamSpec,
+  type StringParam,
+  type StringListParam,
+  type EnumParam,
+  type IntegerParam,
+  type MonthParam,
+  type FieldsParam,
+  type OrderByParam,
+  type FilterParam,
+} from './catalogue/parameters.js';
 
 export { ISSUE_CODES, type FilterIssue, type IssueCode } from './errors/issue.js';
 export { FilterError, isFilterError, ParameterError, isParameterError } from './errors/filter-error.js';
@@ -57,3 +70,75 @@ export { validateFilter, checkTargetOptions, type TargetOptions, type ValidateOp
 export { DEFAULT_LIMITS, type Limits } from './validate/limits.js';
 export { isTimestampLiteral } from './validate/timestamp.js';
 export { printFilter, printNumber, printString } from './print/printer.js';
+
+export { compilePredicate, evaluateFilter, compareCodePoints, likeMatches, type PredicateOptions, type Row } from './evaluate/index.js';
+export {
+  toSql,
+  dialects,
+  FilterCompiler,
+  UnsupportedError,
+  isUnsupportedError,
+  type SqlOptions,
+  type CompiledSql,
+  type ColumnMapping,
+  type ArrayStorage,
+  type Dialect,
+  type DialectName,
+  type CompileContext,
+  type ColumnRef,
+  type NumericKind,
+} from './sql/index.js';
+
+export * from './builder/index.js';
+
+export {
+  createClient,
+  estimateUnits,
+  unitsOf,
+  decodeCsv,
+  ApiError,
+  isApiError,
+  HttpError,
+  NetworkError,
+  TimeoutError,
+  AbortError,
+  ResponseShapeError,
+  BudgetError,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_RATE_LIMIT,
+  backoffDelay,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  type Client,
+  type ClientOptions,
+  type ApiErrorKind,
+  type ErrorEnvelope,
+  type RetryPolicy,
+  type Timing,
+  type RateLimit,
+  type CallOptions,
+  type CsvResult,
+  type DataOf,
+  type DefaultRow,
+  type FilterBuilderLike,
+  type FilterInput,
+  type JsonResult,
+  type ListOperation,
+  type MethodName,
+  type OperationMethod,
+  type OperationMethods,
+  type PageParamsOf,
+  type PaginateMethod,
+  type PaginateOptions,
+  type PaginationEnd,
+  type Paginators,
+  type ParamSpecsOf,
+  type ParamsOf,
+  type RequiredKeys,
+  type ResponseMeta,
+  type ResultOf,
+  type RowFor,
+  type SelectedFields,
+  type Simplify,
+  type ValueOfParam,
+} from './client/index.js';

@@ -13,7 +13,7 @@
  */
 export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
-export { loadServerDeps, MissingDependencyError, type DomainParser } from './deps.js';
+export { loadServerDeps, MissingDependencyError, type DomainParser, type ServerDeps } from './deps.js';
 
 export { validateRequest, DEFAULT_MAX_LIMIT, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';

@@ -12,7 +12,8 @@
  */
 export { toSql, type SqlOptions } from './to-sql.js';
 export type { CompiledSql } from './compiled-sql.js';
-export type { ArrayStorage, ColumnMapping } from './columns.js';
+export type { ArrayStorage, ColumnMapping, ColumnRef } from './columns.js';
+export type { NumericKind } from './numeric-kind.js';
 export type { Dialect, DialectName } from './dialect.js';
 export { FilterCompiler, type CompileContext } from './compiler.js';
 export { dialects } from './dialects/index.js';
