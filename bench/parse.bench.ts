@@ -6,6 +6,8 @@
  */
 import { parse as parseCel } from '@marcbachmann/cel-js';
 import { safeParseFilter } from '../src/index.js';
+import { fastParser } from '../src/syntax/parser.js';
+import { filterLexer } from '../src/syntax/tokens.js';
 import { compare, printRatios, type BenchRatio } from './harness.js';
 
 /** The typical filter of the issue, and its CEL twin. */
@@ -47,7 +49,17 @@ export function runParseBench(): BenchRatio[] {
       bytes: big.filter.length,
       goal: 1,
     }),
+    // The floor any Chevrotain front end stands on: its lexer alone, then lexer + parser building
+    // the AST with no checks, each against the same cel-js parse. What remains between these and
+    // the full parse + validate is our own checking.
+    compare('typical: Chevrotain lexer alone', () => filterLexer.tokenize(TYPICAL), () => parseCel(TYPICAL_CEL), { bytes: TYPICAL.length }),
+    compare('typical: Chevrotain lexer + parser, no checks', () => parseOnly(TYPICAL), () => parseCel(TYPICAL_CEL), { bytes: TYPICAL.length }),
   ];
+}
+
+function parseOnly(text: string): unknown {
+  fastParser.load(filterLexer.tokenize(text).tokens);
+  return fastParser.filter();
 }
 
 if (process.argv[1]?.endsWith("parse.bench.ts")) {

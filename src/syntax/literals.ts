@@ -72,6 +72,8 @@ const MAX_SAFE = String(Number.MAX_SAFE_INTEGER);
 
 /** Whether the number's exact magnitude exceeds 2^53 - 1 (decided on the text, not the rounded double). */
 export function isNumberOutOfRange(image: string): boolean {
+  // Fewer than 16 characters hold fewer than 16 whole digits: below 2^53 - 1 (16 digits).
+  if (image.length < MAX_SAFE.length) return false;
   const match = NUMBER_PREFIX.exec(image);
   const text = (match ? match[0] : image).replace(/^-/, '');
   const [whole = '', fraction = ''] = text.split('.');

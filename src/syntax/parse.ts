@@ -11,7 +11,7 @@ import type { FilterIssue, IssueDraft } from '../errors/issue.js';
 import { resolveLimits, type Limits } from '../validate/limits.js';
 import { checkTargetOptions, validateConditions, type TargetOptions } from '../validate/validate.js';
 import { checkString, isNumberOutOfRange } from './literals.js';
-import { filterParser } from './parser.js';
+import { fastParser, filterParser, type FilterParser } from './parser.js';
 import * as t from './tokens.js';
 
 /** Options of {@link parseFilter} and {@link safeParseFilter}. */
@@ -93,11 +93,18 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
   const deep = tooDeep(lexed.tokens, Math.min(limits.maxDepth, MAX_PARSER_DEPTH));
   if (deep) return done([...issues, deep]);
 
-  const filter = runParser(lexed.tokens);
+  // Well-formed input is parsed once, without recovery; input with a syntax error is parsed again
+  // by the recovering parser, which reports every error and keeps what it could parse.
+  let parser = fastParser;
+  let filter = runParser(parser, lexed.tokens);
+  if (filter !== STACK_EXHAUSTED && parser.errors.length > 0) {
+    parser = filterParser;
+    filter = runParser(parser, lexed.tokens);
+  }
   if (filter === STACK_EXHAUSTED) {
     return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(Math.min(limits.maxDepth, MAX_PARSER_DEPTH)) }]);
   }
-  const syntax = syntaxIssues(lexed, issues, text);
+  const syntax = syntaxIssues(parser, lexed, issues, text);
   issues.push(...syntax);
 
   const conditions = collectConditions(filter);
@@ -106,7 +113,7 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
     issues.push({ code: 'too_many_conditions', offset: first.span.offset, length: first.span.length, expected: String(limits.maxConditions) });
   }
   if (options.operation !== undefined) {
-    const sure = issues.length === 0 ? conditions : conditions.filter((c) => isWithoutDoubt(c, syntax));
+    const sure = issues.length === 0 ? conditions : conditions.filter((c) => isWithoutDoubt(parser, c, syntax));
     issues.push(...validateConditions(sure, { operation: options.operation, targets: options.targets }, text, issues.length === 0 ? filter : undefined));
   }
   if (issues.length === 0 && filter === undefined) {
@@ -123,10 +130,11 @@ const done = (issues: IssueDraft[]): Analysis => ({ issues });
  * (`é = 1`, `a = 1; b = 2`, `a = 1AND b = 2`: the parser only stumbles over what the lexer
  * already reported), says nothing new and is left out.
  */
-function syntaxIssues(lexed: ILexingResult, lexical: readonly IssueDraft[], text: string): IssueDraft[] {
+function syntaxIssues(parser: FilterParser, lexed: ILexingResult, lexical: readonly IssueDraft[], text: string): IssueDraft[] {
+  if (parser.errors.length === 0) return [];
   const quiet = afterStumbles(lexed.tokens, lexed.errors);
   for (const issue of lexical) quiet.offsets.add(issue.offset);
-  return filterParser.errors
+  return parser.errors
     .map((e) => syntaxIssue(e, text))
     .filter((i) => !(i.code === 'unexpected_end' ? quiet.end : quiet.offsets.has(i.offset)));
 }
@@ -145,10 +153,10 @@ const STACK_EXHAUSTED = Symbol('stack exhausted');
  * caller already be deep in its own stack, a stack overflow still ends as `too_deep`, never as a
  * `RangeError` reaching the caller.
  */
-function runParser(tokens: IToken[]): FilterNode | undefined | typeof STACK_EXHAUSTED {
-  filterParser.load(tokens);
+function runParser(parser: FilterParser, tokens: IToken[]): FilterNode | undefined | typeof STACK_EXHAUSTED {
+  parser.load(tokens);
   try {
-    return filterParser.filter();
+    return parser.filter();
   } catch (error) {
     if (error instanceof RangeError) return STACK_EXHAUSTED;
     throw error;
@@ -237,8 +245,8 @@ function collectConditions(root: FilterNode | undefined): Condition[] {
 }
 
 /** A condition parsed without doubt: built from real tokens only, and no syntax error inside it. */
-function isWithoutDoubt(condition: Condition, syntax: readonly IssueDraft[]): boolean {
-  if (filterParser.doubtful.has(condition)) return false;
+function isWithoutDoubt(parser: FilterParser, condition: Condition, syntax: readonly IssueDraft[]): boolean {
+  if (parser.doubtful.has(condition)) return false;
   const start = condition.span.offset;
   const end = start + condition.span.length;
   // Exclusive end: an error right after a complete condition (`(a = 1` missing its `)`) is not inside it.

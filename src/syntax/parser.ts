@@ -2,7 +2,7 @@
  * The grammar of the filter language, rule for rule as `grammar/filter.ebnf`. The embedded actions
  * only build AST nodes with the frozen factories; meaning (fields, types, limits) lives elsewhere.
  * Embedded actions rather than a CST plus visitor: the benchmark showed the CST pass costing more
- * than the parse itself (see `docs/design.md`).
+ * than the parse itself (see the Design part of README.md).
  *
  * @module
  * @internal
@@ -84,8 +84,9 @@ export class FilterParser extends EmbeddedActionsParser {
    */
   private pending: FilterNode | undefined;
 
-  constructor() {
-    super(t.allTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: expectations });
+  /** @param recovery whether to re-sync after an error and go on (finds every issue, costs time). */
+  constructor(recovery = true) {
+    super(t.allTokens, { recoveryEnabled: recovery, maxLookahead: 2, errorMessageProvider: expectations });
     this.performSelfAnalysis();
   }
 
@@ -272,5 +273,11 @@ function literalOf(token: IToken): Literal {
   return ast.numberLiteral(decodeNumber(token.image), span);
 }
 
-/** The one parser instance, reused for every parse (Chevrotain parsers are meant to be reused). */
+/**
+ * The parser instances, reused for every parse (Chevrotain parsers are meant to be reused): one
+ * without error recovery for the common case of a well-formed filter, and one that recovers, run
+ * only when the first one met an error, to find every issue.
+ */
 export const filterParser = new FilterParser();
+/** @internal */
+export const fastParser = new FilterParser(false);

@@ -106,7 +106,8 @@ export function validateConditions(
     return [{ code: 'filter_not_allowed', ...span, expected: name }];
   }
   const record: RecordSpec = operation.record;
-  const fieldNames = Object.keys(record);
+  let names: string[] | undefined;
+  const fieldNames = (): string[] => (names ??= Object.keys(record));
   const maxIndex = options.targets ?? MAX_MATRIX_TARGETS;
   const issues: IssueDraft[] = [];
   for (const condition of conditions) {
@@ -144,17 +145,17 @@ const EXPECTED_LITERAL: Readonly<Record<Literal['kind'], string>> = {
 function checkCondition(
   condition: Condition,
   record: RecordSpec,
-  fieldNames: readonly string[],
+  fieldNames: () => readonly string[],
   maxIndex: number,
   text: string,
   issues: IssueDraft[],
 ): void {
   const { field } = condition;
-  const nameSpan = { offset: field.span.offset, length: Math.min(field.span.length, field.name.length) || field.span.length };
   const spec = Object.prototype.hasOwnProperty.call(record, field.name) ? record[field.name] : undefined;
   if (spec === undefined) {
-    const suggestion = suggest(field.name, fieldNames);
-    issues.push({ code: 'unknown_field', ...nameSpan, field: field.name, expected: fieldNames.join(', '), ...(suggestion ? { suggestion } : {}) });
+    const nameSpan = { offset: field.span.offset, length: Math.min(field.span.length, field.name.length) || field.span.length };
+    const suggestion = suggest(field.name, fieldNames());
+    issues.push({ code: 'unknown_field', ...nameSpan, field: field.name, expected: fieldNames().join(', '), ...(suggestion ? { suggestion } : {}) });
     return;
   }
   let type: FieldType = spec.type;
@@ -173,7 +174,7 @@ function checkCondition(
     issues.push({ code: 'index_not_allowed', ...indexSpan(field.span, field.name, text), field: field.name });
     return;
   }
-  const label = `${field.name}${field.index === null ? '' : `[${field.index}]`}`;
+  const label = field.index === null ? field.name : `${field.name}[${field.index}]`;
   if (condition.kind === 'Like') {
     if (type !== 'string' && type !== 'timestamp') {
       issues.push({ code: 'operator_not_allowed', ...operatorSpan(condition, text), field: label, expected: TYPE_NAMES[type] });
