@@ -19,11 +19,12 @@ import { compileClosure } from './closure-mode.js';
  */
 export interface PredicateOptions {
   /**
-   * `'code'` (default) generates a JavaScript function with `new Function`, and falls back to
-   * `'closure'` by itself where the platform forbids code generation (a Content Security Policy
-   * without `unsafe-eval`). `'closure'` always builds a closure tree. Both give the same results.
+   * `'auto'` (default) generates a JavaScript function with `new Function`, and falls back to the
+   * closure tree by itself where the platform forbids code generation (a Content Security Policy
+   * without `unsafe-eval`). `'code'` insists on the generated function and throws the platform's
+   * error where it is forbidden. `'closure'` always builds a closure tree. All give the same results.
    */
-  mode?: 'code' | 'closure';
+  mode?: 'auto' | 'code' | 'closure';
 }
 
 /**
@@ -38,9 +39,10 @@ export interface PredicateOptions {
  * ```
  */
 export function compilePredicate(filter: FilterNode, options: PredicateOptions = {}): (row: Row) => boolean {
-  const mode = options.mode ?? 'code';
+  const mode = options.mode ?? 'auto';
   if (mode === 'closure') return compileClosure(filter);
-  if (mode !== 'code') throw new TypeError(`Unknown evaluator mode ${String(mode)}`);
+  if (mode === 'code') return compileCode(filter);
+  if (mode !== 'auto') throw new TypeError(`Unknown evaluator mode ${String(mode)}`);
   try {
     return compileCode(filter);
   } catch {

@@ -11,7 +11,10 @@ import type { CompiledSql, SqlFragments } from './compiled-sql.js';
 import { resolveField, type ArrayStorage, type ColumnMapping, type ColumnRef } from './columns.js';
 import { escapeLikePattern } from './like-pattern.js';
 import { numericKind, rewriteIntegerComparison, type NumericKind } from './numeric-kind.js';
+
 import { UnsupportedError } from './unsupported-error.js';
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * What the compiler needs besides the filter: the options of `toSql` other than the dialect.
@@ -98,6 +101,7 @@ export class FilterCompiler {
     const literal = node.value;
     switch (literal.kind) {
       case 'String':
+        this.refuseLoneSurrogate(literal.value);
         this.checkText(literal.value, 'compare');
         return this.compareText(left, SQL_OPERATORS[operator], this.parameter(literal.value));
       case 'Number':
@@ -125,6 +129,7 @@ export class FilterCompiler {
   protected likeCondition(node: Like): string {
     if (node.pattern?.kind !== 'String') throw new TypeError('A LIKE pattern must be a string literal');
     const ref = resolveField(node.field, this.#context.columns, this.#context.array);
+    this.refuseLoneSurrogate(node.pattern.value);
     this.checkText(node.pattern.value, 'like');
     return this.like(this.column(ref), this.parameter(this.likePattern(node.pattern.value)), node.negated === true);
   }
@@ -158,6 +163,12 @@ export class FilterCompiler {
   /** Raises {@link UnsupportedError} for this dialect. */
   protected unsupported(message: string): never {
     throw new UnsupportedError(this.dialect, message);
+  }
+
+  // A lone surrogate is not a character: a driver sends it to a UTF-8 database as U+FFFD, which
+  // would select other rows than the evaluator, which keeps it as it is.
+  private refuseLoneSurrogate(text: string): void {
+    if (LONE_SURROGATE.test(text)) this.unsupported('a string literal cannot contain a lone surrogate (not valid Unicode)');
   }
 
   private refuseNul(text: string, what: string): void {

@@ -139,7 +139,7 @@ export class TablePool {
 /**
  * Whether docs/sql.md says the dialect refuses this filter: a LIKE pattern with U+0000 (SQLite,
  * PostgreSQL) or with U+FFFD to U+FFFF (SQLite's GLOB cannot tell them apart), or any string with
- * U+0000 on PostgreSQL.
+ * U+0000 on PostgreSQL, or a lone surrogate anywhere.
  *
  * @internal
  */
@@ -153,7 +153,8 @@ export function documentedRefusal(dialect: DialectName, filter: FilterNode): boo
   };
   visit(strings, filter);
   return texts.some(({ value, like }) =>
-    dialect === 'sqlite' ? like && /[\u0000\ufffd-\uffff]/.test(value) : dialect === 'postgres' && value.includes('\u0000'),
+    /\p{Cs}/u.test(value) ||
+    (dialect === 'sqlite' ? like && /[\u0000\ufffd-\uffff]/.test(value) : dialect === 'postgres' && value.includes('\u0000')),
   );
 }
 

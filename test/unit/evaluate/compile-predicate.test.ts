@@ -119,7 +119,8 @@ describe('when new Function is forbidden', () => {
   });
 
   it('falls back to the closure tree and gives the same answers', () => {
-    const forbidden = vi.fn(() => {
+    // A `function`, not an arrow: the compiler calls it with `new`, as the real Function.
+    const forbidden = vi.fn(function forbid() {
       throw new EvalError('Code generation from strings disallowed for this context');
     });
     vi.stubGlobal('Function', forbidden);
@@ -127,6 +128,17 @@ describe('when new Function is forbidden', () => {
     expect(forbidden).toHaveBeenCalledTimes(1);
     expect(keep(link)).toBe(true);
     expect(keep({ ...link, domain_score: 10 })).toBe(false);
+  });
+
+  it("throws with mode 'code', so a test of the generated function cannot pass on the closure tree", () => {
+    vi.stubGlobal(
+      'Function',
+      vi.fn(function forbidden() {
+        throw new EvalError('disallowed');
+      }),
+    );
+    expect(() => compilePredicate(links('domain_score > 50'), { mode: 'code' })).toThrow(EvalError);
+    expect(compilePredicate(links('domain_score > 50'), { mode: 'closure' })(link)).toBe(true);
   });
 
   it("still reports a malformed AST instead of hiding it behind the fallback", () => {

@@ -59,6 +59,10 @@ describe('UnsupportedError', () => {
     ['sqlite', like(field('anchor'), stringLiteral('%\ufffd%'))],
     ['sqlite', like(field('anchor'), stringLiteral('a\ufffe'))],
     ['sqlite', like(field('anchor'), stringLiteral('\uffff%'))],
+    ['postgres', comparison(field('anchor'), '=', stringLiteral('a\ud800'))],
+    ['mysql', like(field('anchor'), stringLiteral('%\udc00'))],
+    ['duckdb', comparison(field('anchor'), '<', stringLiteral('\ud83d'))],
+    ['sqlite', comparison(field('anchor'), '>', stringLiteral('x\udfff'))],
   ] as const)('%s cannot express %j exactly', (dialect, filter) => {
     let caught: unknown;
     try {
