@@ -7,7 +7,7 @@
  */
 import { compilePredicate, type Row } from '../src/evaluate/index.js';
 import { parseFilter } from '../src/syntax/parse.js';
-import { compare, printRatios, type BenchRatio } from './harness.js';
+import { compare, medianOfRatios, printRatios, type BenchRatio } from './harness.js';
 
 const RECORDS = 1_000_000;
 
@@ -34,13 +34,6 @@ function makeRecords(): Link[] {
     });
   }
   return records;
-}
-
-/** Repeats a same-run comparison and keeps the run with the median ratio: on a shared machine one
- * comparison can land on a burst of load, several rarely all do. */
-function medianOfRatios(comparison: () => BenchRatio, times = 5): BenchRatio {
-  const runs = Array.from({ length: times }, comparison).sort((a, b) => a.ratio - b.ratio);
-  return runs[Math.floor(runs.length / 2)]!;
 }
 
 interface Case {

@@ -89,6 +89,15 @@ export function compare(name: string, ours: () => unknown, baseline: () => unkno
   };
 }
 
+/**
+ * Repeats a same-run comparison and keeps the run with the median ratio: on a shared machine one
+ * comparison can land on a burst of load, several rarely all do.
+ */
+export function medianOfRatios(comparison: () => BenchRatio, times = 5): BenchRatio {
+  const runs = Array.from({ length: times }, comparison).sort((a, b) => a.ratio - b.ratio);
+  return runs[Math.floor(runs.length / 2)]!;
+}
+
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Prints ratios as a table. */

@@ -8,16 +8,9 @@
 import Database from 'better-sqlite3';
 import { toSql } from '../src/sql/index.js';
 import { parseFilter } from '../src/syntax/parse.js';
-import { compare, printRatios, type BenchRatio } from './harness.js';
+import { compare, medianOfRatios, printRatios, type BenchRatio } from './harness.js';
 
 const ROWS = 1_000_000;
-
-/** Repeats a same-run comparison and keeps the run with the median ratio: on a shared machine one
- * comparison can land on a burst of load, several rarely all do. */
-function medianOfRatios(comparison: () => BenchRatio, times = 5): BenchRatio {
-  const runs = Array.from({ length: times }, comparison).sort((a, b) => a.ratio - b.ratio);
-  return runs[Math.floor(runs.length / 2)]!;
-}
 
 interface Case {
   readonly name: string;

@@ -19,6 +19,24 @@ export const COMPARISON_OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
 /** A comparison operator. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 
+/**
+ * Every spelling of a comparison operator, to its canonical operator.
+ *
+ * @example
+ * ```ts
+ * OPERATOR_SPELLINGS['<>']; // '!='
+ * ```
+ */
+export const OPERATOR_SPELLINGS: Readonly<Record<string, ComparisonOperator>> = Object.freeze({
+  '=': '=',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+});
+
 /** A string literal; `value` is the text after escapes are resolved. */
 export interface StringLiteral {
   readonly kind: 'String';

@@ -10,6 +10,7 @@
  */
 import * as ast from '../ast/factories.js';
 import type { ComparisonOperator, Condition, Literal } from '../ast/nodes.js';
+import { OPERATOR_SPELLINGS } from '../ast/nodes.js';
 import { FilterError, ParameterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { IssueCode } from '../errors/issue.js';
@@ -23,16 +24,6 @@ export interface BuilderContext {
   readonly operation: string;
   readonly targets: number | undefined;
 }
-
-const COMPARISONS: Readonly<Record<string, ComparisonOperator>> = {
-  '=': '=',
-  '!=': '!=',
-  '<>': '!=',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
 
 /** `name` or `name[digits]`; anything else stays one name, which validation then reports as unknown. */
 const INDEXED = /^([A-Za-z_][A-Za-z0-9_]*)\[([0-9]+)\]$/;
@@ -64,7 +55,7 @@ export function buildCondition(context: BuilderContext, name: unknown, operator:
   if (operator === 'LIKE' || operator === 'NOT LIKE') {
     return buildLike(context, name, value, operator === 'NOT LIKE');
   }
-  const canonical = typeof operator === 'string' && Object.hasOwn(COMPARISONS, operator) ? COMPARISONS[operator] : undefined;
+  const canonical = typeof operator === 'string' && Object.hasOwn(OPERATOR_SPELLINGS, operator) ? OPERATOR_SPELLINGS[operator] : undefined;
   if (canonical === undefined) {
     const known: readonly BuilderOperator[] = ['=', '!=', '<>', '<', '<=', '>', '>=', 'LIKE', 'NOT LIKE'];
     throw new ParameterError('operator', 'invalid_value', `Unknown operator ${describe(operator)}; use one of ${known.join(' ')}.`);

@@ -10,18 +10,9 @@
 import { EmbeddedActionsParser, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import * as ast from '../ast/factories.js';
 import type { ComparisonOperator, Condition, Field, FilterNode, Literal, Span, StringLiteral } from '../ast/nodes.js';
+import { OPERATOR_SPELLINGS } from '../ast/nodes.js';
 import { decodeNumber, decodeString } from './literals.js';
 import * as t from './tokens.js';
-
-const OPERATORS: Readonly<Record<string, ComparisonOperator>> = {
-  '=': '=',
-  '!=': '!=',
-  '<>': '!=',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
 
 /** Whether a token came from the text (recovery inserts virtual tokens with no offset). */
 const isReal = (token: IToken) => Number.isFinite(token.startOffset);
@@ -223,7 +214,7 @@ export class FilterParser extends EmbeddedActionsParser {
 
   private buildComparison(fieldNode: Field, operator: IToken, value: Literal): Condition {
     const end = isReal(operator) && value.span.offset >= 0 ? value.span : fieldNode.span;
-    const node = ast.comparison(fieldNode, OPERATORS[operator.image] ?? '=', value, between(fieldNode.span, end));
+    const node = ast.comparison(fieldNode, OPERATOR_SPELLINGS[operator.image] ?? '=', value, between(fieldNode.span, end));
     if (!isReal(operator) || !Number.isFinite(value.span.offset) || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
     return node;
   }
