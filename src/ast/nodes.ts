@@ -11,10 +11,24 @@ export interface Span {
   readonly length: number;
 }
 
-/** The span of nodes that were not parsed from text. */
+/**
+ * The span of nodes that were not parsed from text.
+ *
+ * @example
+ * ```ts
+ * field('domain_score').span === NO_SPAN; // true
+ * ```
+ */
 export const NO_SPAN: Span = Object.freeze({ offset: 0, length: 0 });
 
-/** Comparison operators, in canonical spelling (`<>` is parsed as `!=`). */
+/**
+ * Comparison operators, in canonical spelling (`<>` is parsed as `!=`).
+ *
+ * @example
+ * ```ts
+ * COMPARISON_OPERATORS.includes('<>' as never); // false: `<>` is printed as `!=`
+ * ```
+ */
 export const COMPARISON_OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
 /** A comparison operator. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];

@@ -293,7 +293,14 @@ export type FilterableOperation = {
 /** The field names of an operation's record. */
 export type FieldName<Op extends OperationName> = keyof Operations[Op]['record'] & string;
 
-/** Every operation name, in the interface's order. */
+/**
+ * Every operation name, in the interface's order.
+ *
+ * @example
+ * ```ts
+ * OPERATION_NAMES[0]; // 'overview'
+ * ```
+ */
 export const OPERATION_NAMES = Object.keys(operations) as readonly OperationName[];
 
 /**
@@ -309,5 +316,12 @@ export function isOperationName(name: string): name is OperationName {
   return Object.prototype.hasOwnProperty.call(operations, name);
 }
 
-/** The most targets matrix accepts; the bound of `backlinks_counts[n]` when the count is unknown. */
+/**
+ * The most targets matrix accepts; the bound of `backlinks_counts[n]` when the count is unknown.
+ *
+ * @example
+ * ```ts
+ * MAX_MATRIX_TARGETS; // 6
+ * ```
+ */
 export const MAX_MATRIX_TARGETS = operations.matrix.params.urls.maxItems;

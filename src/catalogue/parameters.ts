@@ -5,7 +5,14 @@
  * @module
  */
 
-/** Allowed values of `country` for the keyword operation, in the interface's order. */
+/**
+ * Allowed values of `country` for the keyword operation, in the interface's order.
+ *
+ * @example
+ * ```ts
+ * COUNTRIES.includes('UK'); // true
+ * ```
+ */
 export const COUNTRIES = [
   'AF', 'AL', 'DZ', 'AO', 'AR', 'AM', 'AU', 'AT', 'AZ', 'BS', 'BH', 'BD', 'BY', 'BE', 'BZ', 'BO', 'BA',
   'BW', 'BR', 'BN', 'BG', 'KH', 'CM', 'CA', 'CV', 'CL', 'CO', 'CR', 'HR', 'CY', 'CZ', 'CD', 'DK', 'DO',
@@ -17,9 +24,23 @@ export const COUNTRIES = [
   'ZM', 'ZW',
 ] as const;
 
-/** The four target scopes. */
+/**
+ * The four target scopes.
+ *
+ * @example
+ * ```ts
+ * ALL_SCOPES; // ['ROOT_DOMAIN', 'SUBDOMAIN', 'SUBFOLDER', 'PAGE']
+ * ```
+ */
 export const ALL_SCOPES = ['ROOT_DOMAIN', 'SUBDOMAIN', 'SUBFOLDER', 'PAGE'] as const;
-/** The scopes of summary, comparison and matrix (no SUBFOLDER). */
+/**
+ * The scopes of summary, comparison and matrix (no SUBFOLDER).
+ *
+ * @example
+ * ```ts
+ * NARROW_SCOPES.includes('SUBFOLDER'); // false
+ * ```
+ */
 export const NARROW_SCOPES = ['ROOT_DOMAIN', 'SUBDOMAIN', 'PAGE'] as const;
 
 /** A string parameter with a length range. */

@@ -7,6 +7,11 @@
 /**
  * Stable, machine-readable issue codes. Frozen once released: new codes may be added, none is
  * renamed or removed.
+ *
+ * @example
+ * ```ts
+ * ISSUE_CODES.includes('unknown_field'); // true
+ * ```
  */
 export const ISSUE_CODES = [
   'empty_filter',
