@@ -134,9 +134,28 @@ function syntaxIssues(parser: FilterParser, lexed: ILexingResult, lexical: reado
   if (parser.errors.length === 0) return [];
   const quiet = afterStumbles(lexed.tokens, lexed.errors);
   for (const issue of lexical) quiet.offsets.add(issue.offset);
-  return parser.errors
+  const issues = parser.errors
     .map((e) => syntaxIssue(e, text))
-    .filter((i) => !(i.code === 'unexpected_end' ? quiet.end : quiet.offsets.has(i.offset)));
+    .filter((i) => !(i.code === 'unexpected_end' ? quiet.end : quiet.offsets.has(i.offset)))
+    .sort((a, b) => a.offset - b.offset);
+  return dropCascades(issues, lexed.tokens);
+}
+
+/**
+ * A syntax error on the token right after another one is the parser stumbling on while it
+ * re-syncs (`AND = 1`: after the unexpected `AND`, the `=` is unexpected too): it says nothing new.
+ */
+function dropCascades(issues: IssueDraft[], tokens: readonly IToken[]): IssueDraft[] {
+  if (issues.length < 2) return issues;
+  const indexAt = new Map(tokens.map((token, i) => [token.startOffset, i]));
+  let previous = -2;
+  return issues.filter((issue) => {
+    const index = issue.code === 'unexpected_token' ? indexAt.get(issue.offset) : undefined;
+    if (index === undefined) return true;
+    const cascade = index === previous + 1;
+    previous = index;
+    return !cascade;
+  });
 }
 
 /**
