@@ -8,6 +8,9 @@ import { FilterCompiler } from '../compiler.js';
 import { globPattern } from '../like-pattern.js';
 import type { Dialect } from '../dialect.js';
 
+/** SQLite's default SQLITE_MAX_LIKE_PATTERN_LENGTH, in UTF-8 bytes. */
+const SQLITE_MAX_PATTERN_BYTES = 50_000;
+
 /** @internal */
 export class SqliteCompiler extends FilterCompiler {
   // COLLATE BINARY makes a NOCASE column compare exactly too; on a BINARY column SQLite still uses
@@ -22,7 +25,12 @@ export class SqliteCompiler extends FilterCompiler {
   }
 
   protected override likePattern(pattern: string): string {
-    return globPattern(pattern);
+    const glob = globPattern(pattern);
+    // SQLite refuses longer patterns at run time ("LIKE or GLOB pattern too complex").
+    if (new TextEncoder().encode(glob).length > SQLITE_MAX_PATTERN_BYTES) {
+      this.unsupported(`a LIKE pattern longer than ${SQLITE_MAX_PATTERN_BYTES} bytes as GLOB (SQLITE_MAX_LIKE_PATTERN_LENGTH)`);
+    }
+    return glob;
   }
 
   protected override like(left: string, pattern: string, negated: boolean): string {

@@ -5,7 +5,7 @@ import { and, booleanLiteral, comparison, field, like, numberLiteral, or, string
 import { COMPARISON_OPERATORS, type FilterNode } from '../../../src/ast/nodes.js';
 import { compilePredicate } from '../../../src/evaluate/index.js';
 import { printFilter } from '../../../src/print/printer.js';
-import { toSql } from '../../../src/sql/index.js';
+import { toSql, UnsupportedError } from '../../../src/sql/index.js';
 import { parseFilter } from '../../../src/syntax/parse.js';
 
 const TEXTS = ['', 'a', 'A', 'a ', 'a_b', 'axb', 'a%b', "it's", 'back\\slash', '\uFFFF', '\uE000', '😀', '😀x', 'é', 'E', 'ab', 'abc', '[x]', '*', '?', 'Ab', 'b'];
@@ -113,5 +113,14 @@ describe('SQLite indexes survive the lowering', () => {
     ['domain_score = 5', 't_score'],
   ])('%s searches with %s', (text, index) => {
     expect(plan(text)).toMatch(new RegExp(`SEARCH .*INDEX ${index}`));
+  });
+});
+
+describe('SQLite pattern length', () => {
+  it('runs a pattern at SQLite\'s 50,000-byte limit and refuses a longer one before it reaches SQLite', () => {
+    const fits = like(field('anchor'), stringLiteral(`%${'x'.repeat(49_998)}%`));
+    expect(engineIds(fits, 'columns')).toEqual(evaluatorIds(fits));
+    const tooLong = like(field('anchor'), stringLiteral(`%${'x'.repeat(49_999)}%`));
+    expect(() => toSql(tooLong, { dialect: 'sqlite' })).toThrow(UnsupportedError);
   });
 });
