@@ -28,14 +28,12 @@ const NUL_REFUSED: Readonly<Record<EngineName, (filter: FilterNode) => boolean>>
 };
 
 /**
- * Engine limits a lowering may run into, answered by the engine with a clear error and no
- * statement run: SQLite refuses LIKE/GLOB patterns over SQLITE_MAX_LIKE_PATTERN_LENGTH (50,000
- * bytes by default). A parsed filter cannot get there (4,096 characters at most); an AST built in
- * code can.
+ * Engine limits a lowering runs into, refused by the dialect with an UnsupportedError before any
+ * statement runs: SQLite's LIKE/GLOB patterns over SQLITE_MAX_LIKE_PATTERN_LENGTH (50,000 bytes by
+ * default). A parsed filter cannot get there (4,096 characters at most); an AST built in code can.
  */
 const ENGINE_LIMIT: Readonly<Record<EngineName, (filter: FilterNode, error: unknown) => boolean>> = {
-  sqlite: (filter, error) =>
-    /LIKE or GLOB pattern too complex/.test(String(error)) && longestPattern(filter) > 50_000,
+  sqlite: (filter, error) => isUnsupportedError(error) && longestPattern(filter) > 50_000,
   postgres: () => false,
   mysql: () => false,
   duckdb: () => false,
