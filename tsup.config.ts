@@ -16,4 +16,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // import.meta.url in the CommonJS build (the SQLite store resolves its worker's driver with it).
+  shims: true,
 });

@@ -7,6 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { OPERATION_NAMES } from '../catalogue/operations.js';
+import { isUnsupportedError } from '../sql/unsupported-error.js';
 import type { DomainParser } from './deps.js';
 import { ApiError, errorEnvelope, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
@@ -14,6 +15,7 @@ import { admitted, installGuard } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
 import { registerOperation } from './routes/operation-route.js';
+import { isStoreUnavailable } from './store/sql/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
 
@@ -39,10 +41,28 @@ function statusOf(error: FastifyError | ApiError): ErrorStatus {
   return status === 404 || status === 405 || status === 429 ? status : status >= 400 && status < 500 ? 400 : 500;
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | ApiError): FastifyReply {
+/**
+ * Errors of the layers below, as the service answers them: a valid filter the store's SQL cannot
+ * express exactly is the caller's 400 (nothing is charged); a database that cannot answer now
+ * (locked, timed out, down) is a retryable 503 with Retry-After.
+ */
+function fromStore(error: unknown): ApiError | undefined {
+  if (isUnsupportedError(error)) {
+    return new ApiError(400, `The filter cannot be run here: ${error.message}.`, [{ parameter: 'filter', code: 'unsupported_filter', message: error.message }]);
+  }
+  if (isStoreUnavailable(error)) {
+    return new ApiError(503, 'The database cannot answer right now; retry shortly.', [{ code: 'store_unavailable', message: error.message }], {
+      'Retry-After': String(error.retryAfterSeconds),
+    });
+  }
+  return undefined;
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ApiError): FastifyReply {
+  const error = fromStore(raw) ?? raw;
   const status = statusOf(error);
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
-  const message = status >= 500 ? 'Internal server error.' : error.message;
+  if (status >= 500) request.log.error({ err: raw }, 'request failed');
+  const message = status >= 500 && !(error instanceof ApiError) ? 'Internal server error.' : error.message;
   const details = error instanceof ApiError ? error.details : [];
   if (error instanceof ApiError) reply.headers(error.headers);
   return reply.code(status).header('X-Request-Id', request.id).send(errorEnvelope(request.id, status, message, details));

@@ -30,7 +30,9 @@ export type {
   ChargeResult,
   Clock,
   CompetitorsQuery,
+  GraphWriter,
   GroupedOperation,
+  LoadStats,
   GroupedQuery,
   HistoryPoint,
   KeyConfig,
@@ -42,7 +44,7 @@ export type {
   StoredKey,
   SummaryQuery,
 } from './store/store.js';
-export { openSqliteStore, createSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
+export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
 
 export { KeyRing } from './plugins/key-ring.js';
@@ -50,4 +52,9 @@ export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } fro
 export { parseKeys, DEFAULT_KEY_UNITS } from './keys-config.js';
 
 export { seedSample, type SampleOptions, type SampleStats } from './sample/generate.js';
-export { datasetWriter, classC, type DatasetWriter, type DomainInput, type KeywordSnapshotInput, type LinkInput, type TargetPageInput } from './sample/dataset.js';
+export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type TargetPageInput } from './store/inputs.js';
+export { hashKey, normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
+export { createSqlStore, type SqlStoreOptions } from './store/sql/sql-store.js';
+export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/sql/connection.js';
+export type { Fragment } from './store/sql/fragment.js';
+export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/sqlite/connection.js';

@@ -4,9 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
-import { datasetWriter } from '../../src/server/sample/dataset.js';
 import { openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
-import { loadServerDeps } from '../../src/server/deps.js';
+import type { Store } from '../../src/server/store/store.js';
 import * as fx from './fixture.js';
 
 export const BASE = '/_api/apis/v4/backlinks/v1';
@@ -15,15 +14,18 @@ export const AUTH = { authorization: `Apikey ${fx.KEYS[0].key}` };
 /** A store holding the fixture. */
 export async function fixtureStore(): Promise<SqliteStore> {
   const store = await openSqliteStore();
-  const { tldts } = await loadServerDeps();
-  const write = datasetWriter(store.db, tldts);
-  store.db.transaction(() => {
-    fx.domains.forEach(write.domain);
-    fx.pages.forEach(write.page);
-    [...fx.exampleLinks, ...fx.rivalLinks, ...fx.otherLinks, ...fx.thirdLinks].forEach(write.link);
-    fx.keywordSnapshots.forEach(write.keyword);
-  })();
+  await loadFixture(store);
   return store;
+}
+
+/** Writes the fixture through a store's bulk writer (links in fixture order: ids 1, 2, ...). */
+export async function loadFixture(store: Store): Promise<void> {
+  const writer = await store.writer();
+  await writer.domains(fx.domains);
+  await writer.pages(fx.pages);
+  await writer.links([...fx.exampleLinks, ...fx.rivalLinks, ...fx.otherLinks, ...fx.thirdLinks]);
+  await writer.keywords(fx.keywordSnapshots);
+  await writer.finish();
 }
 
 /** The server on a fresh fixture store; high rate limits unless given. */

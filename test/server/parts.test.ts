@@ -9,7 +9,7 @@ import { toCsv } from '../../src/server/csv.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { parseKeys } from '../../src/server/keys-config.js';
 import { KeyRing } from '../../src/server/plugins/key-ring.js';
-import { hashKey } from '../../src/server/store/sqlite/keys-sql.js';
+import { hashKey } from '../../src/server/store/shared.js';
 import { toTarget } from '../../src/server/target.js';
 
 describe('key configuration', () => {

@@ -6,7 +6,7 @@
  * @module
  */
 import { timingSafeEqual } from 'node:crypto';
-import { hashKey } from '../store/sqlite/keys-sql.js';
+import { hashKey } from '../store/shared.js';
 import type { StoredKey } from '../store/store.js';
 
 const SCHEME = /^Apikey ([^\s]+)$/;

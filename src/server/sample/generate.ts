@@ -7,8 +7,8 @@
  */
 import { formatTimestamp } from '../clock.js';
 import type { DomainParser } from '../deps.js';
-import type { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { datasetWriter, type DatasetWriter } from './dataset.js';
+import type { GraphWriter, Store } from '../store/store.js';
+import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from './dataset.js';
 import { keywordSnapshots } from './keywords.js';
 import { makeLink } from './links.js';
 import { Random } from './random.js';
@@ -39,7 +39,7 @@ export interface SampleStats {
 const BATCH = 5_000;
 
 /**
- * Fills an empty store with sample data.
+ * Fills an empty store with sample data, through the store's bulk writer (the path `import` takes).
  *
  * @example
  * ```ts
@@ -47,58 +47,48 @@ const BATCH = 5_000;
  * await seedSample(store, tldts, { links: 10_000, seed: 7 });
  * ```
  */
-export async function seedSample(store: SqliteStore, parser: DomainParser, options: SampleOptions = {}): Promise<SampleStats> {
+export async function seedSample(store: Store, parser: DomainParser, options: SampleOptions = {}): Promise<SampleStats> {
+  void parser; // the store derives registrable domains with its own parser
   const total = options.links ?? 100_000;
   const now = options.now ?? new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const random = new Random(options.seed ?? 1);
   const world = makeWorld(random, total);
-  const write = datasetWriter(store.db, parser);
-  const db = store.db;
-  // Seeding is a bulk load: a larger page cache and no fsync per transaction make it several times faster.
-  const synchronous = db.pragma('synchronous', { simple: true });
-  db.pragma('cache_size = -131072');
-  db.pragma('synchronous = OFF');
-  db.transaction(() => {
-    world.targets.forEach((site, i) => write.domain({ domain: site.domain, ip_address: `192.0.2.${i % 250}`, country: 'US', domain_score: site.score }));
-    for (const referrer of world.referrers) write.domain(referrer);
-    for (const site of world.targets) writePages(site, write, random);
-  })();
-  writeLinks(db, write, world, random, now.getTime(), total, options.onProgress);
-  let snapshots = 0;
-  db.transaction(() => {
-    for (const snapshot of keywordSnapshots(random, formatTimestamp(now).slice(0, 7))) {
-      write.keyword(snapshot);
-      snapshots++;
-    }
-  })();
-  db.pragma(`synchronous = ${Number(synchronous)}`);
-  db.pragma('optimize');
-  return { links: total, targets: world.targets.length, referringDomains: world.referrers.length, keywordSnapshots: snapshots, topTarget: world.targets[0]!.domain };
+  const writer = await store.writer();
+  const domains: DomainInput[] = world.targets.map((site, i) => ({ domain: site.domain, ip_address: `192.0.2.${i % 250}`, country: 'US', domain_score: site.score }));
+  await inBatches(writer.domains, [...domains, ...world.referrers]);
+  await inBatches(writer.pages, world.targets.flatMap((site) => sitePages(site, random)));
+  await writeLinks(writer, world, random, now.getTime(), total, options.onProgress);
+  const snapshots: KeywordSnapshotInput[] = [...keywordSnapshots(random, formatTimestamp(now).slice(0, 7))];
+  await inBatches(writer.keywords, snapshots);
+  await writer.finish();
+  return { links: total, targets: world.targets.length, referringDomains: world.referrers.length, keywordSnapshots: snapshots.length, topTarget: world.targets[0]!.domain };
 }
 
-/** The links, in batches; the link indexes are built once after the load, much faster than per row. */
-function writeLinks(db: SqliteStore['db'], write: DatasetWriter, world: World, random: Random, now: number, total: number, onProgress: SampleOptions['onProgress']): void {
-  const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' AND sql IS NOT NULL`).all() as { name: string; sql: string }[];
-  for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
+async function inBatches<T>(write: (rows: readonly T[]) => Promise<void>, rows: readonly T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await write(rows.slice(i, i + BATCH));
+}
+
+/** The links, drawn and written in batches: memory stays flat whatever the total. */
+async function writeLinks(writer: GraphWriter, world: World, random: Random, now: number, total: number, onProgress: SampleOptions['onProgress']): Promise<void> {
   for (let done = 0; done < total; ) {
     const end = Math.min(total, done + BATCH);
-    db.transaction(() => {
-      for (let i = done; i < end; i++) {
-        const target = world.targets[world.targetPick.draw(random)]!;
-        const path = target.paths[world.pathPick.draw(random)]!;
-        write.link(makeLink(random, target, path, world.referrers[world.referrerPick.draw(random)]!, now));
-      }
-    })();
+    const batch: LinkInput[] = [];
+    for (let i = done; i < end; i++) {
+      const target = world.targets[world.targetPick.draw(random)]!;
+      const path = target.paths[world.pathPick.draw(random)]!;
+      batch.push(makeLink(random, target, path, world.referrers[world.referrerPick.draw(random)]!, now));
+    }
+    await writer.links(batch);
     done = end;
     onProgress?.(done, total);
   }
-  for (const index of indexes) db.exec(index.sql);
 }
 
-function writePages(site: { hosts: readonly string[]; paths: readonly string[]; brand: string; score: number }, write: DatasetWriter, random: Random): void {
+function sitePages(site: { hosts: readonly string[]; paths: readonly string[]; brand: string; score: number }, random: Random): TargetPageInput[] {
+  const pages: TargetPageInput[] = [];
   for (const host of site.hosts.slice(0, 2)) {
     for (const path of site.paths) {
-      write.page({
+      pages.push({
         url: `https://${host}${path}`,
         title: `${site.brand} ${path === '/' ? 'home' : path.split('/').filter(Boolean).join(' ')}`,
         response_code: random.chance(0.95) ? 200 : 404,
@@ -108,4 +98,5 @@ function writePages(site: { hosts: readonly string[]; paths: readonly string[]; 
       });
     }
   }
+  return pages;
 }

@@ -1,13 +1,14 @@
 /**
- * The store interface: everything the routes need from a database. The SQLite store implements
- * it now; the PostgreSQL store implements the same interface, so the routes never know which one
- * runs. Methods are asynchronous even where SQLite is not, because PostgreSQL is.
+ * The store interface: everything the routes need from a database, and the bulk writer that
+ * fills it. The SQLite and PostgreSQL stores implement it over one set of queries (`sql/`), so
+ * the routes never know which one runs.
  *
  * @module
  */
 import type { FilterNode } from '../../ast/nodes.js';
 import type { RowOf } from '../../catalogue/types.js';
 import type { Target } from '../target.js';
+import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from './inputs.js';
 
 /** The list operations whose rows are groupings of a target's links. */
 export type GroupedOperation = 'links' | 'ref-domains' | 'ref-ips' | 'pages' | 'anchors';
@@ -123,5 +124,39 @@ export interface Store {
   charge(keyId: string, units: number): Promise<ChargeResult>;
   /** The balance of a key. */
   balance(keyId: string): Promise<number | undefined>;
+  /** A bulk writer: stores data in batches and brings the rollups up to date at `finish`. */
+  writer(): Promise<GraphWriter>;
   close(): Promise<void>;
+}
+
+/** What a load wrote. */
+export interface LoadStats {
+  /** Link records written (new or replacing a stored link with the same identity). */
+  readonly links: number;
+  /** Registrable domains whose rollups were recomputed. */
+  readonly domains: number;
+}
+
+/**
+ * Writes a link graph in batches. Links are identified by source URL, target URL, anchor and image
+ * URL: writing a link again replaces it, so loading the same data twice changes nothing. Domains,
+ * pages and keyword snapshots replace the row with the same key.
+ *
+ * @example
+ * ```ts
+ * const writer = await store.writer();
+ * await writer.links(batch);
+ * await writer.finish(); // rollups of the touched domains are exact again
+ * ```
+ */
+export interface GraphWriter {
+  domains(rows: readonly DomainInput[]): Promise<void>;
+  pages(rows: readonly TargetPageInput[]): Promise<void>;
+  links(rows: readonly LinkInput[]): Promise<void>;
+  keywords(rows: readonly KeywordSnapshotInput[]): Promise<void>;
+  /**
+   * Recomputes the rollups of every registrable domain whose links were written (with `all`, every
+   * rollup from scratch, which is faster after a load into an empty store).
+   */
+  finish(options?: { readonly all?: boolean; readonly onProgress?: (done: number, total: number) => void }): Promise<LoadStats>;
 }

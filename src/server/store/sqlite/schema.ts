@@ -101,14 +101,73 @@ export const MIGRATIONS: readonly string[] = [
     units_remaining INTEGER NOT NULL CHECK (units_remaining >= 0)
   ) WITHOUT ROWID;
   `,
+  // 2: link identity (re-imports replace), rollups per target key (see store/sql/rollups.ts), and
+  // indexes for "new" counts; the domain-graph indexes on links give way to the rollups'.
+  `
+  ALTER TABLE links ADD COLUMN link_key BLOB;
+  CREATE UNIQUE INDEX links_identity ON links (link_key);
+  DROP INDEX links_by_page;
+  DROP INDEX links_domain_edges;
+  DROP INDEX links_source_edges;
+  CREATE INDEX links_by_page ON links (target_host, target_path, page_score);
+  CREATE INDEX links_new_by_domain ON links (target_domain, first_seen_at);
+  CREATE INDEX links_new_by_host ON links (target_host, first_seen_at);
+
+  CREATE TABLE r_targets (
+    tkey TEXT PRIMARY KEY,
+    tdomain TEXT NOT NULL,
+    backlinks_count INTEGER NOT NULL, domains_count INTEGER NOT NULL, urls_count INTEGER NOT NULL,
+    follows_count INTEGER NOT NULL, nofollows_count INTEGER NOT NULL, sponsored_count INTEGER NOT NULL,
+    ugc_count INTEGER NOT NULL, frames_count INTEGER NOT NULL, forms_count INTEGER NOT NULL,
+    images_count INTEGER NOT NULL, texts_count INTEGER NOT NULL, ips_count INTEGER NOT NULL,
+    ip_class_c_count INTEGER NOT NULL, lost_count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX r_targets_by_domain ON r_targets (tdomain);
+
+  CREATE TABLE r_ref_domains (
+    tkey TEXT NOT NULL, source_domain TEXT NOT NULL, backlinks_count INTEGER NOT NULL,
+    first_seen_at TEXT NOT NULL, last_seen_at TEXT NOT NULL, follow_links INTEGER NOT NULL, lost_links INTEGER NOT NULL,
+    PRIMARY KEY (tkey, source_domain)
+  ) WITHOUT ROWID;
+  CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);
+  CREATE INDEX r_ref_domains_by_source ON r_ref_domains (source_domain, tkey);
+
+  CREATE TABLE r_ref_ips (
+    tkey TEXT NOT NULL, ip_address TEXT NOT NULL, country TEXT NOT NULL, backlinks_count INTEGER NOT NULL,
+    domains_count INTEGER NOT NULL, first_seen_at TEXT NOT NULL, last_seen_at TEXT NOT NULL,
+    PRIMARY KEY (tkey, ip_address)
+  ) WITHOUT ROWID;
+  CREATE INDEX r_ref_ips_order ON r_ref_ips (tkey, domains_count DESC, ip_address ASC);
+
+  CREATE TABLE r_pages (
+    tkey TEXT NOT NULL, page_key TEXT NOT NULL, host TEXT NOT NULL, path TEXT NOT NULL, target_url TEXT NOT NULL,
+    backlinks_count INTEGER NOT NULL, domains_count INTEGER NOT NULL, first_seen_at TEXT NOT NULL, last_seen_at TEXT NOT NULL,
+    PRIMARY KEY (tkey, page_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX r_pages_order ON r_pages (tkey, domains_count DESC, page_key ASC);
+
+  CREATE TABLE r_anchors (
+    tkey TEXT NOT NULL, anchor TEXT NOT NULL, backlinks_count INTEGER NOT NULL, domains_count INTEGER NOT NULL,
+    first_seen_at TEXT NOT NULL, last_seen_at TEXT NOT NULL,
+    PRIMARY KEY (tkey, anchor)
+  ) WITHOUT ROWID;
+  CREATE INDEX r_anchors_order ON r_anchors (tkey, domains_count DESC, anchor ASC);
+
+  CREATE TABLE r_history (
+    tkey TEXT NOT NULL, month TEXT NOT NULL, backlinks_count INTEGER NOT NULL, domains_count INTEGER NOT NULL,
+    follows_count INTEGER NOT NULL,
+    PRIMARY KEY (tkey, month)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**
- * Applies the migrations the database has not seen yet, each in a transaction.
+ * Applies the migrations the database has not seen yet, each in a transaction, and returns the
+ * version the database had before.
  *
  * @example
  * ```ts
- * migrate(db); // user_version is now MIGRATIONS.length
+ * migrate(db); // the version before; user_version is now MIGRATIONS.length
  * ```
  */
 export function migrate(db: Database): number {
@@ -122,5 +181,5 @@ export function migrate(db: Database): number {
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
-  return MIGRATIONS.length;
+  return current;
 }

@@ -1,35 +1,43 @@
 /**
- * The SQLite store (better-sqlite3): the embedded default. Opens or creates the database file,
- * applies migrations and answers the store interface.
+ * The SQLite store (better-sqlite3): the embedded default. Keeps only what is SQLite's own: opening
+ * the file (WAL), migrations, the connection (worker threads for a file, the calling thread for
+ * `:memory:`) and a fast bulk path; every query is the shared one (`../sql/`).
  *
  * @module
  */
 import type { Database } from 'better-sqlite3';
-import { operations } from '../../../catalogue/operations.js';
-import type { RowOf } from '../../../catalogue/types.js';
-import { loadServerDeps } from '../../deps.js';
-import type { Clock, GroupedOperation, GroupedQuery, Store } from '../store.js';
-import { filterCondition } from './filter-sql.js';
-import { competitors, matrix, scoreProfile } from './graph-sql.js';
-import { groupedRows } from './grouped-sql.js';
-import { history } from './history-sql.js';
-import { balance, charge, storedKeys, upsertKeys } from './keys-sql.js';
-import { keywordMetrics } from './keyword-sql.js';
-import { overview } from './overview-sql.js';
-import { toRecord } from './rows.js';
-import { runList } from './run-list.js';
+import { loadServerDeps, type DomainParser } from '../../deps.js';
+import { LINK_COLUMNS, type LinkRow } from '../inputs.js';
+import { linkKey } from '../shared.js';
+import type { SqlConnection } from '../sql/connection.js';
+import { refreshRollups } from '../sql/rollups.js';
+import { createSqlStore } from '../sql/sql-store.js';
+import type { LinkSink } from '../sql/writer.js';
+import type { GraphWriter, Store } from '../store.js';
+import { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './connection.js';
 import { migrate } from './schema.js';
 
 /** Options of {@link openSqliteStore}. */
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends WorkerConnectionOptions {
   /** Database file; `:memory:` (the default) for a throwaway database. */
   readonly file?: string;
-  readonly readonly?: boolean;
+  /**
+   * Answer queries on worker threads (default: true for a file, always false for `:memory:`).
+   * Without workers every query runs on the calling thread.
+   */
+  readonly workers?: boolean;
+  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
+  readonly rollups?: boolean;
+  /** The public-suffix parser (default: tldts). */
+  readonly parser?: DomainParser;
 }
 
-/** A {@link Store} on SQLite, with its database handle for seeding and tests. */
+/** A {@link Store} on SQLite, with its database handle for bulk work and tests. */
 export interface SqliteStore extends Store {
+  /** The handle on the calling thread (migrations, bulk loads). */
   readonly db: Database;
+  /** The connection queries run on. */
+  readonly connection: SqlConnection;
 }
 
 /**
@@ -42,47 +50,89 @@ export interface SqliteStore extends Store {
  * ```
  */
 export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-  const { Database: open } = await loadServerDeps();
-  const db = new open(options.file ?? ':memory:');
+  const { Database: open, tldts } = await loadServerDeps();
+  const file = options.file ?? ':memory:';
+  const parser = options.parser ?? tldts;
+  const db = new open(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  return createSqliteStore(db);
-}
-
-/**
- * Wraps an open, migrated better-sqlite3 database as a store.
- *
- * @example
- * ```ts
- * const store = createSqliteStore(db);
- * ```
- */
-export function createSqliteStore(db: Database): SqliteStore {
-  return {
-    db,
-    overview: async (target, clock) => overview(db, target, clock),
-    summary: async (query) => history(db, query),
-    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => grouped(db, operation, query),
-    scoreProfile: async (target) => scoreProfile(db, target),
-    competitors: async (query) => competitors(db, query),
-    matrix: async (query) => matrix(db, query),
-    keywordMetrics: async (query) => keywordMetrics(db, query),
-    upsertKeys: async (keys) => upsertKeys(db, keys),
-    keys: async () => storedKeys(db),
-    charge: async (keyId, units) => charge(db, keyId, units),
-    balance: async (keyId) => balance(db, keyId),
-    close: async () => {
+  db.pragma(`busy_timeout = ${options.lockTimeoutMs ?? 5_000}`);
+  const before = migrate(db);
+  const local = inThreadConnection(db);
+  if (before === 1 && db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined) await upgradeFromVersion1(db, local);
+  const useWorkers = file !== ':memory:' && options.workers !== false;
+  const connection = useWorkers ? await workerConnection(file, options) : local;
+  const store = createSqlStore(connection, {
+    parser,
+    writeLinks: sqliteLinkSink(db),
+    ...(options.rollups === undefined ? {} : { rollups: options.rollups }),
+    onClose: () => {
       if (db.open) db.close();
     },
+  });
+  // Bulk writes go through the handle on this thread: no copying rows to a worker.
+  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db) });
+  return { ...store, db, connection, writer: () => bulkWriter(db, bulk) };
+}
+
+/** A database of schema version 1 has links without identity and no rollups: fill both in. */
+async function upgradeFromVersion1(db: Database, connection: SqlConnection): Promise<void> {
+  const update = db.prepare('UPDATE links SET link_key = ? WHERE id = ?');
+  const rows = db.prepare('SELECT id, source_url, target_url, anchor, image_url FROM links').iterate() as Iterable<{
+    id: number;
+    source_url: string;
+    target_url: string;
+    anchor: string;
+    image_url: string;
+  }>;
+  db.transaction(() => {
+    for (const row of rows) update.run(linkKey(row), row.id);
+  })();
+  await refreshRollups(connection, 'all');
+}
+
+/** Links written with one prepared upsert per row, in one transaction per batch. */
+function sqliteLinkSink(db: Database): LinkSink {
+  const updates = LINK_COLUMNS.filter((c) => c !== 'link_key').map((c) => `${c} = excluded.${c}`);
+  let statement: ReturnType<Database['prepare']> | undefined;
+  return async (rows: readonly LinkRow[]) => {
+    statement ??= db.prepare(
+      `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (link_key) DO UPDATE SET ${updates.join(', ')}`,
+    );
+    const insert = statement;
+    db.transaction(() => {
+      for (const row of rows) insert.run(LINK_COLUMNS.map((c) => (typeof row[c] === 'boolean' ? (row[c] ? 1 : 0) : row[c])));
+    })();
   };
 }
 
-function grouped<Op extends GroupedOperation>(db: Database, operation: Op, query: GroupedQuery): { rows: RowOf<Op>[]; total: number } {
-  const clock: Clock = query.clock;
-  const rows = groupedRows(operation, query.target, clock);
-  const result = runList(db, rows, filterCondition(query.filter, operation), query.page);
-  const record = operations[operation].record;
-  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
+/**
+ * The writer of a bulk load. Into an empty links table, the secondary link indexes are dropped
+ * first and built once at the end (several times faster than maintaining them row by row), and the
+ * rollups are built from scratch; the page cache is enlarged and fsync is off until the end.
+ */
+async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
+  const writer = await bulk.writer();
+  const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
+  const synchronous = db.pragma('synchronous', { simple: true });
+  db.pragma('cache_size = -262144');
+  db.pragma('synchronous = OFF');
+  const indexes = empty
+    ? (db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' AND sql IS NOT NULL AND name <> 'links_identity'`).all() as {
+        name: string;
+        sql: string;
+      }[])
+    : [];
+  for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
+  return {
+    ...writer,
+    finish: async (options = {}) => {
+      for (const index of indexes) db.exec(index.sql);
+      indexes.length = 0;
+      const stats = await writer.finish({ ...options, all: options.all ?? empty });
+      db.pragma(`synchronous = ${Number(synchronous)}`);
+      db.pragma('optimize');
+      return stats;
+    },
+  };
 }

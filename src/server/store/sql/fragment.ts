@@ -50,3 +50,18 @@ export const ident = (name: string): Fragment => raw(`"${name.replace(/"/g, '""'
 export function join(parts: readonly Fragment[], separator: string): Fragment {
   return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
 }
+
+/**
+ * The fragment's text with each `?` replaced by the placeholder a driver expects (`$1`, `$2`, ...
+ * for PostgreSQL). Only `?` written by this package's own SQL exists in the text: values are never
+ * part of it, so no `?` can come from input.
+ *
+ * @example
+ * ```ts
+ * numbered(sql`a = ${1} AND b = ${2}`, (i) => `$${i}`); // 'a = $1 AND b = $2'
+ * ```
+ */
+export function numbered(fragment: Fragment, placeholder: (index: number) => string): string {
+  let index = 0;
+  return fragment.sql.replace(/\?/g, () => placeholder(++index));
+}

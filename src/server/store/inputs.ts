@@ -1,0 +1,97 @@
+/**
+ * The shapes a store is filled with (the generator, the import command and the test fixtures all
+ * produce them), and the columns derived from a link once, when it is stored: the target's host,
+ * registrable domain and path, the class C of the source IP, and the link's identity.
+ *
+ * @module
+ */
+import type { RowOf } from '../../catalogue/types.js';
+import type { DomainParser } from '../deps.js';
+import { splitUrl } from '../target.js';
+import { linkKey } from './shared.js';
+
+/** A stored link: every backlink field except `is_new`, which depends on the clock. */
+export type LinkInput = Omit<RowOf<'links'>, 'is_new'>;
+
+/** A domain's own data (referring domains and targets alike). */
+export interface DomainInput {
+  readonly domain: string;
+  readonly ip_address: string;
+  readonly country: string;
+  readonly domain_score: number;
+}
+
+/** A page of a target. */
+export interface TargetPageInput {
+  readonly url: string;
+  readonly title: string;
+  readonly response_code: number;
+  readonly page_score: number;
+  readonly external_links_count: number;
+  readonly internal_links_count: number;
+}
+
+/** One snapshot of a keyword's metrics. */
+export type KeywordSnapshotInput = RowOf<'metrics'> & {
+  readonly keyword: string;
+  readonly country: string;
+  /** `YYYY-MM` */
+  readonly month: string;
+  /** `YYYY-MM-DDTHH:MM:SS`: the latest snapshot of a month wins. */
+  readonly snapshot_at: string;
+};
+
+/** The stored columns of a link, in table order after `id`. @internal */
+export const LINK_COLUMNS = [
+  'link_key', 'source_url', 'target_url', 'anchor', 'redirect_url', 'source_title', 'target_title', 'image_url', 'image_alt',
+  'ip_address', 'lang', 'source_size', 'external_links_count', 'internal_links_count', 'response_code', 'page_score',
+  'domain_score', 'first_seen_at', 'last_seen_at', 'source_domain', 'is_nofollow', 'is_ugc', 'is_sponsored', 'is_form',
+  'is_frame', 'is_image', 'is_sitewide_main', 'is_lost', 'ip_class_c', 'target_host', 'target_domain', 'target_path',
+] as const;
+
+/** A link with its derived columns, as stored. @internal */
+export type LinkRow = LinkInput & {
+  readonly link_key: Buffer;
+  readonly ip_class_c: string;
+  readonly target_host: string;
+  readonly target_domain: string;
+  readonly target_path: string;
+};
+
+/**
+ * The /24 network of an IPv4 address (`a.b.c`), or the address itself.
+ *
+ * @example
+ * ```ts
+ * classC('192.0.2.17'); // '192.0.2'
+ * ```
+ */
+export function classC(ip: string): string {
+  const parts = ip.split('.');
+  return parts.length === 4 ? parts.slice(0, 3).join('.') : ip;
+}
+
+/**
+ * The stored form of a link; throws when its target URL has no host.
+ *
+ * @example
+ * ```ts
+ * linkRow(link, tldts).target_domain; // 'example.com'
+ * ```
+ */
+export function linkRow(link: LinkInput, parser: DomainParser): LinkRow {
+  const parts = splitUrl(link.target_url, parser);
+  if (!parts) throw new Error(`Not a URL with a host: ${link.target_url}`);
+  return { ...link, link_key: linkKey(link), ip_class_c: classC(link.ip_address), target_host: parts.host, target_domain: parts.domain, target_path: parts.path };
+}
+
+/**
+ * The host and path a target page is stored under; throws when its URL has no host.
+ *
+ * @internal
+ */
+export function pageParts(page: TargetPageInput, parser: DomainParser): { host: string; path: string } {
+  const parts = splitUrl(page.url, parser);
+  if (!parts) throw new Error(`Not a URL with a host: ${page.url}`);
+  return { host: parts.host, path: parts.path };
+}

@@ -1,0 +1,125 @@
+/**
+ * Operations over the domain graph: the score profile of a target's referring domains,
+ * competitors by referring-domain overlap (Jaccard), and the matrix of domains by target. Each
+ * reads the rollups when the target has a key, else groups the links.
+ *
+ * @module
+ * @internal
+ */
+import type { RowOf } from '../../../catalogue/types.js';
+import type { Target } from '../../target.js';
+import type { CompetitorsQuery, MatrixQuery, RowsResult } from '../store.js';
+import { rollupKey } from '../shared.js';
+import type { SqlConnection } from './connection.js';
+import { filterCondition, matrixCountColumn } from './filter.js';
+import { ident, join, sql, type Fragment } from './fragment.js';
+import { runList } from './run-list.js';
+import { scopeCondition } from './scope.js';
+
+/** Least shared referring domains, and least similarity, for a competitor to be listed. @internal */
+export const COMPETITOR_MIN_COMMON = 5;
+/** @internal */
+export const COMPETITOR_MIN_SIMILARITY = 0.01;
+
+/** Engines return counts as numbers or numeric text (PostgreSQL's bigint); the records want numbers. */
+const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
+  rows.map((row) => Object.fromEntries([...text.map((f) => [f, row[f]]), ...numeric.map((f) => [f, Number(row[f])])]) as Row);
+
+/** The distinct referring domains of a target (one column, `source_domain`). */
+function referringDomains(target: Target, useRollups: boolean): Fragment {
+  const tkey = useRollups ? rollupKey(target) : undefined;
+  return tkey === undefined
+    ? sql`SELECT DISTINCT l.source_domain FROM links l WHERE ${scopeCondition(target)}`
+    : sql`SELECT r.source_domain FROM r_ref_domains r WHERE r.tkey = ${tkey}`;
+}
+
+/**
+ * Referring domains of a target counted by their domain score, ascending; no row for an empty score.
+ *
+ * @example
+ * ```ts
+ * await scoreProfile(connection, target, true); // [{ domain_score: 0, domains_count: 3 }, ...]
+ * ```
+ */
+export async function scoreProfile(connection: SqlConnection, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
+  const rows = await connection.all<Record<string, unknown>>(sql`SELECT coalesce(d.domain_score, 0) AS domain_score, count(*) AS domains_count
+    FROM (${referringDomains(target, useRollups)}) rd LEFT JOIN domains d ON d.domain = rd.source_domain
+    GROUP BY coalesce(d.domain_score, 0) ORDER BY 1 ASC`);
+  return numbers(rows, [], ['domain_score', 'domains_count']);
+}
+
+/**
+ * Competitors of a domain: every other registrable domain sharing referring domains with it, with
+ * similarity = |R(t) ∩ R(c)| / |R(t) ∪ R(c)|.
+ *
+ * @example
+ * ```ts
+ * (await competitors(connection, { domain: 'example.com', page }, true)).rows[0]; // { domain, similarity, common_refdomains }
+ * ```
+ */
+export async function competitors(connection: SqlConnection, query: CompetitorsQuery, useRollups: boolean): Promise<RowsResult<RowOf<'competitors'>>> {
+  const rows = useRollups
+    ? sql`WITH mine AS (SELECT source_domain FROM r_ref_domains WHERE tkey = ${`d:${query.domain}`}),
+        size AS (SELECT count(*) AS n FROM mine),
+        overlap AS (SELECT r.tkey, count(*) AS common FROM mine JOIN r_ref_domains r ON r.source_domain = mine.source_domain
+          WHERE r.tkey >= 'd:' AND r.tkey < 'd;' AND r.tkey <> ${`d:${query.domain}`} GROUP BY r.tkey)
+      SELECT t.tdomain AS _key, t.tdomain AS domain,
+        CAST(o.common AS DOUBLE PRECISION) / (size.n + t.domains_count - o.common) AS similarity, o.common AS common_refdomains
+      FROM overlap o JOIN r_targets t ON t.tkey = o.tkey CROSS JOIN size`
+    : sql`WITH mine AS (SELECT DISTINCT source_domain FROM links WHERE target_domain = ${query.domain}),
+        size AS (SELECT count(*) AS n FROM mine),
+        overlap AS (SELECT l.target_domain AS domain, count(DISTINCT l.source_domain) AS common
+          FROM mine JOIN links l ON l.source_domain = mine.source_domain
+          WHERE l.target_domain <> ${query.domain} GROUP BY l.target_domain),
+        theirs AS (SELECT l.target_domain AS domain, count(DISTINCT l.source_domain) AS n
+          FROM links l WHERE l.target_domain IN (SELECT domain FROM overlap) GROUP BY l.target_domain)
+      SELECT o.domain AS _key, o.domain AS domain,
+        CAST(o.common AS DOUBLE PRECISION) / (size.n + t.n - o.common) AS similarity, o.common AS common_refdomains
+      FROM overlap o JOIN theirs t ON t.domain = o.domain CROSS JOIN size`;
+  const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
+  const result = await runList(connection, rows, where, query.page);
+  return { total: result.total, rows: numbers(result.rows, ['domain'], ['similarity', 'common_refdomains']) };
+}
+
+/**
+ * The matrix: each domain linking to at least one target, with its backlinks to each target in
+ * request order and the number of targets it links to.
+ *
+ * @example
+ * ```ts
+ * (await matrix(connection, { targets, page, filter: null }, true)).rows[0].backlinks_counts; // [3, 0]
+ * ```
+ */
+export async function matrix(connection: SqlConnection, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
+  const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));
+  const names = query.targets.map((_, i) => ident(matrixCountColumn(i + 1)));
+  let grouped: Fragment;
+  if (keys.every((key): key is string => key !== undefined)) {
+    const counts = keys.map((key, i) => sql`sum(CASE WHEN r.tkey = ${key} THEN r.backlinks_count ELSE 0 END) AS ${names[i]!}`);
+    grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS domain, coalesce(min(d.domain_score), 0) AS domain_score,
+        coalesce(min(d.ip_address), '') AS ip_address, coalesce(min(d.country), '') AS country, ${join(counts, ', ')}
+      FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
+      WHERE r.tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) GROUP BY r.source_domain`;
+  } else {
+    const conditions = query.targets.map(scopeCondition);
+    const counts = conditions.map((condition, i) => sql`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${names[i]!}`);
+    grouped = sql`SELECT l.source_domain AS _key, l.source_domain AS domain, coalesce(min(d.domain_score), 0) AS domain_score,
+        coalesce(min(d.ip_address), '') AS ip_address, coalesce(min(d.country), '') AS country, ${join(counts, ', ')}
+      FROM links l LEFT JOIN domains d ON d.domain = l.source_domain
+      WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')} GROUP BY l.source_domain`;
+  }
+  const matches = join(names.map((name) => sql`CASE WHEN g.${name} > 0 THEN 1 ELSE 0 END`), ' + ');
+  const rows = sql`SELECT g.*, ${matches} AS matches_count FROM (${grouped}) g`;
+  const result = await runList(connection, rows, filterCondition(query.filter, 'matrix', connection.dialect), query.page);
+  return {
+    total: result.total,
+    rows: result.rows.map((row) => ({
+      domain: row['domain'] as string,
+      domain_score: Number(row['domain_score']),
+      ip_address: row['ip_address'] as string,
+      country: row['country'] as string,
+      matches_count: Number(row['matches_count']),
+      backlinks_counts: query.targets.map((_, i) => Number(row[matrixCountColumn(i + 1)])),
+    })),
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The rows of the list operations as SQL relations whose columns are exactly the record's fields
+ * (plus a hidden `_key`, unique per row, for the tie-break), so that the filter lowered by `toSql`
+ * applies to the rows the caller sees. Column lists come from the catalogue.
+ *
+ * Two sources give the same rows:
+ * - **rollups** (`r_*` tables, kept up to date at write time, see `rollups.ts`): one indexed range
+ *   per target, used for every scope but SUBFOLDER below the host;
+ * - **the links** themselves, grouped per request: SUBFOLDER, and the obviously-right path the
+ *   rollup differential test compares against.
+ *
+ * Booleans are SQL comparisons (`(x > 0)`), which are BOOLEAN on PostgreSQL and 0/1 on SQLite,
+ * matching how each filter dialect binds `true` and `false`.
+ *
+ * @module
+ * @internal
+ */
+import { operations } from '../../../catalogue/operations.js';
+import type { Target } from '../../target.js';
+import type { Clock, GroupedOperation } from '../store.js';
+import { ident, join, raw, sql, type Fragment } from './fragment.js';
+import { scopeCondition } from './scope.js';
+
+/** Expressions per field; fields not listed read the same-named column of the source alias. */
+type Expressions = Readonly<Record<string, Fragment>>;
+
+interface Relation {
+  readonly key: Fragment;
+  readonly expressions: Expressions;
+  /** The alias whose same-named columns fill the fields not listed. */
+  readonly alias: string;
+  readonly from: Fragment;
+  readonly where: Fragment;
+  readonly groupBy: Fragment | null;
+}
+
+/** How many of a group's links satisfy a condition (portable: no FILTER clause, no boolean sum). */
+export const countWhere = (condition: string): Fragment => raw(`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END)`);
+
+const firstLast = { first_seen_at: raw('min(l.first_seen_at)'), last_seen_at: raw('max(l.last_seen_at)') };
+const domainInfo = (alias: string, aggregate: boolean): Expressions => {
+  const wrap = (column: string) => (aggregate ? `min(d.${column})` : `d.${column}`);
+  return {
+    ip_address: raw(`coalesce(${wrap('ip_address')}, '')`),
+    country: raw(`coalesce(${wrap('country')}, '')`),
+    domain_score: raw(`coalesce(${wrap('domain_score')}, 0)`),
+    domain: raw(`${alias}.source_domain`),
+  };
+};
+
+/** The relations grouped from the target's links, per request. */
+function fromLinks(operation: GroupedOperation, target: Target, clock: Clock): Relation {
+  const where = scopeCondition(target);
+  const withDomains = raw('links l LEFT JOIN domains d ON d.domain = l.source_domain');
+  switch (operation) {
+    case 'links':
+      return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: raw('links l'), where, groupBy: null };
+    case 'ref-domains':
+      return {
+        key: raw('l.source_domain'),
+        alias: 'l',
+        expressions: {
+          ...domainInfo('l', true),
+          backlinks_count: raw('count(*)'),
+          ...firstLast,
+          is_follow: sql`(${countWhere('NOT l.is_nofollow')} > 0)`,
+          is_new: sql`(min(l.first_seen_at) >= ${clock.newSince})`,
+          is_lost: sql`(${countWhere('NOT l.is_lost')} = 0)`,
+        },
+        from: withDomains,
+        where,
+        groupBy: raw('l.source_domain'),
+      };
+    case 'ref-ips':
+      return {
+        key: raw('l.ip_address'),
+        alias: 'l',
+        expressions: {
+          ip_address: raw('l.ip_address'),
+          country: raw(`coalesce(min(d.country), '')`),
+          backlinks_count: raw('count(*)'),
+          domains_count: raw('count(DISTINCT l.source_domain)'),
+          ...firstLast,
+        },
+        from: withDomains,
+        where,
+        groupBy: raw('l.ip_address'),
+      };
+    case 'pages':
+      return {
+        key: raw('l.target_host || l.target_path'),
+        alias: 'l',
+        expressions: {
+          source_url: raw('coalesce(min(p.url), min(l.target_url))'),
+          source_title: raw(`coalesce(min(p.title), '')`),
+          response_code: raw('coalesce(min(p.response_code), 200)'),
+          backlinks_count: raw('count(*)'),
+          domains_count: raw('count(DISTINCT l.source_domain)'),
+          external_links_count: raw('coalesce(min(p.external_links_count), 0)'),
+          internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
+          ...firstLast,
+        },
+        from: raw('links l LEFT JOIN target_pages p ON p.host = l.target_host AND p.path = l.target_path'),
+        where,
+        groupBy: raw('l.target_host, l.target_path'),
+      };
+    case 'anchors':
+      return {
+        key: raw('l.anchor'),
+        alias: 'l',
+        expressions: { anchor: raw('l.anchor'), backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast },
+        from: raw('links l'),
+        where,
+        groupBy: raw('l.anchor'),
+      };
+  }
+}
+
+/** The same relations read from the rollup tables of one target key. */
+function fromRollups(operation: GroupedOperation, target: Target, tkey: string, clock: Clock): Relation {
+  const where = sql`r.tkey = ${tkey}`;
+  switch (operation) {
+    case 'links':
+      // The links list is the links themselves; only its total comes from a rollup.
+      return fromLinks('links', target, clock);
+    case 'ref-domains':
+      return {
+        key: raw('r.source_domain'),
+        alias: 'r',
+        expressions: {
+          ...domainInfo('r', false),
+          is_follow: raw('(r.follow_links > 0)'),
+          is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
+          is_lost: raw('(r.lost_links = r.backlinks_count)'),
+        },
+        from: raw('r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain'),
+        where,
+        groupBy: null,
+      };
+    case 'ref-ips':
+      return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: raw('r_ref_ips r'), where, groupBy: null };
+    case 'pages':
+      return {
+        key: raw('r.page_key'),
+        alias: 'r',
+        expressions: {
+          source_url: raw('coalesce(p.url, r.target_url)'),
+          source_title: raw(`coalesce(p.title, '')`),
+          response_code: raw('coalesce(p.response_code, 200)'),
+          external_links_count: raw('coalesce(p.external_links_count, 0)'),
+          internal_links_count: raw('coalesce(p.internal_links_count, 0)'),
+        },
+        from: raw('r_pages r LEFT JOIN target_pages p ON p.host = r.host AND p.path = r.path'),
+        where,
+        groupBy: null,
+      };
+    case 'anchors':
+      return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: raw('r_anchors r'), where, groupBy: null };
+  }
+}
+
+/**
+ * The SELECT producing an operation's rows for one target, columns named as the record's fields;
+ * from the rollups when `tkey` is given, else grouped from the links.
+ *
+ * @example
+ * ```ts
+ * groupedRows('anchors', target, clock, 'd:example.com'); // SELECT r.anchor AS _key, ... FROM r_anchors r WHERE r.tkey = ?
+ * ```
+ */
+export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined): Fragment {
+  const relation = tkey === undefined ? fromLinks(operation, target, clock) : fromRollups(operation, target, tkey, clock);
+  const columns = Object.keys(operations[operation].record).map((field) => {
+    const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
+    return sql`${expression} AS ${ident(field)}`;
+  });
+  const select = join([sql`${relation.key} AS _key`, ...columns], ', ');
+  const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
+  return sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
+}

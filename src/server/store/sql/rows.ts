@@ -1,0 +1,29 @@
+/**
+ * Database rows to records: booleans (0/1 on SQLite, BOOLEAN on PostgreSQL) become true/false,
+ * counts (numeric text from PostgreSQL's bigint, numbers elsewhere) become numbers, hidden columns
+ * are dropped, and fields come out in the catalogue's order.
+ *
+ * @module
+ * @internal
+ */
+import type { RecordSpec } from '../../../catalogue/records.js';
+
+/**
+ * Converts one row of a relation named as the record's fields.
+ *
+ * @example
+ * ```ts
+ * toRecord({ _key: 1, anchor: 'a', is_lost: 0 }, { anchor: {...}, is_lost: { type: 'boolean' } });
+ * // { anchor: 'a', is_lost: false }
+ * ```
+ */
+export function toRecord<Row>(row: Readonly<Record<string, unknown>>, record: RecordSpec): Row {
+  const out: Record<string, unknown> = {};
+  for (const [field, spec] of Object.entries(record)) {
+    const value = row[field];
+    if (spec.type === 'boolean') out[field] = value === 1 || value === true;
+    else if ((spec.type === 'integer' || spec.type === 'number') && typeof value !== 'number' && value !== undefined) out[field] = Number(value);
+    else out[field] = value;
+  }
+  return out as Row;
+}

@@ -1,0 +1,104 @@
+/**
+ * The bulk writer shared by every store: derives a link's stored columns once, upserts rows in
+ * multi-row statements (`INSERT ... ON CONFLICT ... DO UPDATE`, which SQLite and PostgreSQL both
+ * speak), remembers which registrable domains it touched, and recomputes their rollups at the end.
+ * An engine may pass a faster way to write links (PostgreSQL's COPY).
+ *
+ * @module
+ * @internal
+ */
+import type { DomainParser } from '../../deps.js';
+import { LINK_COLUMNS, linkRow, pageParts, type LinkRow } from '../inputs.js';
+import { normalizeKeyword } from '../shared.js';
+import type { GraphWriter, LoadStats } from '../store.js';
+import type { SqlConnection } from './connection.js';
+import { join, raw, sql, type Fragment } from './fragment.js';
+import { refreshRollups } from './rollups.js';
+
+/** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
+const ROWS_PER_STATEMENT = 400;
+
+/** A multi-row upsert: `conflict` names the key, every other column takes the new value. */
+export function upsert(table: string, columns: readonly string[], conflict: readonly string[], rows: readonly (readonly unknown[])[]): Fragment[] {
+  const updates = columns.filter((c) => !conflict.includes(c)).map((c) => `${c} = excluded.${c}`);
+  const statements: Fragment[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const values = rows.slice(i, i + ROWS_PER_STATEMENT).map((row) => sql`(${join(row.map((value) => sql`${value}`), ', ')})`);
+    statements.push(
+      sql`INSERT INTO ${raw(table)} (${raw(columns.join(', '))}) VALUES ${join(values, ', ')}
+        ON CONFLICT (${raw(conflict.join(', '))}) DO UPDATE SET ${raw(updates.join(', '))}`,
+    );
+  }
+  return statements;
+}
+
+/** Writes stored links (an engine's fast path, or the shared upsert). */
+export type LinkSink = (rows: readonly LinkRow[]) => Promise<void>;
+
+/**
+ * The shared upsert of links over a connection.
+ *
+ * @example
+ * ```ts
+ * await upsertLinks(connection)(rows);
+ * ```
+ */
+export const upsertLinks =
+  (connection: SqlConnection): LinkSink =>
+  (rows) =>
+    connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => LINK_COLUMNS.map((column) => row[column]))));
+
+/**
+ * A {@link GraphWriter} over a connection.
+ *
+ * @example
+ * ```ts
+ * const writer = createGraphWriter(connection, tldts);
+ * ```
+ */
+export function createGraphWriter(connection: SqlConnection, parser: DomainParser, writeLinks: LinkSink = upsertLinks(connection)): GraphWriter {
+  const touched = new Set<string>();
+  let written = 0;
+  return {
+    domains: (rows) =>
+      connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]))),
+    pages: (rows) =>
+      connection.transaction(
+        upsert(
+          'target_pages',
+          ['host', 'path', 'url', 'title', 'response_code', 'page_score', 'external_links_count', 'internal_links_count'],
+          ['host', 'path'],
+          rows.map((p) => {
+            const { host, path } = pageParts(p, parser);
+            return [host, path, p.url, p.title, p.response_code, p.page_score, p.external_links_count, p.internal_links_count];
+          }),
+        ),
+      ),
+    keywords: (rows) =>
+      connection.transaction(
+        upsert(
+          'keyword_metrics',
+          ['keyword', 'country', 'month', 'snapshot_at', 'search_volume', 'cpc', 'competitive_density', 'keyword_difficulty', 'number_of_results', 'intents', 'serp_features', 'trends'],
+          ['keyword', 'country', 'month', 'snapshot_at'],
+          rows.map((s) => [
+            normalizeKeyword(s.keyword), s.country, s.month, s.snapshot_at, s.search_volume, s.cpc, s.competitive_density, s.keyword_difficulty,
+            s.number_of_results, JSON.stringify(s.intents), JSON.stringify(s.serp_features), JSON.stringify(s.trends),
+          ]),
+        ),
+      ),
+    links: async (rows) => {
+      const stored = rows.map((link) => linkRow(link, parser));
+      for (const row of stored) touched.add(row.target_domain);
+      // Two records with the same identity in one batch: the later one wins, as in separate batches.
+      const unique = new Map(stored.map((row) => [row.link_key.toString('base64'), row]));
+      await writeLinks([...unique.values()]);
+      written += rows.length;
+    },
+    finish: async (options = {}): Promise<LoadStats> => {
+      const domains = [...touched].sort();
+      await refreshRollups(connection, options.all ? 'all' : domains, options.onProgress);
+      touched.clear();
+      return { links: written, domains: domains.length };
+    },
+  };
+}
