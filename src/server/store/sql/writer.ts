@@ -12,7 +12,7 @@ import { LINK_COLUMNS, linkRow, pageParts, type LinkRow } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
-import { join, raw, sql, type Fragment } from './fragment.js';
+import type { Fragment } from './fragment.js';
 import { refreshRollups } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
@@ -21,13 +21,15 @@ const ROWS_PER_STATEMENT = 400;
 /** A multi-row upsert: `conflict` names the key, every other column takes the new value. */
 export function upsert(table: string, columns: readonly string[], conflict: readonly string[], rows: readonly (readonly unknown[])[]): Fragment[] {
   const updates = columns.filter((c) => !conflict.includes(c)).map((c) => `${c} = excluded.${c}`);
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
   const statements: Fragment[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const values = rows.slice(i, i + ROWS_PER_STATEMENT).map((row) => sql`(${join(row.map((value) => sql`${value}`), ', ')})`);
-    statements.push(
-      sql`INSERT INTO ${raw(table)} (${raw(columns.join(', '))}) VALUES ${join(values, ', ')}
-        ON CONFLICT (${raw(conflict.join(', '))}) DO UPDATE SET ${raw(updates.join(', '))}`,
-    );
+    const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
+    statements.push({
+      sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}
+        ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.join(', ')}`,
+      params: batch.flat(),
+    });
   }
   return statements;
 }
@@ -46,7 +48,7 @@ export type LinkSink = (rows: readonly LinkRow[]) => Promise<void>;
 export const upsertLinks =
   (connection: SqlConnection): LinkSink =>
   (rows) =>
-    connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => LINK_COLUMNS.map((column) => row[column]))));
+    connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => row.values)));
 
 /**
  * A {@link GraphWriter} over a connection.
@@ -88,9 +90,9 @@ export function createGraphWriter(connection: SqlConnection, parser: DomainParse
       ),
     links: async (rows) => {
       const stored = rows.map((link) => linkRow(link, parser));
-      for (const row of stored) touched.add(row.target_domain);
+      for (const row of stored) touched.add(row.targetDomain);
       // Two records with the same identity in one batch: the later one wins, as in separate batches.
-      const unique = new Map(stored.map((row) => [row.link_key.toString('base64'), row]));
+      const unique = new Map(stored.map((row) => [row.key.toString('base64'), row]));
       await writeLinks([...unique.values()]);
       written += rows.length;
     },

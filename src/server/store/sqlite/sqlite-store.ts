@@ -101,7 +101,7 @@ function sqliteLinkSink(db: Database): LinkSink {
     );
     const insert = statement;
     db.transaction(() => {
-      for (const row of rows) insert.run(LINK_COLUMNS.map((c) => (typeof row[c] === 'boolean' ? (row[c] ? 1 : 0) : row[c])));
+      for (const row of rows) insert.run(row.values.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)));
     })();
   };
 }
