@@ -8,22 +8,24 @@ import { existsSync, rmSync } from 'node:fs';
 import { EXIT, type Command } from '../../cli/command.js';
 import { loadServerDeps, MissingDependencyError } from '../deps.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, hasLinks, openDatabase, seedWithProgress } from './sample-database.js';
+import { describeLocation, openStoreAt, storeLocation } from './open-store.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
-const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE] [--now DATE] [--force]
+const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
 
-Writes a deterministic sample link graph and keyword metrics into a SQLite database.
-The same --links, --seed and --now always give the same data.
+Writes a deterministic sample link graph and keyword metrics into a SQLite database or PostgreSQL,
+through the same bulk path as \`import\`. The same --links, --seed and --now always give the same data.
 
 Options:
-  --links N    number of links (default ${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')})
-  --seed S     seed of the random source (default 1)
-  --db FILE    database file (default ${DEFAULT_SAMPLE_DB})
-  --now DATE   the date the data is "as of" (default: today, 00:00 UTC)
-  --force      replace the file if it already holds links
+  --links N            number of links (default ${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')})
+  --seed S             seed of the random source (default 1)
+  --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
+  --database-url URL   postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
+  --now DATE           the date the data is "as of" (default: today, 00:00 UTC)
+  --force              SQLite: replace the file if it already holds links
 `;
 
-const OPTIONS = { links: { value: true }, seed: { value: true }, db: { value: true }, now: { value: true }, force: { value: false }, help: { value: false } };
+const OPTIONS = { links: { value: true }, seed: { value: true }, db: { value: true }, 'database-url': { value: true }, now: { value: true }, force: { value: false }, help: { value: false } };
 
 /** The `seed` command. @internal */
 export const seedCommand: Command = {
@@ -40,7 +42,8 @@ export const seedCommand: Command = {
     if (typeof links === 'string') return usage(io, links);
     if (typeof seed === 'string') return usage(io, seed);
     if (typeof now === 'string') return usage(io, now);
-    const file = typeof parsed.options['db'] === 'string' ? parsed.options['db'] : DEFAULT_SAMPLE_DB;
+    const location = storeLocation(parsed.options, io.env, DEFAULT_SAMPLE_DB);
+    if (typeof location === 'string') return usage(io, location);
     let deps;
     try {
       deps = await loadServerDeps();
@@ -48,15 +51,18 @@ export const seedCommand: Command = {
       if (error instanceof MissingDependencyError) return io.stderr.write(`${error.message}\n`), EXIT.failure;
       throw error;
     }
-    if (parsed.options['force'] && existsSync(file)) for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    const store = await openDatabase(file);
+    if (parsed.options['force'] && location.kind === 'sqlite' && existsSync(location.file)) {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${location.file}${suffix}`, { force: true });
+    }
+    const store = await openStoreAt(location, deps.tldts);
     try {
-      if (hasLinks(store)) {
-        io.stderr.write(`${file} already holds links; pass --force to replace it.\n`);
+      if (await store.hasLinks()) {
+        const how = location.kind === 'sqlite' ? 'pass --force to replace it' : 'seed an empty database';
+        io.stderr.write(`${describeLocation(location)} already holds links; ${how}.\n`);
         return EXIT.failure;
       }
       await seedWithProgress(store, deps.tldts, io, { links, seed, now });
-      io.stdout.write(`${file}\n`);
+      io.stdout.write(`${describeLocation(location)}\n`);
       return EXIT.ok;
     } finally {
       await store.close();

@@ -10,32 +10,35 @@ import { EXIT, type CliIo, type Command } from '../../cli/command.js';
 import { loadServerDeps, MissingDependencyError, type ServerDeps } from '../deps.js';
 import { parseKeys } from '../keys-config.js';
 import { startServer } from '../server.js';
-import type { KeyConfig } from '../store/store.js';
+import type { KeyConfig, Store } from '../store/store.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, hasLinks, openDatabase, seedWithProgress } from './sample-database.js';
+import { openStoreAt, storeLocation } from './open-store.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
 
-const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE] [--sample] [--keys FILE] [--now DATE] [--quiet]
+const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys FILE] [--now DATE] [--quiet]
 
-Serves the Backlink and Keyword Data Service on a SQLite database.
+Serves the Backlink and Keyword Data Service on a SQLite database or on PostgreSQL.
 
 Options:
   --port N      port (default 3000; 0 picks a free one)
   --host H      interface (default 127.0.0.1)
-  --db FILE     database file (default with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory)
+  --db FILE     SQLite database file (default with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory)
+  --database-url URL
+                postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
   --sample      create sample data on first run (${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')} links; --links, --seed to change)
   --keys FILE   API keys: JSON [{"id","key","units"}] or "id:key[:units],..."; default: $BACKLINK_QUERY_KEYS
   --now DATE    the server's clock (default: the system clock)
   --quiet       no request log lines
 
 Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
-Needs the optional packages fastify, better-sqlite3 and tldts.
+Needs the optional packages fastify, better-sqlite3 and tldts (and pg for PostgreSQL).
 `;
 
 const OPTIONS = {
-  port: { value: true }, host: { value: true }, db: { value: true }, sample: { value: false }, keys: { value: true },
+  port: { value: true }, host: { value: true }, db: { value: true }, 'database-url': { value: true }, sample: { value: false }, keys: { value: true },
   now: { value: true }, links: { value: true }, seed: { value: true }, quiet: { value: false }, help: { value: false },
 };
 
@@ -61,7 +64,7 @@ async function loadDeps(io: CliIo): Promise<ServerDeps | undefined> {
 /** The `serve` command. @internal */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the interface on a SQLite database (--sample for sample data)',
+  summary: 'Serve the interface on SQLite or PostgreSQL (--sample for sample data)',
   help: HELP,
   async run(args, io) {
     const parsed = parseArgs(args, OPTIONS);
@@ -82,10 +85,11 @@ export const serveCommand: Command = {
     } catch (error) {
       return io.stderr.write(`Invalid key configuration: ${(error as Error).message}\n`), EXIT.failure;
     }
-    const file = typeof o['db'] === 'string' ? o['db'] : o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:';
-    const store = await openDatabase(file);
-    if (o['sample'] && !hasLinks(store)) await seedWithProgress(store, deps.tldts, io, { links: links as number, seed: seed as number, now: now as Date | undefined });
-    if (!o['sample'] && file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
+    const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
+    if (typeof location === 'string') return fail(location);
+    const store = await openStoreAt(location, deps.tldts);
+    if (o['sample'] && !(await store.hasLinks())) await seedWithProgress(store, deps.tldts, io, { links: links as number, seed: seed as number, now: now as Date | undefined });
+    if (!o['sample'] && location.kind === 'sqlite' && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const clock = now instanceof Date ? now : undefined;
     return serve(io, { store, keys, clock, port: port as number, host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1', quiet: o['quiet'] === true });
   },
@@ -93,7 +97,7 @@ export const serveCommand: Command = {
 
 async function serve(
   io: CliIo,
-  options: { store: Awaited<ReturnType<typeof openDatabase>>; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean },
+  options: { store: Store; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean },
 ): Promise<number> {
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

@@ -124,6 +124,8 @@ export interface Store {
   charge(keyId: string, units: number): Promise<ChargeResult>;
   /** The balance of a key. */
   balance(keyId: string): Promise<number | undefined>;
+  /** Whether the store holds any link. */
+  hasLinks(): Promise<boolean>;
   /** A bulk writer: stores data in batches and brings the rollups up to date at `finish`. */
   writer(): Promise<GraphWriter>;
   close(): Promise<void>;

@@ -13,62 +13,44 @@
  * | `r_anchors` | target key, anchor | anchors |
  * | `r_history` | target key, month where a count changes | summary, comparison |
  *
- * A refresh recomputes every rollup of the registrable domains given (all of a domain's keys come
- * from its links), inside one transaction per domain, so rollups are exact after any import or
- * re-import: they are a function of the links, never patched by deltas.
+ * A refresh reads each given registrable domain's links once (all of a domain's keys come from
+ * them), computes every rollup row in one pass ({@link rollupRows}) and replaces the domain's rows
+ * in one transaction, so rollups are exact after any import or re-import: they are a function of
+ * the links, never patched by deltas. The same code fills every engine; only the INSERTs reach it.
  *
  * @module
  * @internal
  */
+import { compareCodePoints } from '../../../evaluate/text-order.js';
 import { addMonths } from '../../clock.js';
 import type { SqlConnection } from './connection.js';
-import { join, raw, sql, type Fragment } from './fragment.js';
-import { countWhere } from './relations.js';
+import { raw, sql, type Fragment } from './fragment.js';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
 export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_targets'] as const;
 
-/** The key expression of each level over the links table `l`. */
-const LEVELS: readonly Fragment[] = [raw(`'d:' || l.target_domain`), raw(`'h:' || l.target_host`), raw(`'p:' || l.target_host || l.target_path`)];
-
-const firstLast = 'min(l.first_seen_at), max(l.last_seen_at)';
-
-/** The INSERT ... SELECT statements of one level, over the links matching `where`. */
-function levelStatements(key: Fragment, where: Fragment): Fragment[] {
-  return [
-    sql`INSERT INTO r_targets (tkey, tdomain, backlinks_count, domains_count, urls_count, follows_count, nofollows_count,
-        sponsored_count, ugc_count, frames_count, forms_count, images_count, texts_count, ips_count, ip_class_c_count, lost_count)
-      SELECT ${key}, min(l.target_domain), count(*), count(DISTINCT l.source_domain), count(DISTINCT l.source_url),
-        ${countWhere('NOT l.is_nofollow')}, ${countWhere('l.is_nofollow')}, ${countWhere('l.is_sponsored')}, ${countWhere('l.is_ugc')},
-        ${countWhere('l.is_frame')}, ${countWhere('l.is_form')}, ${countWhere('l.is_image')}, ${countWhere('NOT l.is_image')},
-        count(DISTINCT l.ip_address), count(DISTINCT l.ip_class_c), ${countWhere('l.is_lost')}
-      FROM links l WHERE ${where} GROUP BY ${key}`,
-    sql`INSERT INTO r_ref_domains (tkey, source_domain, backlinks_count, first_seen_at, last_seen_at, follow_links, lost_links)
-      SELECT ${key}, l.source_domain, count(*), ${raw(firstLast)}, ${countWhere('NOT l.is_nofollow')}, ${countWhere('l.is_lost')}
-      FROM links l WHERE ${where} GROUP BY ${key}, l.source_domain`,
-    sql`INSERT INTO r_ref_ips (tkey, ip_address, country, backlinks_count, domains_count, first_seen_at, last_seen_at)
-      SELECT ${key}, l.ip_address, coalesce(min(d.country), ''), count(*), count(DISTINCT l.source_domain), ${raw(firstLast)}
-      FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE ${where} GROUP BY ${key}, l.ip_address`,
-    sql`INSERT INTO r_pages (tkey, page_key, host, path, target_url, backlinks_count, domains_count, first_seen_at, last_seen_at)
-      SELECT ${key}, l.target_host || l.target_path, l.target_host, l.target_path, min(l.target_url), count(*),
-        count(DISTINCT l.source_domain), ${raw(firstLast)}
-      FROM links l WHERE ${where} GROUP BY ${key}, l.target_host, l.target_path`,
-    sql`INSERT INTO r_anchors (tkey, anchor, backlinks_count, domains_count, first_seen_at, last_seen_at)
-      SELECT ${key}, l.anchor, count(*), count(DISTINCT l.source_domain), ${raw(firstLast)}
-      FROM links l WHERE ${where} GROUP BY ${key}, l.anchor`,
-  ];
-}
-
-/** What the history needs of one link, with its target's host and path. */
-interface HistorySource {
+/** What the rollups need of one stored link (and the country of its source domain). */
+interface SourceLink {
+  readonly source_url: string;
+  readonly target_url: string;
+  readonly anchor: string;
+  readonly ip_address: string;
+  readonly ip_class_c: string;
   readonly first_seen_at: string;
   readonly last_seen_at: string;
   readonly is_lost: boolean | number;
   readonly is_nofollow: boolean | number;
+  readonly is_sponsored: boolean | number;
+  readonly is_ugc: boolean | number;
+  readonly is_frame: boolean | number;
+  readonly is_form: boolean | number;
+  readonly is_image: boolean | number;
   readonly source_domain: string;
   readonly target_host: string;
   readonly target_path: string;
+  readonly country: string | null;
 }
+type HistorySource = Pick<SourceLink, 'first_seen_at' | 'last_seen_at' | 'is_lost' | 'is_nofollow' | 'source_domain'>;
 
 /** One stored history row: the counts from `month` until the next row of the same key. */
 export interface HistoryRow {
@@ -130,36 +112,136 @@ export function historyRows(tkey: string, links: readonly HistorySource[]): Hist
   return rows;
 }
 
-/** The history rows of every key of one registrable domain's links. */
-function domainHistory(domain: string, links: readonly HistorySource[]): HistoryRow[] {
-  const byKey = new Map<string, HistorySource[]>();
-  const push = (key: string, link: HistorySource) => {
-    let list = byKey.get(key);
-    if (!list) byKey.set(key, (list = []));
-    list.push(link);
-  };
-  for (const link of links) {
-    push(`d:${domain}`, link);
-    push(`h:${link.target_host}`, link);
-    push(`p:${link.target_host}${link.target_path}`, link);
-  }
-  return [...byKey].flatMap(([key, list]) => historyRows(key, list));
+/** Rows of one group (a referring domain, IP, page or anchor of one key). */
+interface Group {
+  backlinks: number;
+  domains: Set<string> | undefined;
+  first: string;
+  last: string;
+  follows: number;
+  lost: number;
+  country: string | null;
+  url: string;
 }
 
-const HISTORY_BATCH = 500;
+/** Everything one key accumulates. */
+interface KeyRollup {
+  readonly links: SourceLink[];
+  readonly counters: Record<string, number>;
+  readonly urls: Set<string>;
+  readonly ips: Map<string, Group>;
+  readonly classes: Set<string>;
+  readonly refDomains: Map<string, Group>;
+  readonly pages: Map<string, Group & { host: string; path: string }>;
+  readonly anchors: Map<string, Group>;
+}
 
-function historyInserts(rows: readonly HistoryRow[]): Fragment[] {
+const COUNTERS = ['follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'lost_count'] as const;
+
+function newKey(): KeyRollup {
+  return { links: [], counters: Object.fromEntries(COUNTERS.map((c) => [c, 0])), urls: new Set(), ips: new Map(), classes: new Set(), refDomains: new Map(), pages: new Map(), anchors: new Map() };
+}
+
+/** Adds a link to a group: counts, distinct domains, first and last seen (text order of ASCII timestamps). */
+function addTo<G extends Group>(groups: Map<string, G>, key: string, link: SourceLink, make: () => G, withUrl = false): G {
+  let group = groups.get(key);
+  if (!group) groups.set(key, (group = make()));
+  group.backlinks++;
+  group.domains?.add(link.source_domain);
+  if (group.first === '' || link.first_seen_at < group.first) group.first = link.first_seen_at;
+  if (link.last_seen_at > group.last) group.last = link.last_seen_at;
+  if (!link.is_nofollow) group.follows++;
+  if (link.is_lost) group.lost++;
+  // min() of the source domains' countries (and of a page's target URLs), in code point order as SQL compares text.
+  if (link.country !== null && (group.country === null || compareCodePoints(link.country, group.country) < 0)) group.country = link.country;
+  if (withUrl && (group.url === '' || compareCodePoints(link.target_url, group.url) < 0)) group.url = link.target_url;
+  return group;
+}
+
+const group = (distinct: boolean): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '' });
+
+/**
+ * The rollup rows of one registrable domain's links, for its three levels of keys: one pass over
+ * the links, hash maps per key (no sort), so every engine gets the same rows from the same code.
+ *
+ * @example
+ * ```ts
+ * rollupRows('example.com', links).refDomains.length;
+ * ```
+ */
+export function rollupRows(domain: string, links: readonly SourceLink[]) {
+  const keys = new Map<string, KeyRollup>();
+  const keyOf = (tkey: string) => {
+    let key = keys.get(tkey);
+    if (!key) keys.set(tkey, (key = newKey()));
+    return key;
+  };
+  for (const link of links) {
+    for (const tkey of [`d:${domain}`, `h:${link.target_host}`, `p:${link.target_host}${link.target_path}`]) {
+      const key = keyOf(tkey);
+      key.links.push(link);
+      const c = key.counters;
+      if (link.is_nofollow) c['nofollows_count']!++;
+      else c['follows_count']!++;
+      if (link.is_sponsored) c['sponsored_count']!++;
+      if (link.is_ugc) c['ugc_count']!++;
+      if (link.is_frame) c['frames_count']!++;
+      if (link.is_form) c['forms_count']!++;
+      if (link.is_image) c['images_count']!++;
+      else c['texts_count']!++;
+      if (link.is_lost) c['lost_count']!++;
+      key.urls.add(link.source_url);
+      key.classes.add(link.ip_class_c);
+      addTo(key.ips, link.ip_address, link, () => group(true));
+      addTo(key.refDomains, link.source_domain, link, () => group(false));
+      const pageKey = link.target_host + link.target_path;
+      addTo(key.pages, pageKey, link, () => ({ ...group(true), host: link.target_host, path: link.target_path }), true);
+      addTo(key.anchors, link.anchor, link, () => group(true));
+    }
+  }
+  const rows = { targets: [] as unknown[][], refDomains: [] as unknown[][], refIps: [] as unknown[][], pages: [] as unknown[][], anchors: [] as unknown[][], history: [] as HistoryRow[] };
+  for (const [tkey, key] of keys) {
+    const c = key.counters;
+    rows.targets.push([
+      tkey, domain, key.links.length, key.refDomains.size, key.urls.size, c['follows_count'], c['nofollows_count'], c['sponsored_count'], c['ugc_count'],
+      c['frames_count'], c['forms_count'], c['images_count'], c['texts_count'], key.ips.size, key.classes.size, c['lost_count'],
+    ]);
+    for (const [source, g] of key.refDomains) rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost]);
+    for (const [ip, g] of key.ips) rows.refIps.push([tkey, ip, g.country ?? '', g.backlinks, g.domains!.size, g.first, g.last]);
+    for (const [pageKey, g] of key.pages) rows.pages.push([tkey, pageKey, g.host, g.path, g.url, g.backlinks, g.domains!.size, g.first, g.last]);
+    for (const [anchor, g] of key.anchors) rows.anchors.push([tkey, anchor, g.backlinks, g.domains!.size, g.first, g.last]);
+    rows.history.push(...historyRows(tkey, key.links));
+  }
+  return rows;
+}
+
+const COLUMNS = {
+  r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
+  r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
+  r_ref_ips: ['tkey', 'ip_address', 'country', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_pages: ['tkey', 'page_key', 'host', 'path', 'target_url', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_anchors: ['tkey', 'anchor', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_history: ['tkey', 'month', 'backlinks_count', 'domains_count', 'follows_count'],
+} as const;
+
+/** Rows per INSERT statement (16 columns x 500 stays under every engine's parameter limit). */
+const ROWS_PER_INSERT = 500;
+
+function inserts(table: keyof typeof COLUMNS, rows: readonly (readonly unknown[])[]): Fragment[] {
+  const columns = COLUMNS[table];
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
   const statements: Fragment[] = [];
-  for (let i = 0; i < rows.length; i += HISTORY_BATCH) {
-    const values = rows
-      .slice(i, i + HISTORY_BATCH)
-      .map((r) => sql`(${r.tkey}, ${r.month}, ${r.backlinks_count}, ${r.domains_count}, ${r.follows_count})`);
-    statements.push(sql`INSERT INTO r_history (tkey, month, backlinks_count, domains_count, follows_count) VALUES ${join(values, ', ')}`);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const batch = rows.slice(i, i + ROWS_PER_INSERT);
+    statements.push({ sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`, params: batch.flat() });
   }
   return statements;
 }
 
-const HISTORY_COLUMNS = raw('l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain, l.target_host, l.target_path');
+const SOURCE_COLUMNS = raw(
+  `l.source_url, l.target_url, l.anchor, l.ip_address, l.ip_class_c, l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.is_sponsored,
+   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.country`,
+);
 
 /**
  * Recomputes the rollups of the given registrable domains from their links (`'all'`: every
@@ -176,35 +258,25 @@ export async function refreshRollups(
   domains: readonly string[] | 'all',
   onProgress?: (done: number, total: number) => void,
 ): Promise<void> {
-  if (domains === 'all') {
-    const statements = [...ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)), ...LEVELS.flatMap((key) => levelStatements(key, raw('1 = 1')))];
-    await connection.transaction(statements);
-    const all = await connection.all<{ tdomain: string }>(sql`SELECT tdomain FROM r_targets WHERE tkey LIKE 'd:%' ORDER BY tdomain`);
-    await refreshHistory(connection, all.map((row) => row.tdomain), false, onProgress);
-    return;
-  }
-  await refreshHistory(connection, domains, true, onProgress);
-}
-
-async function refreshHistory(
-  connection: SqlConnection,
-  domains: readonly string[],
-  withRollups: boolean,
-  onProgress?: (done: number, total: number) => void,
-): Promise<void> {
+  const all = domains === 'all';
+  if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+  const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
   let done = 0;
-  for (const domain of domains) {
-    const links = await connection.all<HistorySource>(sql`SELECT ${HISTORY_COLUMNS} FROM links l WHERE l.target_domain = ${domain}`);
+  for (const domain of list) {
+    const links = await connection.all<SourceLink>(
+      sql`SELECT ${SOURCE_COLUMNS} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`,
+    );
     const own = (table: string) => sql`DELETE FROM ${raw(table)} WHERE tkey IN (SELECT tkey FROM r_targets WHERE tdomain = ${domain})`;
-    const statements: Fragment[] = withRollups
-      ? [
-          ...ROLLUP_TABLES.filter((table) => table !== 'r_targets').map(own),
-          sql`DELETE FROM r_targets WHERE tdomain = ${domain}`,
-          ...LEVELS.flatMap((key) => levelStatements(key, sql`l.target_domain = ${domain}`)),
-        ]
-      : [own('r_history')];
-    statements.push(...historyInserts(domainHistory(domain, links)));
-    await connection.transaction(statements);
-    onProgress?.(++done, domains.length);
+    const rows = rollupRows(domain, links);
+    await connection.transaction([
+      ...(all ? [] : [...ROLLUP_TABLES.filter((table) => table !== 'r_targets').map(own), sql`DELETE FROM r_targets WHERE tdomain = ${domain}`]),
+      ...inserts('r_targets', rows.targets),
+      ...inserts('r_ref_domains', rows.refDomains),
+      ...inserts('r_ref_ips', rows.refIps),
+      ...inserts('r_pages', rows.pages),
+      ...inserts('r_anchors', rows.anchors),
+      ...inserts('r_history', rows.history.map((h) => [h.tkey, h.month, h.backlinks_count, h.domains_count, h.follows_count])),
+    ]);
+    onProgress?.(++done, list.length);
   }
 }

@@ -65,6 +65,7 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
     keys: () => storedKeys(connection),
     charge: (keyId, units) => charge(connection, keyId, units),
     balance: (keyId) => balance(connection, keyId),
+    hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
     writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks),
     close: async () => {
       await connection.close();

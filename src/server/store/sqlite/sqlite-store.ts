@@ -107,18 +107,21 @@ function sqliteLinkSink(db: Database): LinkSink {
 }
 
 /**
- * The writer of a bulk load. Into an empty links table, the secondary link indexes are dropped
- * first and built once at the end (several times faster than maintaining them row by row), and the
- * rollups are built from scratch; the page cache is enlarged and fsync is off until the end.
+ * The writer of a bulk load. Into an empty links table, the secondary indexes of the links and the
+ * rollups are dropped first and built once at the end (several times faster than maintaining them
+ * row by row), and the rollups are built from scratch; the page cache is enlarged and fsync is off
+ * until the end.
  */
 async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
   const writer = await bulk.writer();
   const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
   const synchronous = db.pragma('synchronous', { simple: true });
-  db.pragma('cache_size = -262144');
+  db.pragma('cache_size = -1048576');
   db.pragma('synchronous = OFF');
   const indexes = empty
-    ? (db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'links' AND sql IS NOT NULL AND name <> 'links_identity'`).all() as {
+    ? (db
+        .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND (tbl_name = 'links' OR tbl_name LIKE 'r\\_%' ESCAPE '\\') AND sql IS NOT NULL AND name <> 'links_identity'`)
+        .all() as {
         name: string;
         sql: string;
       }[])
@@ -127,9 +130,11 @@ async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
   return {
     ...writer,
     finish: async (options = {}) => {
-      for (const index of indexes) db.exec(index.sql);
-      indexes.length = 0;
+      const links = indexes.filter((index) => !index.name.startsWith('r_'));
+      for (const index of links) db.exec(index.sql);
       const stats = await writer.finish({ ...options, all: options.all ?? empty });
+      for (const index of indexes) if (index.name.startsWith('r_')) db.exec(index.sql);
+      indexes.length = 0;
       db.pragma(`synchronous = ${Number(synchronous)}`);
       db.pragma('optimize');
       return stats;

@@ -1,0 +1,159 @@
+/**
+ * `backlink-query import`: loads crawl exports of backlink records (NDJSON, or CSV as the service
+ * writes it) into the store, streaming in batches through the store's bulk writer, then brings the
+ * rollups of every touched domain up to date. Broken lines are reported and skipped, never loaded
+ * in part; importing the same file twice changes nothing.
+ *
+ * @module
+ * @internal
+ */
+import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { EXIT, type CliIo, type Command } from '../../cli/command.js';
+import { loadServerDeps, MissingDependencyError } from '../deps.js';
+import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from '../import/read-records.js';
+import { parseArgs } from './args.js';
+import { describeLocation, openStoreAt, storeLocation } from './open-store.js';
+import { progressBar } from './progress.js';
+import { DEFAULT_SAMPLE_DB } from './sample-database.js';
+
+/** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
+const SHOWN_REJECTS = 20;
+
+const HELP = `Usage: backlink-query import FILE... [--format ndjson|csv] [--db FILE | --database-url URL] [--rejects FILE]
+
+Loads backlink records into the store: one JSON object per line (NDJSON), or CSV as the service
+writes it (a header of field names, ';' between cells, booleans true/false). Every field of the
+backlink record is required except is_new, which is ignored. A link is identified by its
+source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
+same file twice changes nothing. Lines that are not valid records are reported with their line
+number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
+
+Options:
+  --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
+  --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
+  --database-url URL   postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
+  --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
+  --batch N            records per write (default 2000)
+
+Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or a file unreadable; 2 usage.
+`;
+
+const OPTIONS = { format: { value: true }, db: { value: true }, 'database-url': { value: true }, rejects: { value: true }, batch: { value: true }, help: { value: false } };
+
+/** Splits `import` arguments into files and options (files may come before or after options). */
+function splitArgs(args: readonly string[]): { files: string[]; options: string[] } {
+  const files: string[] = [];
+  const options: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--') || arg === '-') files.push(arg);
+    else {
+      options.push(arg);
+      const name = arg.slice(2);
+      if (!arg.includes('=') && name in OPTIONS && OPTIONS[name as keyof typeof OPTIONS].value && i + 1 < args.length) options.push(args[++i]!);
+    }
+  }
+  return { files, options };
+}
+
+/** The `import` command. @internal */
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'Import crawl exports of backlink records (NDJSON or CSV) into the store',
+  help: HELP,
+  async run(args, io) {
+    const { files, options } = splitArgs(args);
+    const parsed = parseArgs(options, OPTIONS);
+    const usage = (message: string) => (io.stderr.write(`${message}\n\n${HELP}`), EXIT.usage);
+    if (!parsed.ok) return usage(parsed.error);
+    const o = parsed.options;
+    if (o['help']) return io.stdout.write(HELP), EXIT.ok;
+    if (files.length === 0) return usage('Name at least one file to import.');
+    const forced = o['format'];
+    if (forced !== undefined && forced !== 'ndjson' && forced !== 'csv') return usage('--format must be ndjson or csv.');
+    const batchSize = o['batch'] === undefined ? 2_000 : Number(o['batch']);
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) return usage('--batch must be a positive integer.');
+    const formats: ImportFormat[] = [];
+    for (const file of files) {
+      const format = (forced as ImportFormat | undefined) ?? formatOfFile(file);
+      if (!format) return usage(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
+      formats.push(format);
+    }
+    const location = storeLocation(o, io.env, DEFAULT_SAMPLE_DB);
+    if (typeof location === 'string') return usage(location);
+    let deps;
+    try {
+      deps = await loadServerDeps();
+    } catch (error) {
+      if (error instanceof MissingDependencyError) return io.stderr.write(`${error.message}\n`), EXIT.failure;
+      throw error;
+    }
+    const store = await openStoreAt(location, deps.tldts);
+    const rejectsFile = typeof o['rejects'] === 'string' ? createWriteStream(o['rejects']) : undefined;
+    try {
+      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location) });
+    } finally {
+      await store.close();
+      if (rejectsFile) await new Promise<void>((resolve) => rejectsFile.end(resolve));
+    }
+  },
+};
+
+async function importFiles(
+  io: CliIo,
+  job: {
+    store: Awaited<ReturnType<typeof openStoreAt>>;
+    files: readonly string[];
+    formats: readonly ImportFormat[];
+    batchSize: number;
+    rejectsFile: WriteStream | undefined;
+    target: string;
+  },
+): Promise<number> {
+  const started = performance.now();
+  const sizes = job.files.map((file) => statSync(file).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  const bar = progressBar(io.stderr, 'bytes');
+  const writer = await job.store.writer();
+  let imported = 0;
+  let rejected = 0;
+  let doneBytes = 0;
+  for (const [i, file] of job.files.entries()) {
+    const onReject = (line: RejectedLine) => {
+      rejected++;
+      if (rejected <= SHOWN_REJECTS) io.stderr.write(`${bar.clear()}${file}:${line.line}: ${line.reason}\n`);
+      job.rejectsFile?.write(`${JSON.stringify({ file, line: line.line, reason: line.reason })}\n`);
+    };
+    const before = doneBytes;
+    const records = readLinkRecords(createReadStream(file), {
+      format: job.formats[i]!,
+      batchSize: job.batchSize,
+      onReject,
+      onBytes: (bytes) => bar.update(before + bytes, totalBytes),
+    });
+    try {
+      for await (const batch of records) {
+        await writer.links(batch);
+        imported += batch.length;
+      }
+    } catch (error) {
+      bar.end();
+      io.stderr.write(`${file}: ${(error as Error).message}\n`);
+      await writer.finish();
+      return EXIT.failure;
+    }
+    doneBytes += sizes[i]!;
+  }
+  bar.end();
+  if (rejected > SHOWN_REJECTS) io.stderr.write(`... and ${(rejected - SHOWN_REJECTS).toLocaleString('en-US')} more rejected lines${job.rejectsFile ? ' (all in --rejects)' : ''}.\n`);
+  io.stderr.write('Updating rollups...\n');
+  const stats = await writer.finish();
+  const seconds = (performance.now() - started) / 1000;
+  const rate = seconds > 0 ? Math.round(imported / seconds) : imported;
+  io.stderr.write(
+    `Imported ${imported.toLocaleString('en-US')} records from ${job.files.length} file${job.files.length === 1 ? '' : 's'} into ${job.target} in ${seconds.toFixed(1)} s ` +
+      `(${rate.toLocaleString('en-US')} records/s); ${rejected.toLocaleString('en-US')} lines rejected; rollups of ${stats.domains.toLocaleString('en-US')} domains updated.\n`,
+  );
+  io.stdout.write(`${JSON.stringify({ imported, rejected, domains: stats.domains, seconds: Number(seconds.toFixed(3)) })}\n`);
+  return rejected > 0 ? EXIT.failure : EXIT.ok;
+}

@@ -1,0 +1,241 @@
+/**
+ * A {@link SqlConnection} over a `pg.Pool`.
+ *
+ * - `pg` is an optional peer, loaded with dynamic `import()`; when it is missing the server's
+ *   {@link MissingDependencyError} names the package to install.
+ * - Type parsers live on the pool, not in pg's global registry: int8 (counts, BIGINT columns)
+ *   and numeric (sums of BIGINT) come back as JS numbers, so other pg users in the same process
+ *   are not affected.
+ * - Every session starts with `statement_timeout` and `lock_timeout` (startup parameters), and
+ *   every query has a client-side read timeout a little past the statement timeout, for a server
+ *   that stops answering altogether. Errors that mean "try later" (statement timeout or cancel,
+ *   lock timeout, deadlock, serialization failure, too many connections, the server shutting
+ *   down, refused or reset connections, a pool that cannot connect in time) reject with
+ *   {@link StoreUnavailableError}; the server answers them with a retryable 503.
+ * - A client whose connection failed is destroyed, never returned to the pool, and idle clients
+ *   the server drops are removed by pg.Pool (its `error` event is handled), so the pool recovers
+ *   by itself when PostgreSQL comes back.
+ *
+ * @module
+ */
+import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
+import { MissingDependencyError } from '../../deps.js';
+import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
+import { numbered, type Fragment } from '../sql/fragment.js';
+
+/** The dialect facts of PostgreSQL. */
+export const postgresStoreDialect: StoreDialect = Object.freeze({ filter: 'postgres' });
+
+/** The pg module (its default export). @internal */
+export type PgModule = typeof import('pg').default;
+
+const isMissing = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && ['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes(String((error as { code?: unknown }).code));
+
+let loadedPg: Promise<PgModule> | undefined;
+
+/**
+ * Loads `pg` once; throws {@link MissingDependencyError} when it is not installed.
+ *
+ * @example
+ * ```ts
+ * const pg = await loadPg();
+ * ```
+ */
+export function loadPg(): Promise<PgModule> {
+  loadedPg ??= import('pg').then(
+    (module) => (module.default ?? module) as PgModule,
+    (error: unknown) => {
+      loadedPg = undefined;
+      throw isMissing(error) ? new MissingDependencyError(['pg']) : error;
+    },
+  );
+  return loadedPg;
+}
+
+/** Options of {@link openPostgresConnection}. */
+export interface PostgresConnectionOptions {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+  /** How long one statement may run before PostgreSQL cancels it (default 5,000 ms; 0: the server's default, normally none). */
+  readonly statementTimeoutMs?: number;
+  /** How long a statement waits for a lock (default 2,000 ms; 0: the server's default, normally none). */
+  readonly lockTimeoutMs?: number;
+  /** How long to wait for a connection, new or from the pool (default 5,000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** How long an unused connection stays open (default 30,000 ms). */
+  readonly idleTimeoutMs?: number;
+  /** The `application_name` the sessions show in `pg_stat_activity` (default `backlink-query`). */
+  readonly applicationName?: string;
+  /** Told about errors of idle connections (the server restarted, the network dropped); default: ignored. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A {@link SqlConnection} on PostgreSQL, with its pool for engine-specific work (COPY, migrations). */
+export interface PostgresConnection extends SqlConnection {
+  readonly pool: Pool;
+  /**
+   * Runs `work` on one client of the pool. The client goes back to the pool afterwards, or is
+   * destroyed when its connection failed; errors that mean "try later" become
+   * {@link StoreUnavailableError}.
+   */
+  withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Like {@link withClient}, inside BEGIN ... COMMIT (ROLLBACK when `work` fails). */
+  withTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+}
+
+/** SQLSTATEs after which the same request may succeed later. */
+const RETRYABLE_STATES: Readonly<Record<string, string>> = {
+  '57014': 'A database statement ran past its time limit or was cancelled; retry later.',
+  '55P03': 'The database rows are locked by another writer; retry shortly.',
+  '40001': 'The database aborted the statement because of a concurrent write; retry.',
+  '40P01': 'The database aborted the statement because of a deadlock; retry.',
+  '53300': 'The database has no free connection; retry later.',
+  '57P01': 'The database is shutting down; retry later.',
+  '57P02': 'The database restarted after a crash; retry later.',
+  '57P03': 'The database is starting up; retry later.',
+};
+
+/** SQLSTATEs after which the session is gone. */
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03']);
+
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'EAI_AGAIN', 'ENOTFOUND']);
+
+/** pg's own messages for a connection that failed or timed out (it gives them no code). */
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection closed|connection timeout|Client was closed/i;
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
+
+/** Whether an error means the client's connection is gone (so the client must not be reused). @internal */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = codeOf(error);
+  if (SOCKET_CODES.has(code) || code.startsWith('08') || SESSION_ENDED.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.some(isConnectionFailure)) return true;
+  return !/^[0-9A-Z]{5}$/.test(code) && CONNECTION_MESSAGES.test(error.message);
+}
+
+/**
+ * The error a caller sees: {@link StoreUnavailableError} for anything worth retrying, else the
+ * error as it is (a bug in a query, a constraint violation).
+ *
+ * @internal
+ */
+export function toStoreError(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  const message = RETRYABLE_STATES[codeOf(error)];
+  if (message !== undefined) return new StoreUnavailableError(message, { cause: error });
+  if (isConnectionFailure(error)) {
+    return new StoreUnavailableError(`The database cannot be reached (${(error as Error).message}); retry later.`, { cause: error, retryAfterSeconds: 2 });
+  }
+  return error;
+}
+
+const placeholder = (index: number): string => `$${index}`;
+
+/** A fragment as pg's query config: `?` becomes `$1..$n`. @internal */
+export const toQuery = (fragment: Fragment): { text: string; values: unknown[] } => ({ text: numbered(fragment, placeholder), values: [...fragment.params] });
+
+/**
+ * The pool's type parsers: int8 (20) and numeric (1700) as numbers, everything else as pg does.
+ * Values past 2^53 lose precision; the store never holds any (imports reject them).
+ */
+function typeParsers(pg: PgModule): CustomTypesConfig {
+  const getTypeParser = (oid: number, format?: 'text' | 'binary') =>
+    (oid === 20 || oid === 1700) && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format ?? 'text');
+  return { getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'] };
+}
+
+/**
+ * A connection over a new pool. No connection is opened until the first query.
+ *
+ * @example
+ * ```ts
+ * const connection = await openPostgresConnection({ url: 'postgres://localhost/links', statementTimeoutMs: 2_000 });
+ * await connection.all(sql`SELECT count(*) AS n FROM links`); // [{ n: 0 }]
+ * ```
+ */
+export async function openPostgresConnection(options: PostgresConnectionOptions): Promise<PostgresConnection> {
+  const pg = await loadPg();
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5_000;
+  const lockTimeoutMs = options.lockTimeoutMs ?? 2_000;
+  const config: PoolConfig = {
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
+    application_name: options.applicationName ?? 'backlink-query',
+    keepAlive: true,
+    types: typeParsers(pg),
+    // pg sends these as startup parameters, so they hold for every statement of the session.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 } : {}),
+    ...(lockTimeoutMs > 0 ? { lock_timeout: lockTimeoutMs } : {}),
+  };
+  const pool = new pg.Pool(config);
+  const onError = options.onError ?? (() => undefined);
+  // An idle client whose connection drops emits 'error' on the pool, which removes it; without a
+  // listener the process would crash. A checked-out client between two statements may do the same.
+  pool.on('error', (error) => onError(error));
+  pool.on('connect', (client) => void client.on('error', () => undefined));
+
+  let closed = false;
+  /** Clients whose session must not be reused (a ROLLBACK failed). */
+  const broken = new WeakSet<PoolClient>();
+
+  const withClient = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+    if (closed) throw new StoreUnavailableError('The store is closed.');
+    let client: PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw closed ? new StoreUnavailableError('The store is closed.', { cause: error }) : toStoreError(error);
+    }
+    let destroy = false;
+    try {
+      return await work(client);
+    } catch (error) {
+      destroy = isConnectionFailure(error) || broken.has(client);
+      throw toStoreError(error);
+    } finally {
+      client.release(destroy);
+    }
+  };
+
+  const withTransaction = <T>(work: (client: PoolClient) => Promise<T>): Promise<T> =>
+    withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A session whose ROLLBACK failed is in an unknown state: destroy it.
+        await client.query('ROLLBACK').catch(() => void broken.add(client));
+        throw error;
+      }
+    });
+
+  const rows = <Row>(query: Fragment): Promise<Row[]> =>
+    withClient(async (client) => (await client.query<QueryResultRow>(toQuery(query))).rows as Row[]);
+
+  return {
+    dialect: postgresStoreDialect,
+    pool,
+    withClient,
+    withTransaction,
+    all: rows,
+    write: rows,
+    transaction: (statements) =>
+      withTransaction(async (client) => {
+        for (const statement of statements) await client.query(toQuery(statement));
+      }),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The PostgreSQL schema, as numbered migrations tracked in `schema_migrations`. Each migration
+ * runs in its own transaction under a transaction-scoped advisory lock, so two servers starting
+ * at once against the same database apply it exactly once.
+ *
+ * Text columns are `COLLATE "C"`: ORDER BY, tie-breaks, range conditions (SUBFOLDER) and the
+ * rollup key ranges all compare by code point, as SQLite's BINARY collation and the filter
+ * language do. Booleans are BOOLEAN. Every integer is BIGINT: imports accept integers up to
+ * 2^53 - 1 and filters bind their literals with the column's type, so a 32-bit column would turn a
+ * valid value into an error; the pool reads int8 back as a JS number.
+ *
+ * @module
+ * @internal
+ */
+import type { PostgresConnection } from './connection.js';
+
+/** `TEXT COLLATE "C" NOT NULL`, the type of every text column. */
+const T = 'TEXT COLLATE "C" NOT NULL';
+/** `BIGINT NOT NULL`. */
+const I = 'BIGINT NOT NULL';
+/** `BOOLEAN NOT NULL`. */
+const B = 'BOOLEAN NOT NULL';
+
+/**
+ * Migration n (1-based) brings the schema from version n-1 to n. Version 1 is the whole of the
+ * SQLite schema's versions 1 and 2 (link identity and rollups): PostgreSQL databases start there.
+ *
+ * @example
+ * ```ts
+ * MIGRATIONS.length; // the version of a migrated database
+ * ```
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE domains (
+    domain ${T} PRIMARY KEY,
+    ip_address ${T},
+    country ${T},
+    domain_score ${I}
+  );
+
+  CREATE TABLE target_pages (
+    host ${T},
+    path ${T},
+    url ${T},
+    title ${T},
+    response_code ${I},
+    page_score ${I},
+    external_links_count ${I},
+    internal_links_count ${I},
+    PRIMARY KEY (host, path)
+  );
+
+  CREATE TABLE links (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    link_key BYTEA NOT NULL UNIQUE,
+    source_url ${T},
+    target_url ${T},
+    anchor ${T},
+    redirect_url ${T},
+    source_title ${T},
+    target_title ${T},
+    image_url ${T},
+    image_alt ${T},
+    ip_address ${T},
+    lang ${T},
+    source_size ${I},
+    external_links_count ${I},
+    internal_links_count ${I},
+    response_code ${I},
+    page_score ${I},
+    domain_score ${I},
+    first_seen_at ${T},
+    last_seen_at ${T},
+    source_domain ${T},
+    is_nofollow ${B},
+    is_ugc ${B},
+    is_sponsored ${B},
+    is_form ${B},
+    is_frame ${B},
+    is_image ${B},
+    is_sitewide_main ${B},
+    is_lost ${B},
+    ip_class_c ${T},
+    target_host ${T},
+    target_domain ${T},
+    target_path ${T}
+  );
+  -- One index per scope; the trailing page_score serves the default order of links.
+  CREATE INDEX links_by_domain ON links (target_domain, page_score);
+  CREATE INDEX links_by_host ON links (target_host, page_score);
+  CREATE INDEX links_by_page ON links (target_host, target_path, page_score);
+  -- "New" counts: links of a target first seen since a date.
+  CREATE INDEX links_new_by_domain ON links (target_domain, first_seen_at);
+  CREATE INDEX links_new_by_host ON links (target_host, first_seen_at);
+
+  CREATE TABLE keyword_metrics (
+    keyword ${T},
+    country ${T},
+    month ${T},
+    snapshot_at ${T},
+    search_volume ${T},
+    cpc ${T},
+    competitive_density ${I},
+    keyword_difficulty ${I},
+    number_of_results ${T},
+    intents ${T},
+    serp_features ${T},
+    trends ${T},
+    PRIMARY KEY (keyword, country, month, snapshot_at)
+  );
+
+  CREATE TABLE api_keys (
+    id ${T} PRIMARY KEY,
+    key_hash BYTEA NOT NULL,
+    units_remaining BIGINT NOT NULL CHECK (units_remaining >= 0)
+  );
+
+  CREATE TABLE r_targets (
+    tkey ${T} PRIMARY KEY,
+    tdomain ${T},
+    backlinks_count ${I}, domains_count ${I}, urls_count ${I},
+    follows_count ${I}, nofollows_count ${I}, sponsored_count ${I},
+    ugc_count ${I}, frames_count ${I}, forms_count ${I},
+    images_count ${I}, texts_count ${I}, ips_count ${I},
+    ip_class_c_count ${I}, lost_count ${I}
+  );
+  CREATE INDEX r_targets_by_domain ON r_targets (tdomain);
+
+  CREATE TABLE r_ref_domains (
+    tkey ${T}, source_domain ${T}, backlinks_count ${I},
+    first_seen_at ${T}, last_seen_at ${T}, follow_links ${I}, lost_links ${I},
+    PRIMARY KEY (tkey, source_domain)
+  );
+  CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);
+  CREATE INDEX r_ref_domains_by_source ON r_ref_domains (source_domain, tkey);
+
+  CREATE TABLE r_ref_ips (
+    tkey ${T}, ip_address ${T}, country ${T}, backlinks_count ${I},
+    domains_count ${I}, first_seen_at ${T}, last_seen_at ${T},
+    PRIMARY KEY (tkey, ip_address)
+  );
+  CREATE INDEX r_ref_ips_order ON r_ref_ips (tkey, domains_count DESC, ip_address ASC);
+
+  CREATE TABLE r_pages (
+    tkey ${T}, page_key ${T}, host ${T}, path ${T}, target_url ${T},
+    backlinks_count ${I}, domains_count ${I}, first_seen_at ${T}, last_seen_at ${T},
+    PRIMARY KEY (tkey, page_key)
+  );
+  CREATE INDEX r_pages_order ON r_pages (tkey, domains_count DESC, page_key ASC);
+
+  CREATE TABLE r_anchors (
+    tkey ${T}, anchor ${T}, backlinks_count ${I}, domains_count ${I},
+    first_seen_at ${T}, last_seen_at ${T},
+    PRIMARY KEY (tkey, anchor)
+  );
+  CREATE INDEX r_anchors_order ON r_anchors (tkey, domains_count DESC, anchor ASC);
+
+  CREATE TABLE r_history (
+    tkey ${T}, month ${T}, backlinks_count ${I}, domains_count ${I},
+    follows_count ${I},
+    PRIMARY KEY (tkey, month)
+  );
+  `,
+];
+
+/** The advisory lock key every server takes while migrating (any constant; this one spells "bqmigr"). */
+export const MIGRATION_LOCK = 0x62716d69677200n;
+
+/**
+ * Applies the migrations the database has not seen yet, each in its own transaction that first
+ * takes the migration lock and re-reads the version (another server may have applied it while
+ * this one waited), and returns the version the database had before. Throws when the database is
+ * newer than this code.
+ *
+ * @example
+ * ```ts
+ * await migrate(connection); // 0 for a new database; the schema is now at MIGRATIONS.length
+ * ```
+ */
+export async function migrate(connection: Pick<PostgresConnection, 'withTransaction'>, migrations: readonly string[] = MIGRATIONS): Promise<number> {
+  let before: number | undefined;
+  for (;;) {
+    const step = await connection.withTransaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY)');
+      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+      const current = Number(rows[0]?.version ?? 0);
+      if (current > migrations.length) {
+        throw new Error(`The database schema (version ${current}) is newer than this server knows (${migrations.length}).`);
+      }
+      if (current < migrations.length) {
+        await client.query(migrations[current]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [current + 1]);
+      }
+      return current;
+    });
+    before ??= step;
+    if (step === migrations.length) return before;
+  }
+}
