@@ -1,17 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+/** Server tests that depend on one engine or run both engines themselves; the rest run on each store. */
+const ENGINE_SPECIFIC_SERVER_TESTS = [
+  'test/server/sample.test.ts', // SQLite's deterministic sample file
+  'test/server/rollups-*.test.ts', // one file per engine
+  'test/server/import*.test.ts', // runs both engines itself
+  'test/server/postgres-store.test.ts',
+  'test/server/load/**',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     // The JSON report lets .ci/run print the plain 'N passed, N failed' line.
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    typecheck: {
-      enabled: true,
-      include: ['test/types/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'all',
+          include: ['test/**/*.test.ts'],
+          typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        // The same server suite, every test, on the PostgreSQL store.
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          include: ['test/server/*.test.ts'],
+          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+          env: { BQ_SERVER_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 });

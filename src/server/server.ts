@@ -36,6 +36,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     requestIdHeader: false,
     return503OnClosing: true,
   });
+  // Once closing starts, every response asks its client to close the connection: a keep-alive
+  // connection whose request was in flight at that moment would otherwise hold the server open
+  // until the keep-alive timeout (Node closes only the connections idle when close() is called).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   await app.register(backlinkQueryApp, { ...options, parser: tldts });
   if (options.closeStore !== false) app.addHook('onClose', async () => options.store.close());
   await app.ready();

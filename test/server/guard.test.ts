@@ -160,7 +160,7 @@ describe('units', () => {
 describe('failures and logs', () => {
   it('hides the cause of a 5xx', async () => {
     const { app, store } = await build();
-    store.db.exec('DROP TABLE links');
+    await store.connection.transaction([{ sql: 'DROP TABLE links', params: [] }]);
     const response = await get(app, 'links', overview);
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({

@@ -1,19 +1,50 @@
 /**
- * Builds the server on the fixture dataset (a fresh in-memory SQLite database per call), as
- * fastify/demo's `build(t)` does.
+ * Builds the server on the fixture dataset, as fastify/demo's `build(t)` does, on the store the run
+ * is for: SQLite by default (a fresh temporary database file, so queries run on the worker threads
+ * as in production), PostgreSQL when `BQ_SERVER_STORE=postgres` (a fresh database on the test
+ * server; the `server-postgres` vitest project sets it, so every server test runs on both).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, inject } from 'vitest';
+import { loadServerDeps } from '../../src/server/deps.js';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
-import { openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import type { SqlConnection } from '../../src/server/store/sql/connection.js';
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import * as fx from './fixture.js';
+import { freshPostgresDatabase } from './postgres-database.js';
 
 export const BASE = '/_api/apis/v4/backlinks/v1';
 export const AUTH = { authorization: `Apikey ${fx.KEYS[0].key}` };
 
+/** The store the server suite runs on in this run. */
+export const STORE_KIND: 'sqlite' | 'postgres' = process.env['BQ_SERVER_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A store with the connection its queries run on (to break it on purpose in tests). */
+export type TestStore = Store & { readonly connection: SqlConnection };
+
+let dir: string | undefined;
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new, empty store of this run's kind. */
+export async function emptyStore(): Promise<TestStore> {
+  if (STORE_KIND === 'postgres') {
+    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { tldts } = await loadServerDeps();
+    return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'server'), parser: tldts });
+  }
+  dir ??= mkdtempSync(join(tmpdir(), 'bq-server-store-'));
+  return openSqliteStore({ file: join(dir, `${Math.random().toString(36).slice(2)}.db`), readers: 2 });
+}
+
 /** A store holding the fixture. */
-export async function fixtureStore(): Promise<SqliteStore> {
-  const store = await openSqliteStore();
+export async function fixtureStore(): Promise<TestStore> {
+  const store = await emptyStore();
   await loadFixture(store);
   return store;
 }
@@ -29,7 +60,7 @@ export async function loadFixture(store: Store): Promise<void> {
 }
 
 /** The server on a fresh fixture store; high rate limits unless given. */
-export async function build(options: Partial<ServerOptions> = {}): Promise<{ app: FastifyInstance; store: SqliteStore }> {
+export async function build(options: Partial<ServerOptions> = {}): Promise<{ app: FastifyInstance; store: TestStore }> {
   const store = await fixtureStore();
   const app = await createServer({
     store,

@@ -353,14 +353,20 @@ describe('PostgreSQL store writes', () => {
     }
   });
 
-  it('a batch with the same link twice keeps the later one', async () => {
+  it('a batch with the same key twice keeps the later row', async () => {
     const store = await open(await freshDatabase());
     try {
       const writer = await store.writer();
       const first = fx.exampleLinks[0]!;
       await writer.links([first, { ...first, page_score: 99 }]);
+      await writer.domains([fx.domains[0]!, { ...fx.domains[0]!, domain_score: 99 }]);
+      await writer.pages([fx.pages[0]!, { ...fx.pages[0]!, page_score: 99 }]);
+      await writer.keywords([fx.keywordSnapshots[0]!, { ...fx.keywordSnapshots[0]!, keyword: ' SEO tools', search_volume: '99' }]);
       await writer.finish();
       expect(await store.connection.all(sql`SELECT page_score FROM links`)).toEqual([{ page_score: 99 }]);
+      expect(await store.connection.all(sql`SELECT domain_score FROM domains`)).toEqual([{ domain_score: 99 }]);
+      expect(await store.connection.all(sql`SELECT page_score FROM target_pages`)).toEqual([{ page_score: 99 }]);
+      expect(await store.connection.all(sql`SELECT search_volume FROM keyword_metrics`)).toEqual([{ search_volume: '99' }]);
     } finally {
       await store.close();
     }

@@ -12,8 +12,6 @@
  * @module
  */
 import type { DomainParser } from '../../deps.js';
-import { pageParts } from '../inputs.js';
-import { normalizeKeyword } from '../shared.js';
 import { raw } from '../sql/fragment.js';
 import { ROLLUP_TABLES } from '../sql/rollups.js';
 import { createSqlStore } from '../sql/sql-store.js';
@@ -87,33 +85,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     onClose: () => bulk.close(),
   });
   const bulkStore = createSqlStore(bulk, { parser: options.parser, ...writeLinks });
-  return { ...store, connection, writer: () => bulkWriter(bulk, bulkStore, options.parser) };
+  return { ...store, connection, writer: () => bulkWriter(bulk, bulkStore) };
 }
 
 /**
- * The writer of a load, on the bulk pool. Into an empty links table the rollups are built from
- * scratch at the end (one pass over all links instead of one per domain), and the planner's
+ * The writer of a load, on the bulk pool. Into an empty links table the rollups are rebuilt from
+ * scratch at the end (`finish({ all: true })`: no per-domain deletes), and the planner's
  * statistics are refreshed after a load that rebuilt everything, so the first requests after it
- * get good plans. Domains, pages and keyword snapshots repeated within one call keep the later
- * row, as on SQLite.
+ * get good plans.
  */
-async function bulkWriter(bulk: PostgresConnection, store: Store, parser: DomainParser): Promise<GraphWriter> {
+async function bulkWriter(bulk: PostgresConnection, store: Store): Promise<GraphWriter> {
   const writer = await store.writer();
-  const [first] = await bulk.all<{ one: number }>(raw('SELECT 1 AS one FROM links LIMIT 1'));
-  const empty = first === undefined;
+  const empty = !(await store.hasLinks());
   return {
     ...writer,
-    // PostgreSQL refuses an upsert that names one key twice ("ON CONFLICT DO UPDATE command cannot
-    // affect row a second time"), where SQLite lets the later row win: keep the later row here.
-    domains: (rows) => writer.domains(lastByKey(rows, (d) => d.domain)),
-    pages: (rows) =>
-      writer.pages(
-        lastByKey(rows, (p) => {
-          const { host, path } = pageParts(p, parser);
-          return `${host}\u0000${path}`;
-        }),
-      ),
-    keywords: (rows) => writer.keywords(lastByKey(rows, (k) => `${normalizeKeyword(k.keyword)}\u0000${k.country}\u0000${k.month}\u0000${k.snapshot_at}`)),
     finish: async (options = {}) => {
       const all = options.all ?? empty;
       const stats = await writer.finish({ ...options, all });
@@ -121,11 +106,4 @@ async function bulkWriter(bulk: PostgresConnection, store: Store, parser: Domain
       return stats;
     },
   };
-}
-
-/** The rows with distinct keys, each the last row with its key, in first-seen order. */
-function lastByKey<Row>(rows: readonly Row[], key: (row: Row) => string): readonly Row[] {
-  const byKey = new Map<string, Row>();
-  for (const row of rows) byKey.set(key(row), row);
-  return byKey.size === rows.length ? rows : [...byKey.values()];
 }

@@ -109,7 +109,8 @@ export async function matrix(connection: SqlConnection, query: MatrixQuery, useR
       WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')} GROUP BY l.source_domain`;
   }
   const matches = join(names.map((name) => sql`CASE WHEN g.${name} > 0 THEN 1 ELSE 0 END`), ' + ');
-  const rows = sql`SELECT g.*, ${matches} AS matches_count FROM (${grouped}) g`;
+  // BIGINT: on PostgreSQL a sum of integer literals is int4, and a filter's integer literal is bound to its type.
+  const rows = sql`SELECT g.*, CAST(${matches} AS BIGINT) AS matches_count FROM (${grouped}) g`;
   const result = await runList(connection, rows, filterCondition(query.filter, 'matrix', connection.dialect), query.page);
   return {
     total: result.total,

@@ -18,8 +18,14 @@ import { refreshRollups } from './rollups.js';
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
 
-/** A multi-row upsert: `conflict` names the key, every other column takes the new value. */
-export function upsert(table: string, columns: readonly string[], conflict: readonly string[], rows: readonly (readonly unknown[])[]): Fragment[] {
+/** A multi-row upsert: `conflict` names the key, every other column takes the new value; within one call the later row of a key wins. */
+export function upsert(table: string, columns: readonly string[], conflict: readonly string[], input: readonly (readonly unknown[])[]): Fragment[] {
+  // One statement may not name a key twice on PostgreSQL ("cannot affect row a second time"):
+  // the later row wins, as it would in separate statements.
+  const at = conflict.map((c) => columns.indexOf(c));
+  const byKey = new Map<string, readonly unknown[]>();
+  for (const row of input) byKey.set(at.map((i) => String(row[i])).join('\u0000'), row);
+  const rows = byKey.size === input.length ? input : [...byKey.values()];
   const updates = columns.filter((c) => !conflict.includes(c)).map((c) => `${c} = excluded.${c}`);
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const statements: Fragment[] = [];
