@@ -162,6 +162,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tkey, month)
   );
   `,
+  // 2: the links' default order (page_score DESC, then id) read straight off the index, no sort.
+  `
+  DROP INDEX IF EXISTS links_by_domain;
+  DROP INDEX IF EXISTS links_by_host;
+  DROP INDEX IF EXISTS links_by_page;
+  CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id);
+  CREATE INDEX links_by_host ON links (target_host, page_score DESC, id);
+  CREATE INDEX links_by_page ON links (target_host, target_path, page_score DESC, id);
+  `,
 ];
 
 /** The advisory lock key every server takes while migrating (any constant; this one spells "bqmigr"). */

@@ -2,10 +2,10 @@
  * Runs a list over a relation: filter, total before paging, order with a deterministic tie-break
  * (the hidden `_key`, unique per row), limit and offset; in one statement where it can.
  *
- * - With a filter, the page and the total come from one query (`count(*) OVER ()`): every row has
- *   to be tested anyway.
- * - Without one, the total is passed in (a rollup counter, or one count) and the page query is
- *   free to read only the first rows of the index that serves the order.
+ * - Without a filter, the total is passed in (a rollup counter, or one count) and the page query
+ *   reads only the first rows of the index that serves the order.
+ * - With one, the page and the count run as two statements at once (on two connections where the
+ *   store has them).
  *
  * @module
  * @internal
@@ -44,13 +44,11 @@ export async function runList(
     return { rows: found, total: count };
   }
   const condition = where ?? raw('1 = 1');
-  const found = await connection.all<Record<string, unknown> & { _total: number }>(
-    sql`SELECT x.*, count(*) OVER () AS _total FROM ${relation} WHERE ${condition}
-      ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`,
-  );
-  if (found.length > 0) return { rows: found, total: Number(found[0]!._total) };
-  if (page.offset === 0) return { rows: [], total: 0 };
-  // Past the end: the page is empty, so the window gave no total; count on its own.
-  const [counted] = await connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`);
-  return { rows: [], total: Number(counted?.n ?? 0) };
+  // The page and the count as two statements: the page can stop early on an index that serves its
+  // order, and neither materializes the relation (a window count would, in SQLite, for every row).
+  const [found, counted] = await Promise.all([
+    connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} WHERE ${condition} ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`),
+    connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`),
+  ]);
+  return { rows: found, total: Number(counted[0]?.n ?? 0) };
 }

@@ -159,6 +159,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tkey, month)
   ) WITHOUT ROWID;
   `,
+  // 3: the links' default order (page_score DESC, then storage order) read straight off the index:
+  // a DESC key column followed by the implicit rowid gives exactly that order, with no sort.
+  `
+  DROP INDEX IF EXISTS links_by_domain;
+  DROP INDEX IF EXISTS links_by_host;
+  DROP INDEX IF EXISTS links_by_page;
+  CREATE INDEX links_by_domain ON links (target_domain, page_score DESC);
+  CREATE INDEX links_by_host ON links (target_host, page_score DESC);
+  CREATE INDEX links_by_page ON links (target_host, target_path, page_score DESC);
+  `,
 ];
 
 /**
