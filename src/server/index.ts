@@ -46,6 +46,7 @@ export type {
 } from './store/store.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
+export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';
 
 export { KeyRing } from './plugins/key-ring.js';
 export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';
