@@ -22,6 +22,7 @@ export default defineConfig({
         test: {
           name: 'all',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/server/load/**'],
           typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },
@@ -33,6 +34,17 @@ export default defineConfig({
           include: ['test/server/*.test.ts'],
           exclude: ENGINE_SPECIFIC_SERVER_TESTS,
           env: { BQ_SERVER_STORE: 'postgres' },
+        },
+      },
+      {
+        // Load and fault tests measure time bounds: they run last, one file at a time, on a
+        // machine no other test is using (sequence.groupOrder puts them after both groups above).
+        extends: true,
+        test: {
+          name: 'load',
+          include: ['test/server/load/**/*.test.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -28,7 +28,7 @@ const bind = (params: readonly unknown[]): any[] => params.map((value) => (typeo
 const isBusy = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test((error as { code: string }).code);
 
 const unavailable = (error: unknown): Error =>
-  isBusy(error) ? new StoreUnavailableError('The database is locked by another writer; retry shortly.', { cause: error }) : (error as Error);
+  isBusy(error) ? new StoreUnavailableError('The database is locked by another connection or process; retry shortly.', { cause: error }) : (error as Error);
 
 /**
  * A connection on the calling thread.
@@ -124,8 +124,21 @@ const run = (query) => {
   statement.run(bind(query.params));
   return [];
 };
+// Set by the main thread when it gives up on this thread: finish nothing more, close, exit.
+const retired = new Int32Array(workerData.retired);
+let busyTimeout = workerData.lockTimeoutMs;
 parentPort.on('message', (task) => {
+  if (Atomics.load(retired, 0) === 1) {
+    db.close();
+    process.exit(0);
+  }
   try {
+    // A task past its deadline is not run at all (its caller was answered already); a lock is
+    // waited for only as long as the task's deadline leaves.
+    const left = task.deadline - Date.now();
+    if (left <= 0) throw Object.assign(new Error('The database was busy past the time bound.'), { code: 'SQLITE_BUSY_DEADLINE' });
+    const wait = Math.min(workerData.lockTimeoutMs, left);
+    if (wait !== busyTimeout) db.pragma('busy_timeout = ' + (busyTimeout = wait));
     let rows = [];
     if (task.kind === 'transaction') db.transaction(() => { for (const s of task.statements) prepare(s.sql).run(...bind(s.params)); })();
     else rows = run(task.query);
@@ -144,9 +157,19 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
 }
 
-/** One worker thread with its in-flight tasks; replaced when a task times out. */
+/**
+ * One worker thread with its in-flight tasks. Every task has a deadline: a write's is the lock
+ * bound after it was queued (so callers queued behind a locked write each wait at most the bound,
+ * not one bound per caller ahead of them), a read's the statement bound. The thread waits for a
+ * lock only until the deadline and skips tasks already past it, so a caller answered 503 is never
+ * charged afterwards. A task still unanswered past its statement bound means the thread is stuck in
+ * one long statement (SQLite cannot be interrupted from another thread, and stopping a thread inside
+ * a native call can abort the process): the thread is retired (it exits after that statement,
+ * running nothing else) and a fresh one takes its place.
+ */
 class SqliteWorker {
-  #worker: Worker;
+  #worker!: Worker;
+  #retired!: Int32Array;
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #closed = false;
@@ -154,29 +177,35 @@ class SqliteWorker {
   constructor(
     private readonly data: { file: string; driver: string; lockTimeoutMs: number; mmapBytes: number; cacheKib: number },
     private readonly statementTimeoutMs: number,
+    private readonly writes: boolean,
   ) {
-    this.#worker = this.#spawn();
+    this.#spawn();
   }
 
   get load(): number {
     return this.#pending.size;
   }
 
-  #spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.data });
+  #spawn(): void {
+    const retired = new SharedArrayBuffer(4);
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...this.data, retired } });
+    const pending = this.#pending;
     worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
-      const pending = this.#pending.get(message.id);
-      if (!pending) return;
-      this.#pending.delete(message.id);
-      clearTimeout(pending.timer);
+      const task = pending.get(message.id);
+      if (!task) return;
+      pending.delete(message.id);
+      clearTimeout(task.timer);
       if (message.error) {
         const error = Object.assign(new Error(message.error.message), { code: message.error.code });
-        pending.reject(unavailable(error));
-      } else pending.resolve(message.rows ?? []);
+        task.reject(unavailable(error));
+      } else task.resolve(message.rows ?? []);
     });
-    worker.on('error', (error) => this.#failAll(new StoreUnavailableError(`A database worker failed: ${error.message}`, { cause: error })));
+    worker.on('error', (error) => {
+      if (worker === this.#worker) this.#failAll(new StoreUnavailableError(`A database worker failed: ${error.message}`, { cause: error }));
+    });
     worker.unref();
-    return worker;
+    this.#worker = worker;
+    this.#retired = new Int32Array(retired);
   }
 
   #failAll(error: Error): void {
@@ -190,25 +219,35 @@ class SqliteWorker {
   run(task: Task): Promise<unknown[]> {
     if (this.#closed) return Promise.reject(new StoreUnavailableError('The store is closed.'));
     const id = this.#nextId++;
+    const deadline = Date.now() + (this.writes ? this.data.lockTimeoutMs : this.statementTimeoutMs);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.#timeout(), this.statementTimeoutMs);
+      // The worker answers by the deadline unless it is stuck in one statement; a second's grace.
+      const timer = setTimeout(() => this.#stuck(), Math.max(this.statementTimeoutMs, deadline - Date.now()) + 1_000);
       this.#pending.set(id, { resolve, reject, timer });
-      this.#worker.postMessage({ id, ...task });
+      this.#worker.postMessage({ id, deadline, ...task });
     });
   }
 
-  /** A statement ran too long: stop the thread (SQLite cannot be interrupted from outside it) and start another. */
-  #timeout(): void {
-    const old = this.#worker;
+  /** A statement ran too long: answer every caller of this thread, retire it, start another. */
+  #stuck(): void {
+    Atomics.store(this.#retired, 0, 1);
+    this.#worker.postMessage({ id: -1, deadline: 0, kind: 'query', query: { sql: 'SELECT 1', params: [] } }); // wakes it to exit after the statement
     this.#failAll(new StoreUnavailableError(`A database statement ran longer than ${this.statementTimeoutMs} ms; retry later.`));
-    void old.terminate();
-    if (!this.#closed) this.#worker = this.#spawn();
+    if (!this.#closed) this.#spawn();
   }
 
+  /** Answers every caller, then lets the thread finish its statement, close its database and exit. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#failAll(new StoreUnavailableError('The store is closed.'));
-    await this.#worker.terminate();
+    const worker = this.#worker;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    Atomics.store(this.#retired, 0, 1);
+    worker.postMessage({ id: -1, deadline: 0, kind: 'query', query: { sql: 'SELECT 1', params: [] } });
+    // A thread stuck in a long statement is waited for only so long: it is unref'd and exits after it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, this.data.lockTimeoutMs + 1_000)))]);
+    clearTimeout(timer);
   }
 }
 
@@ -224,8 +263,8 @@ export async function workerConnection(file: string, options: WorkerConnectionOp
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const data = { file, driver, lockTimeoutMs: options.lockTimeoutMs ?? 2_000, mmapBytes: 4 * 1024 ** 3, cacheKib: 128 * 1024 };
   const timeout = options.statementTimeoutMs ?? 10_000;
-  const readers = Array.from({ length: Math.max(1, options.readers ?? availableParallelism()) }, () => new SqliteWorker(data, timeout));
-  const writer = new SqliteWorker(data, timeout);
+  const readers = Array.from({ length: Math.max(1, options.readers ?? availableParallelism()) }, () => new SqliteWorker(data, timeout, false));
+  const writer = new SqliteWorker(data, timeout, true);
   const leastBusy = () => readers.reduce((best, worker) => (worker.load < best.load ? worker : best));
   // Fail fast on a file the workers cannot open, rather than on the first request.
   await leastBusy().run({ kind: 'query', query: { sql: 'SELECT 1', params: [] } });
