@@ -117,6 +117,7 @@ async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
   const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
   const synchronous = db.pragma('synchronous', { simple: true });
   db.pragma('cache_size = -1048576');
+  db.pragma(`mmap_size = ${4 * 1024 ** 3}`);
   db.pragma('synchronous = OFF');
   const indexes = empty
     ? (db
