@@ -1,0 +1,88 @@
+/**
+ * The flags of `npm run bench:server`.
+ */
+import { resolve } from 'node:path';
+
+/** A store the benchmark can run on. */
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The benchmark's options. */
+export interface BenchOptions {
+  /** Link counts of the per-operation tables. */
+  readonly sizes: readonly number[];
+  readonly stores: readonly StoreKind[];
+  /** Seconds of each concurrency-10 autocannon run. */
+  readonly duration: number;
+  /** Seconds of each concurrency-1 run (the server side of the overhead ratio). */
+  readonly overheadDuration: number;
+  /** Seconds of each mixed-load run. */
+  readonly mixedDuration: number;
+  /** Link counts of the mixed-load runs. */
+  readonly mixedSizes: readonly number[];
+  readonly data: string;
+  readonly out: string;
+  /** The command line as typed, for the report. */
+  readonly commandLine: string;
+}
+
+/** The sample database `serve --sample` creates (the mixed-load goal is set on it). */
+export const SAMPLE_LINKS = 50_000;
+
+const HELP = `Usage: npm run bench:server -- [options]
+
+  --sizes LIST             link counts of the per-operation tables (default 100000,1000000)
+  --stores LIST            sqlite,postgres (default both)
+  --duration S             seconds per concurrency-10 autocannon run (default 10)
+  --overhead-duration S    seconds per concurrency-1 run for the overhead ratio (default 3)
+  --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)
+  --mixed-sizes LIST       link counts of the mixed load (default 50000, plus 1000000 when in --sizes)
+  --data DIR               databases, reused between runs (default .bench-data/)
+  --out FILE               the report (default bench/RESULTS.md)
+`;
+
+function list(value: string, name: string): number[] {
+  const numbers = value.split(',').map((part) => part.trim().replace(/_/g, ''));
+  if (numbers.some((n) => !/^\d+$/.test(n) || Number(n) < 1)) throw new Error(`--${name} takes positive integers separated by commas, got ${JSON.stringify(value)}.`);
+  return [...new Set(numbers.map(Number))].sort((a, b) => a - b);
+}
+
+function seconds(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} takes a positive number of seconds, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+/** Parses `argv` (without node and the script); prints help and exits on `--help`. */
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const raw = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      process.stdout.write(HELP);
+      process.exit(0);
+    }
+    if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}.\n\n${HELP}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new Error(`--${name} needs a value.`);
+    raw.set(name, value);
+  }
+  const known = ['sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
+  for (const name of raw.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}.\n\n${HELP}`);
+  const sizes = list(raw.get('sizes') ?? '100000,1000000', 'sizes');
+  const stores = (raw.get('stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+  for (const store of stores) if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${JSON.stringify(store)}.`);
+  const mixedSizes = raw.has('mixed-sizes') ? list(raw.get('mixed-sizes')!, 'mixed-sizes') : [SAMPLE_LINKS, ...sizes.filter((n) => n === 1_000_000)];
+  return {
+    sizes,
+    stores: [...new Set(stores)] as StoreKind[],
+    duration: seconds(raw.get('duration') ?? '10', 'duration'),
+    overheadDuration: seconds(raw.get('overhead-duration') ?? '3', 'overhead-duration'),
+    mixedDuration: seconds(raw.get('mixed-duration') ?? '30', 'mixed-duration'),
+    mixedSizes,
+    data: resolve(raw.get('data') ?? '.bench-data'),
+    out: resolve(raw.get('out') ?? 'bench/RESULTS.md'),
+    commandLine: ['npm run bench:server', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * `npm run bench:server`: the reference server under autocannon on SQLite and PostgreSQL, at
+ * several database sizes, and the report bench/RESULTS.md.
+ *
+ * For each store and size: the database (seeded once into --data and reused), the three largest
+ * targets, each call's direct in-process time, then the server in a child process: a probe per
+ * call, autocannon at concurrency 1 and 10 per call, and the mixed load at concurrency 50 where
+ * asked. Any non-2xx answer, or a server that fails to start, makes the run exit non-zero (the
+ * report is still written, with the failures at its top).
+ *
+ *   npm run bench:server -- --sizes 100000,1000000 --stores sqlite,postgres --duration 10 --mixed-duration 30
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadServerDeps, type DomainParser } from '../../src/server/deps.js';
+import type { Store } from '../../src/server/store/store.js';
+import { parseOptions, type BenchOptions, type StoreKind } from './args.js';
+import { benchCalls, callPath, largestTargets, mixedCalls, type BenchCall } from './calls.js';
+import { BENCH_KEY, forgetPostgresSeeds, NOW, pgQuery, postgresDatabase, prepareDataDir, SEED, sqliteDatabase, writeKeyFile, type BenchDatabase } from './databases.js';
+import { measureDirect } from './direct.js';
+import { failed, load, type LoadResult } from './load.js';
+import { startCluster, type PostgresCluster } from './postgres-cluster.js';
+import { cleanUp, run } from './processes.js';
+import { failures, renderReport, type CallResult, type DatabaseFailure, type DatabaseResult, type Environment } from './report.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+
+const log = (text: string) => process.stderr.write(`${text}\n`);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const nowDate = new Date(`${NOW}T00:00:00Z`);
+
+async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Store> {
+  if (db.store === 'sqlite') {
+    const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+    return openSqliteStore({ file: db.location, parser });
+  }
+  const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+  return openPostgresStore({ url: db.location, parser });
+}
+
+/** One call before the load: it must answer 200; its row count goes in the report. */
+async function probe(server: ServerProcess, call: BenchCall): Promise<CallResult['probe']> {
+  const response = await fetch(`${server.url}${callPath(call)}`, { headers: { authorization: `Apikey ${BENCH_KEY.key}` } });
+  const text = await response.text();
+  if (response.status !== 200) return { status: response.status, rows: 0, total: undefined, error: `probe answered ${response.status}: ${text.slice(0, 300)}` };
+  const body = JSON.parse(text) as { data: unknown; meta: { total?: number } };
+  const rows = Array.isArray(body.data) ? body.data.length : 1;
+  return { status: 200, rows, total: body.meta.total };
+}
+
+async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: DomainParser, keyFile: string): Promise<DatabaseResult> {
+  const perOperation = options.sizes.includes(db.links);
+  const mixed = options.mixedSizes.includes(db.links);
+  const where = `[${db.store} ${db.links.toLocaleString('en-US')}]`;
+
+  // The direct store stays open while the server runs, so that each call's direct time is taken
+  // just before its server time, under the same background load. It is idle during the loads.
+  const store = await openDirect(db, parser);
+  let server: ServerProcess | undefined;
+  try {
+    const targets = await largestTargets(store, parser, { links: db.links, seed: SEED, now: nowDate });
+    const calls = benchCalls(targets);
+    log(`${where} largest targets: ${targets.largest.map((t) => `${t.domain} (${t.backlinks.toLocaleString('en-US')})`).join(', ')}`);
+    const bytes = await db.size();
+
+    server = await startServerProcess(db.serveArgs, keyFile);
+    log(`${where} server pid ${server.pid} at ${server.url}`);
+    const running = server;
+    const alive = () => {
+      if (!running.alive()) throw new Error(`${where} the server died during the benchmark:\n${running.stderr()}`);
+    };
+    const probes = new Map<string, CallResult['probe']>();
+    for (const call of calls) {
+      const p = await probe(running, call);
+      probes.set(call.name, p);
+      if (p.error) log(`${where} ${call.name}: ${p.error}`);
+    }
+    const working = calls.filter((call) => !probes.get(call.name)!.error);
+    // Warm-up (JIT, pools, page cache): every call that answers, round robin, 10 connections.
+    const warmUp = working.length > 0 ? await load(running.url, working, { connections: 10, duration: Math.min(3, options.duration) }) : undefined;
+    alive();
+
+    const results: CallResult[] = [];
+    if (perOperation) {
+      for (const call of calls) {
+        const p = probes.get(call.name)!;
+        if (p.error) {
+          results.push({ call, probe: p });
+          continue;
+        }
+        const direct = await measureDirect(store, parser, call, { now: nowDate, seconds: options.overheadDuration });
+        const single = await load(running.url, [call], { connections: 1, duration: options.overheadDuration });
+        alive();
+        const c10 = await load(running.url, [call], { connections: 10, duration: options.duration });
+        alive();
+        results.push({ call, probe: p, load: c10, single, direct });
+        const bad = failed(c10) || failed(single);
+        log(
+          `${where} ${call.name.padEnd(26)} p50 ${c10.p50.toFixed(2)} ms  p99 ${c10.p99.toFixed(2)} ms  ${Math.round(c10.rps)} req/s  ` +
+            `c1 ${single.p50.toFixed(2)} ms / direct ${direct.p50.toFixed(2)} ms${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}`,
+        );
+      }
+    }
+    let mixedResult: LoadResult | undefined;
+    if (mixed) {
+      if (working.length < calls.length) log(`${where} mixed load skipped: ${calls.filter((c) => !working.includes(c)).map((c) => c.name).join(', ')} failed the probe`);
+      else {
+        const twelve = mixedCalls(calls);
+        log(`${where} mixed load: ${twelve.length} operations, 50 connections, ${options.mixedDuration} s`);
+        mixedResult = await load(running.url, twelve, { connections: 50, duration: options.mixedDuration });
+        alive();
+        log(`${where} mixed: ${Math.round(mixedResult.rps)} req/s, p50 ${mixedResult.p50.toFixed(2)} ms, p99 ${mixedResult.p99.toFixed(2)} ms, status ${JSON.stringify(mixedResult.statusCodes)}`);
+      }
+    }
+    const serverExit = await running.stop();
+    const serverStderr = running
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && line.trim() !== 'Server closed; database closed.')
+      .join('\n');
+    return {
+      store: db.store,
+      links: db.links,
+      targets,
+      bytes,
+      seed: db.seed,
+      seededNow: db.seededNow,
+      ...(warmUp ? { warmUp } : {}),
+      ...(perOperation ? { calls: results } : {}),
+      ...(mixedResult ? { mixed: mixedResult } : {}),
+      serverExit,
+      serverStderr,
+    };
+  } finally {
+    if (server?.alive()) await server.stop();
+    await store.close();
+  }
+}
+
+async function sqliteVersion(): Promise<string> {
+  const { Database } = await loadServerDeps();
+  const db = new Database(':memory:');
+  try {
+    return (db.prepare('select sqlite_version() AS v').get() as { v: string }).v;
+  } finally {
+    db.close();
+  }
+}
+
+/** The commit and how many files under src/ differ from it (other people edit this tree). */
+async function codeVersion(): Promise<string> {
+  try {
+    const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT })).stdout.trim();
+    const dirty = (await run('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT })).stdout.split('\n').filter((line) => line.trim() !== '').length;
+    return `commit ${head}${dirty > 0 ? ` + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} under src/` : ', src/ clean'}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const codeAtStart = await codeVersion();
+  const loadBefore = loadavg();
+  log(`bench:server: sizes ${options.sizes.join(', ')}; mixed ${options.mixedSizes.join(', ')}; stores ${options.stores.join(', ')}; data ${options.data}; load average ${loadBefore.map((n) => n.toFixed(2)).join(' ')}`);
+  prepareDataDir(options.data);
+  const keyFile = writeKeyFile(options.data);
+  const { tldts } = await loadServerDeps();
+  const sizes = [...new Set([...options.sizes, ...options.mixedSizes])].sort((a, b) => a - b);
+
+  let cluster: PostgresCluster | undefined;
+  if (options.stores.includes('postgres')) {
+    cluster = await startCluster(join(options.data, 'postgres'));
+    if (cluster.fresh) forgetPostgresSeeds(options.data);
+  }
+  const results: DatabaseResult[] = [];
+  const broken: DatabaseFailure[] = [];
+  let postgresVersion: string | undefined;
+  try {
+    for (const store of options.stores as StoreKind[]) {
+      for (const size of sizes) {
+        // A size that cannot be seeded or served is reported (and fails the run) without losing the others.
+        try {
+          const db = store === 'sqlite' ? await sqliteDatabase(options.data, size) : await postgresDatabase(options.data, cluster!, size);
+          results.push(await benchDatabase(db, options, tldts, keyFile));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          log(`[${store} ${size.toLocaleString('en-US')}] FAILED: ${message}`);
+          broken.push({ store, links: size, message });
+        }
+      }
+    }
+    if (cluster) postgresVersion = (await pgQuery<{ version: string }>(cluster.urlOf('postgres'), 'select version() AS version'))[0]!.version;
+  } finally {
+    await cluster?.stop();
+  }
+
+  const cpu = cpus();
+  const env: Environment = {
+    commandLine: options.commandLine,
+    startedAt,
+    finishedAt: new Date(),
+    cpus: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown'}`,
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${type()} ${release()}`,
+    node: process.version,
+    sqlite: await sqliteVersion(),
+    code: { start: codeAtStart, end: await codeVersion() },
+    postgres: postgresVersion,
+    postgresSettings: cluster?.settings,
+    loadBefore,
+    loadAfter: loadavg(),
+    duration: options.duration,
+    overheadDuration: options.overheadDuration,
+    mixedDuration: options.mixedDuration,
+  };
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, renderReport(env, results, broken));
+  // The raw measurements, next to the databases, for anyone who wants more than the report shows.
+  writeFileSync(join(options.data, 'last-run.json'), `${JSON.stringify({ env, results, broken }, null, 2)}\n`);
+  log(`wrote ${options.out}; load average after ${env.loadAfter.map((n) => n.toFixed(2)).join(' ')}`);
+  const fails = failures(results, broken);
+  if (fails.length > 0) {
+    log(`\nFAILED (${fails.length}):\n${fails.map((f) => `  ${f}`).join('\n')}`);
+    return 1;
+  }
+  return 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`\n${signal}: stopping the server and the database`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  async (error: unknown) => {
+    log(`bench:server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await cleanUp();
+    process.exitCode = 1;
+  },
+);
