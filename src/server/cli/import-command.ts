@@ -9,10 +9,9 @@
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { EXIT, type CliIo, type Command } from '../../cli/command.js';
-import { loadServerDeps, MissingDependencyError } from '../deps.js';
 import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from '../import/read-records.js';
 import { parseArgs } from './args.js';
-import { describeLocation, openStoreAt, storeLocation } from './open-store.js';
+import { describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { progressBar } from './progress.js';
 import { DEFAULT_SAMPLE_DB } from './sample-database.js';
 
@@ -81,13 +80,8 @@ export const importCommand: Command = {
     }
     const location = storeLocation(o, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(location);
-    let deps;
-    try {
-      deps = await loadServerDeps();
-    } catch (error) {
-      if (error instanceof MissingDependencyError) return io.stderr.write(`${error.message}\n`), EXIT.failure;
-      throw error;
-    }
+    const deps = await loadDepsOrExplain(io);
+    if (!deps) return EXIT.failure;
     const store = await openStoreAt(location, deps.tldts);
     const rejectsFile = typeof o['rejects'] === 'string' ? createWriteStream(o['rejects']) : undefined;
     try {

@@ -7,7 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DomainParser } from '../deps.js';
+import type { CliIo } from '../../cli/command.js';
+import { loadServerDeps, MissingDependencyError, type DomainParser, type ServerDeps } from '../deps.js';
 import type { Store } from '../store/store.js';
 
 /** The environment variable naming the database when no option does. @internal */
@@ -49,3 +50,18 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser)
 /** A location for messages, without a password. @internal */
 export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'postgres' ? location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@') : location.file;
+
+/**
+ * The server's optional packages, or `undefined` after telling the user on stderr what to install.
+ *
+ * @internal
+ */
+export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>): Promise<ServerDeps | undefined> {
+  try {
+    return await loadServerDeps();
+  } catch (error) {
+    if (!(error instanceof MissingDependencyError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
+}

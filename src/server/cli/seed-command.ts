@@ -6,9 +6,8 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { EXIT, type Command } from '../../cli/command.js';
-import { loadServerDeps, MissingDependencyError } from '../deps.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { describeLocation, openStoreAt, storeLocation } from './open-store.js';
+import { describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
@@ -44,13 +43,8 @@ export const seedCommand: Command = {
     if (typeof now === 'string') return usage(io, now);
     const location = storeLocation(parsed.options, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(io, location);
-    let deps;
-    try {
-      deps = await loadServerDeps();
-    } catch (error) {
-      if (error instanceof MissingDependencyError) return io.stderr.write(`${error.message}\n`), EXIT.failure;
-      throw error;
-    }
+    const deps = await loadDepsOrExplain(io);
+    if (!deps) return EXIT.failure;
     if (parsed.options['force'] && location.kind === 'sqlite' && existsSync(location.file)) {
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${location.file}${suffix}`, { force: true });
     }

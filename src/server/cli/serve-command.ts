@@ -7,12 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { EXIT, type CliIo, type Command } from '../../cli/command.js';
-import { loadServerDeps, MissingDependencyError, type ServerDeps } from '../deps.js';
 import { parseKeys } from '../keys-config.js';
 import { startServer } from '../server.js';
 import type { KeyConfig, Store } from '../store/store.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { openStoreAt, storeLocation } from './open-store.js';
+import { loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
@@ -51,16 +50,6 @@ function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): 
   return { keys: [{ id: 'demo', key, units: 10_000_000 }], generated: key };
 }
 
-async function loadDeps(io: CliIo): Promise<ServerDeps | undefined> {
-  try {
-    return await loadServerDeps();
-  } catch (error) {
-    if (!(error instanceof MissingDependencyError)) throw error;
-    io.stderr.write(`${error.message}\n`);
-    return undefined;
-  }
-}
-
 /** The `serve` command. @internal */
 export const serveCommand: Command = {
   name: 'serve',
@@ -77,7 +66,7 @@ export const serveCommand: Command = {
     const seed = integerOption(o, 'seed', 1);
     const now = dateOption(o, 'now');
     for (const value of [port, links, seed, now]) if (typeof value === 'string') return fail(value);
-    const deps = await loadDeps(io);
+    const deps = await loadDepsOrExplain(io);
     if (!deps) return EXIT.failure;
     let keys;
     try {
