@@ -39,8 +39,12 @@ function word(random: Random, parts: number): string {
 }
 
 function uniqueName(random: Random, taken: Set<string>): string {
-  for (;;) {
-    const name = `${word(random, random.int(2, 3))}.${random.weighted(TLDS)}`;
+  // Syllable names run out near 190,000 (about 2.2M links); past a few collisions in a row a number
+  // makes the name unique (words hold no digits), so any size can be generated, and small samples
+  // (where eight collisions in a row practically never happen) stay exactly as they were.
+  for (let tries = 0; ; tries++) {
+    const base = word(random, random.int(2, 3));
+    const name = `${tries < 8 ? base : `${base}${taken.size}`}.${random.weighted(TLDS)}`;
     if (!taken.has(name)) {
       taken.add(name);
       return name;
