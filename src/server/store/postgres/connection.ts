@@ -191,7 +191,13 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     try {
       client = await pool.connect();
     } catch (error) {
-      throw closed ? new StoreUnavailableError('The store is closed.', { cause: error }) : toStoreError(error);
+      if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
+      // Waiting for a connection timed out while every connection of the pool was open and in use:
+      // the database is up but busy, which is not what "cannot be reached" would tell an operator.
+      if (pool.totalCount >= (pool.options.max ?? 10) && /timeout exceeded when trying to connect/i.test(String((error as Error).message))) {
+        throw new StoreUnavailableError(`Every database connection stayed busy past the wait bound; retry shortly.`, { cause: error });
+      }
+      throw toStoreError(error);
     }
     let destroy = false;
     try {
