@@ -88,22 +88,17 @@ async function grouped<Op extends GroupedOperation>(
   return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
 }
 
-const TOTAL_TABLE: Readonly<Record<GroupedOperation, string>> = {
-  links: 'backlinks_count',
-  'ref-domains': 'r_ref_domains',
-  'ref-ips': 'r_ref_ips',
-  pages: 'r_pages',
-  anchors: 'r_anchors',
+/** Where a list's unfiltered total comes from: a counter of `r_targets`, or one index range count. */
+const TOTALS: Readonly<Record<GroupedOperation, string>> = {
+  links: 'SELECT backlinks_count AS n FROM r_targets WHERE tkey = ?',
+  'ref-domains': 'SELECT domains_count AS n FROM r_targets WHERE tkey = ?',
+  'ref-ips': 'SELECT count(*) AS n FROM r_ref_ips WHERE tkey = ?',
+  pages: 'SELECT count(*) AS n FROM r_pages WHERE tkey = ?',
+  anchors: 'SELECT count(*) AS n FROM r_anchors WHERE tkey = ?',
 };
 
-/** The unfiltered row count of a list: a counter of `r_targets`, or one index range count. */
 async function rollupTotal(connection: SqlConnection, operation: GroupedOperation, tkey: string): Promise<number> {
-  if (operation === 'links' || operation === 'ref-domains') {
-    const column = operation === 'links' ? 'backlinks_count' : 'domains_count';
-    const [row] = await connection.all<{ n: number }>(sql`SELECT ${{ sql: column, params: [] }} AS n FROM r_targets WHERE tkey = ${tkey}`);
-    return Number(row?.n ?? 0);
-  }
-  const [row] = await connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${{ sql: TOTAL_TABLE[operation], params: [] }} WHERE tkey = ${tkey}`);
+  const [row] = await connection.all<{ n: number }>({ sql: TOTALS[operation], params: [tkey] });
   return Number(row?.n ?? 0);
 }
 
