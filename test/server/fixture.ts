@@ -4,6 +4,7 @@
  * 2026-05-16T12:00:00 and the current month is 2026-06.
  */
 import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from '../../src/server/sample/dataset.js';
+import type { Store } from '../../src/server/store/store.js';
 
 export const NOW = new Date('2026-06-15T12:00:00Z');
 
@@ -99,3 +100,13 @@ export const keywordSnapshots: KeywordSnapshotInput[] = [
   metrics('2026-05', '2026-05-20T00:00:00', '49500'),
   metrics('2026-06', '2026-06-02T00:00:00', '60500'),
 ];
+
+/** Writes the fixture through a store's bulk writer (links in fixture order: ids 1, 2, ...). */
+export async function loadFixture(store: Store): Promise<void> {
+  const writer = await store.writer();
+  await writer.domains(domains);
+  await writer.pages(pages);
+  await writer.links([...exampleLinks, ...rivalLinks, ...otherLinks, ...thirdLinks]);
+  await writer.keywords(keywordSnapshots);
+  await writer.finish();
+}

@@ -15,6 +15,9 @@ import type { SqlConnection } from '../../src/server/store/sql/connection.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import * as fx from './fixture.js';
+import { loadFixture } from './fixture.js';
+
+export { loadFixture };
 import { freshPostgresDatabase } from './postgres-database.js';
 
 export const BASE = '/_api/apis/v4/backlinks/v1';
@@ -47,16 +50,6 @@ export async function fixtureStore(): Promise<TestStore> {
   const store = await emptyStore();
   await loadFixture(store);
   return store;
-}
-
-/** Writes the fixture through a store's bulk writer (links in fixture order: ids 1, 2, ...). */
-export async function loadFixture(store: Store): Promise<void> {
-  const writer = await store.writer();
-  await writer.domains(fx.domains);
-  await writer.pages(fx.pages);
-  await writer.links([...fx.exampleLinks, ...fx.rivalLinks, ...fx.otherLinks, ...fx.thirdLinks]);
-  await writer.keywords(fx.keywordSnapshots);
-  await writer.finish();
 }
 
 /** The server on a fresh fixture store; high rate limits unless given. */

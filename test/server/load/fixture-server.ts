@@ -22,14 +22,7 @@ if (config.engine === 'postgres') {
   const { file, engine: _, ...bounds } = config;
   store = await openSqliteStore({ file, ...bounds });
 }
-if (!(await store.hasLinks())) {
-  const writer = await store.writer();
-  await writer.domains(fx.domains);
-  await writer.pages(fx.pages);
-  await writer.links([...fx.exampleLinks, ...fx.rivalLinks, ...fx.otherLinks, ...fx.thirdLinks]);
-  await writer.keywords(fx.keywordSnapshots);
-  await writer.finish();
-}
+if (!(await store.hasLinks())) await fx.loadFixture(store);
 const server = await startServer({
   store,
   keys: [...fx.KEYS, LOAD_KEY],
