@@ -3,7 +3,8 @@
  * rollups and from the links grouped per call (the slow, obviously right path of `createSqlStore`
  * with `rollups: false`), for every operation, scope, generated filter and page, and the answers
  * must be equal; then links are re-imported changed (lost, moved in time, new ones) and the same
- * holds, and importing the same links again changes nothing.
+ * holds, importing the same links again changes nothing, and rewriting referring domains' data
+ * (country, score) without any link keeps the answers equal too.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +144,20 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>): void 
         expect(await Promise.all(targets.map((t) => pair.rollups.overview(t, clock)))).toEqual(before);
         // Of the fixture's 7 example.com links, the changed copies of L3 and L7 carry a new anchor: 2 new links.
         expect((await pair.links.overview(exampleTarget, clock)).backlinks_count).toBe(exampleBefore + 2);
+
+        // Referring domains' own data changes without any link: the rollups that keep it (the
+        // country of an IP, the score profile) follow.
+        const topTarget = targets[0]!;
+        const referrers = await pair.links.grouped('ref-domains', { target: topTarget, page: { orderBy: 'domain', direction: 'ASC', limit: 40, offset: 0 }, filter: null, clock });
+        const profileBefore = await pair.links.scoreProfile(topTarget);
+        const retold = await pair.rollups.writer();
+        await retold.domains(
+          referrers.rows.map((row, i) => ({ domain: row.domain, ip_address: row.ip_address, country: i % 2 === 0 ? 'AA' : 'ZZ', domain_score: (row.domain_score + 37) % 101 })),
+        );
+        const retoldStats = await retold.finish();
+        expect(retoldStats.domains).toBeGreaterThan(1); // the top target and the others these referrers link to
+        expect(await pair.links.scoreProfile(topTarget)).not.toEqual(profileBefore);
+        await compareAll(pair, targets, domains, 3);
       } finally {
         await pair.close();
       }

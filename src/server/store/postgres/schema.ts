@@ -12,6 +12,7 @@
  * @module
  * @internal
  */
+import { FILL_SCORE_PROFILE } from '../sql/rollups.js';
 import type { PostgresConnection } from './connection.js';
 
 /** `TEXT COLLATE "C" NOT NULL`, the type of every text column. */
@@ -170,6 +171,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id);
   CREATE INDEX links_by_host ON links (target_host, page_score DESC, id);
   CREATE INDEX links_by_page ON links (target_host, target_path, page_score DESC, id);
+  `,
+  // 3: score-profile per target key, filled here from the referring domains already rolled up.
+  `
+  CREATE TABLE r_score_profile (
+    tkey ${T}, domain_score ${I}, domains_count ${I},
+    PRIMARY KEY (tkey, domain_score)
+  );
+  ${FILL_SCORE_PROFILE}
   `,
 ];
 

@@ -25,14 +25,6 @@ export const COMPETITOR_MIN_SIMILARITY = 0.01;
 const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
   rows.map((row) => Object.fromEntries([...text.map((f) => [f, row[f]]), ...numeric.map((f) => [f, Number(row[f])])]) as Row);
 
-/** The distinct referring domains of a target (one column, `source_domain`). */
-function referringDomains(target: Target, useRollups: boolean): Fragment {
-  const tkey = useRollups ? rollupKey(target) : undefined;
-  return tkey === undefined
-    ? sql`SELECT DISTINCT l.source_domain FROM links l WHERE ${scopeCondition(target)}`
-    : sql`SELECT r.source_domain FROM r_ref_domains r WHERE r.tkey = ${tkey}`;
-}
-
 /**
  * Referring domains of a target counted by their domain score, ascending; no row for an empty score.
  *
@@ -42,9 +34,14 @@ function referringDomains(target: Target, useRollups: boolean): Fragment {
  * ```
  */
 export async function scoreProfile(connection: SqlConnection, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
-  const rows = await connection.all<Record<string, unknown>>(sql`SELECT coalesce(d.domain_score, 0) AS domain_score, count(*) AS domains_count
-    FROM (${referringDomains(target, useRollups)}) rd LEFT JOIN domains d ON d.domain = rd.source_domain
-    GROUP BY coalesce(d.domain_score, 0) ORDER BY 1 ASC`);
+  const tkey = useRollups ? rollupKey(target) : undefined;
+  const rows = await connection.all<Record<string, unknown>>(
+    tkey === undefined
+      ? sql`SELECT coalesce(d.domain_score, 0) AS domain_score, count(*) AS domains_count
+          FROM (SELECT DISTINCT l.source_domain FROM links l WHERE ${scopeCondition(target)}) rd LEFT JOIN domains d ON d.domain = rd.source_domain
+          GROUP BY coalesce(d.domain_score, 0) ORDER BY 1 ASC`
+      : sql`SELECT domain_score, domains_count FROM r_score_profile WHERE tkey = ${tkey} ORDER BY domain_score ASC`,
+  );
   return numbers(rows, [], ['domain_score', 'domains_count']);
 }
 

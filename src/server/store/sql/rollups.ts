@@ -7,7 +7,8 @@
  * | table | one row per | serves |
  * | --- | --- | --- |
  * | `r_targets` | target key | overview counters, list totals, competitors' sizes |
- * | `r_ref_domains` | target key, source domain | ref-domains, score-profile, competitors, matrix |
+ * | `r_ref_domains` | target key, source domain | ref-domains, competitors, matrix |
+ * | `r_score_profile` | target key, domain score | score-profile |
  * | `r_ref_ips` | target key, source IP | ref-ips |
  * | `r_pages` | target key, linked page | pages |
  * | `r_anchors` | target key, anchor | anchors |
@@ -16,7 +17,9 @@
  * A refresh reads each given registrable domain's links once (all of a domain's keys come from
  * them), computes every rollup row in one pass ({@link rollupRows}) and replaces the domain's rows
  * in one transaction, so rollups are exact after any import or re-import: they are a function of
- * the links, never patched by deltas. The same code fills every engine; only the INSERTs reach it.
+ * the links and of the referring domains' own data (country, score) at refresh time, never patched
+ * by deltas; a load that changes a referring domain's data refreshes every domain it links to. The
+ * same code fills every engine; only the INSERTs reach it.
  *
  * @module
  * @internal
@@ -27,9 +30,9 @@ import type { SqlConnection } from './connection.js';
 import { raw, sql, type Fragment } from './fragment.js';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
-export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_targets'] as const;
+export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_targets'] as const;
 
-/** What the rollups need of one stored link (and the country of its source domain). */
+/** What the rollups need of one stored link (and the country and score of its source domain). */
 interface SourceLink {
   readonly source_url: string;
   readonly target_url: string;
@@ -49,6 +52,7 @@ interface SourceLink {
   readonly target_host: string;
   readonly target_path: string;
   readonly country: string | null;
+  readonly domain_score: number | null;
 }
 type HistorySource = Pick<SourceLink, 'first_seen_at' | 'last_seen_at' | 'is_lost' | 'is_nofollow' | 'source_domain'>;
 
@@ -122,6 +126,8 @@ interface Group {
   lost: number;
   country: string | null;
   url: string;
+  /** The source domain's score (referring-domain groups only; 0 when the domain is unknown). */
+  score: number;
 }
 
 /** Everything one key accumulates. */
@@ -158,7 +164,7 @@ function addTo<G extends Group>(groups: Map<string, G>, key: string, link: Sourc
   return group;
 }
 
-const group = (distinct: boolean): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '' });
+const group = (distinct: boolean, score = 0): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', score });
 
 /**
  * The rollup rows of one registrable domain's links, for its three levels of keys: one pass over
@@ -193,20 +199,28 @@ export function rollupRows(domain: string, links: readonly SourceLink[]) {
       key.urls.add(link.source_url);
       key.classes.add(link.ip_class_c);
       addTo(key.ips, link.ip_address, link, () => group(true));
-      addTo(key.refDomains, link.source_domain, link, () => group(false));
+      addTo(key.refDomains, link.source_domain, link, () => group(false, Number(link.domain_score ?? 0)));
       const pageKey = link.target_host + link.target_path;
       addTo(key.pages, pageKey, link, () => ({ ...group(true), host: link.target_host, path: link.target_path }), true);
       addTo(key.anchors, link.anchor, link, () => group(true));
     }
   }
-  const rows = { targets: [] as unknown[][], refDomains: [] as unknown[][], refIps: [] as unknown[][], pages: [] as unknown[][], anchors: [] as unknown[][], history: [] as HistoryRow[] };
+  const rows = {
+    targets: [] as unknown[][], refDomains: [] as unknown[][], refIps: [] as unknown[][], pages: [] as unknown[][], anchors: [] as unknown[][],
+    history: [] as HistoryRow[], scoreProfile: [] as unknown[][],
+  };
   for (const [tkey, key] of keys) {
     const c = key.counters;
     rows.targets.push([
       tkey, domain, key.links.length, key.refDomains.size, key.urls.size, c['follows_count'], c['nofollows_count'], c['sponsored_count'], c['ugc_count'],
       c['frames_count'], c['forms_count'], c['images_count'], c['texts_count'], key.ips.size, key.classes.size, c['lost_count'],
     ]);
-    for (const [source, g] of key.refDomains) rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost]);
+    const scores = new Map<number, number>();
+    for (const [source, g] of key.refDomains) {
+      rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost]);
+      scores.set(g.score, (scores.get(g.score) ?? 0) + 1);
+    }
+    for (const [score, count] of scores) rows.scoreProfile.push([tkey, score, count]);
     for (const [ip, g] of key.ips) rows.refIps.push([tkey, ip, g.country ?? '', g.backlinks, g.domains!.size, g.first, g.last]);
     for (const [pageKey, g] of key.pages) rows.pages.push([tkey, pageKey, g.host, g.path, g.url, g.backlinks, g.domains!.size, g.first, g.last]);
     for (const [anchor, g] of key.anchors) rows.anchors.push([tkey, anchor, g.backlinks, g.domains!.size, g.first, g.last]);
@@ -215,6 +229,14 @@ export function rollupRows(domain: string, links: readonly SourceLink[]) {
   return rows;
 }
 
+/**
+ * Fills `r_score_profile` from `r_ref_domains` and the domains' scores, as {@link rollupRows}
+ * would (the migration that adds the table runs it once on existing rollups).
+ */
+export const FILL_SCORE_PROFILE = `INSERT INTO r_score_profile (tkey, domain_score, domains_count)
+    SELECT r.tkey, coalesce(d.domain_score, 0), count(*) FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
+    GROUP BY r.tkey, coalesce(d.domain_score, 0);`;
+
 const COLUMNS = {
   r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
   r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
@@ -222,6 +244,7 @@ const COLUMNS = {
   r_pages: ['tkey', 'page_key', 'host', 'path', 'target_url', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
   r_anchors: ['tkey', 'anchor', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
   r_history: ['tkey', 'month', 'backlinks_count', 'domains_count', 'follows_count'],
+  r_score_profile: ['tkey', 'domain_score', 'domains_count'],
 } as const;
 
 /** Rows per INSERT statement (16 columns x 500 stays under every engine's parameter limit). */
@@ -240,7 +263,7 @@ function inserts(table: keyof typeof COLUMNS, rows: readonly (readonly unknown[]
 
 const SOURCE_COLUMNS = raw(
   `l.source_url, l.target_url, l.anchor, l.ip_address, l.ip_class_c, l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.is_sponsored,
-   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.country`,
+   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.country, d.domain_score`,
 );
 
 /**
@@ -276,6 +299,7 @@ export async function refreshRollups(
       ...inserts('r_pages', rows.pages),
       ...inserts('r_anchors', rows.anchors),
       ...inserts('r_history', rows.history.map((h) => [h.tkey, h.month, h.backlinks_count, h.domains_count, h.follows_count])),
+      ...inserts('r_score_profile', rows.scoreProfile),
     ]);
     onProgress?.(++done, list.length);
   }

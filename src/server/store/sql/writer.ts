@@ -1,7 +1,9 @@
 /**
  * The bulk writer shared by every store: derives a link's stored columns once, upserts rows in
  * multi-row statements (`INSERT ... ON CONFLICT ... DO UPDATE`, which SQLite and PostgreSQL both
- * speak), remembers which registrable domains it touched, and recomputes their rollups at the end.
+ * speak), remembers which registrable domains it touched, and recomputes their rollups at the end:
+ * the domains of the links it wrote, and every domain a referring domain it rewrote links to (the
+ * rollups keep that domain's country and score).
  * An engine may pass a faster way to write links (PostgreSQL's COPY).
  *
  * @module
@@ -12,7 +14,7 @@ import { LINK_COLUMNS, linkRow, pageParts, type LinkRow } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
-import type { Fragment } from './fragment.js';
+import { join, sql, type Fragment } from './fragment.js';
 import { refreshRollups } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
@@ -66,10 +68,13 @@ export const upsertLinks =
  */
 export function createGraphWriter(connection: SqlConnection, parser: DomainParser, writeLinks: LinkSink = upsertLinks(connection)): GraphWriter {
   const touched = new Set<string>();
+  const sources = new Set<string>();
   let written = 0;
   return {
-    domains: (rows) =>
-      connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]))),
+    domains: async (rows) => {
+      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score])));
+      for (const row of rows) sources.add(row.domain);
+    },
     pages: (rows) =>
       connection.transaction(
         upsert(
@@ -103,10 +108,29 @@ export function createGraphWriter(connection: SqlConnection, parser: DomainParse
       written += rows.length;
     },
     finish: async (options = {}): Promise<LoadStats> => {
+      if (!options.all) for (const domain of await linkedFrom(connection, [...sources])) touched.add(domain);
       const domains = [...touched].sort();
       await refreshRollups(connection, options.all ? 'all' : domains, options.onProgress);
       touched.clear();
+      sources.clear();
       return { links: written, domains: domains.length };
     },
   };
+}
+
+/** Source domains per lookup (one bound value each). */
+const SOURCES_PER_LOOKUP = 500;
+
+/** The registrable domains that the given source domains link to, read from the rollups. */
+async function linkedFrom(connection: SqlConnection, sources: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (let i = 0; i < sources.length; i += SOURCES_PER_LOOKUP) {
+    const batch = sources.slice(i, i + SOURCES_PER_LOOKUP);
+    const rows = await connection.all<{ tdomain: string }>(
+      sql`SELECT DISTINCT t.tdomain FROM r_ref_domains r JOIN r_targets t ON t.tkey = r.tkey
+        WHERE r.source_domain IN (${join(batch.map((source) => sql`${source}`), ', ')})`,
+    );
+    for (const row of rows) found.add(row.tdomain);
+  }
+  return [...found];
 }

@@ -7,6 +7,7 @@
  * @internal
  */
 import type { Database } from 'better-sqlite3';
+import { FILL_SCORE_PROFILE } from '../sql/rollups.js';
 
 /**
  * Migration n (1-based) brings the schema from version n-1 to n.
@@ -168,6 +169,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX links_by_domain ON links (target_domain, page_score DESC);
   CREATE INDEX links_by_host ON links (target_host, page_score DESC);
   CREATE INDEX links_by_page ON links (target_host, target_path, page_score DESC);
+  `,
+  // 4: score-profile per target key, filled here from the referring domains already rolled up.
+  `
+  CREATE TABLE r_score_profile (
+    tkey TEXT NOT NULL, domain_score INTEGER NOT NULL, domains_count INTEGER NOT NULL,
+    PRIMARY KEY (tkey, domain_score)
+  ) WITHOUT ROWID;
+  ${FILL_SCORE_PROFILE}
   `,
 ];
 
