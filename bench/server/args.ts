@@ -10,6 +10,8 @@ export type StoreKind = 'sqlite' | 'postgres';
 export interface BenchOptions {
   /** Link counts of the per-operation tables. */
   readonly sizes: readonly number[];
+  /** Link counts measured on PostgreSQL (default: `sizes`); a size seeds for about an hour per 10M links. */
+  readonly postgresSizes: readonly number[];
   readonly stores: readonly StoreKind[];
   /** Seconds of each concurrency-10 autocannon run. */
   readonly duration: number;
@@ -32,6 +34,7 @@ const HELP = `Usage: npm run bench:server -- [options]
 
   --sizes LIST             link counts of the per-operation tables (default 100000,1000000)
   --stores LIST            sqlite,postgres (default both)
+  --postgres-sizes LIST    link counts measured on PostgreSQL (default: --sizes)
   --duration S             seconds per concurrency-10 autocannon run (default 10)
   --overhead-duration S    seconds per concurrency-1 run for the overhead ratio (default 3)
   --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)
@@ -68,7 +71,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     if (value === undefined) throw new Error(`--${name} needs a value.`);
     raw.set(name, value);
   }
-  const known = ['sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
+  const known = ['sizes', 'postgres-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
   for (const name of raw.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}.\n\n${HELP}`);
   const sizes = list(raw.get('sizes') ?? '100000,1000000', 'sizes');
   const stores = (raw.get('stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
@@ -76,6 +79,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const mixedSizes = raw.has('mixed-sizes') ? list(raw.get('mixed-sizes')!, 'mixed-sizes') : [SAMPLE_LINKS, ...sizes.filter((n) => n === 1_000_000)];
   return {
     sizes,
+    postgresSizes: raw.has('postgres-sizes') ? list(raw.get('postgres-sizes')!, 'postgres-sizes') : sizes,
     stores: [...new Set(stores)] as StoreKind[],
     duration: seconds(raw.get('duration') ?? '10', 'duration'),
     overheadDuration: seconds(raw.get('overhead-duration') ?? '3', 'overhead-duration'),

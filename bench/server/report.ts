@@ -150,7 +150,10 @@ function p99GoalLines(results: readonly DatabaseResult[], broken: readonly Datab
   const label = `p99 ≤ ${goal} ms for every operation at ${links(size)} links, concurrency 10`;
   const failedHere = broken.filter((b) => b.links === size).map((b) => ({ text: `${label}, ${STORE_NAME[b.store]}: **not measured: the run failed** (see FAILURES).`, met: false }));
   if (at.length === 0 && failedHere.length === 0) return [{ text: `${label}: not measured in this run.`, met: undefined }];
-  return [...failedHere, ...at.map((db) => {
+  const absent = (['sqlite', 'postgres'] as const)
+    .filter((store) => !at.some((db) => db.store === store) && !broken.some((b) => b.store === store && b.links === size))
+    .map((store) => ({ text: `${label}, ${STORE_NAME[store]}: not measured in this run.`, met: undefined }));
+  return [...failedHere, ...absent, ...at.map((db) => {
     const calls = db.calls!.filter((r) => r.load);
     const over = calls.filter((r) => r.load!.p99 > goal);
     const worst = [...calls].sort((a, b) => b.load!.p99 - a.load!.p99)[0];

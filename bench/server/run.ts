@@ -50,7 +50,7 @@ async function probe(server: ServerProcess, call: BenchCall): Promise<CallResult
 }
 
 async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: DomainParser, keyFile: string): Promise<DatabaseResult> {
-  const perOperation = options.sizes.includes(db.links);
+  const perOperation = (db.store === 'postgres' ? options.postgresSizes : options.sizes).includes(db.links);
   const mixed = options.mixedSizes.includes(db.links);
   const where = `[${db.store} ${db.links.toLocaleString('en-US')}]`;
 
@@ -181,6 +181,7 @@ async function main(): Promise<number> {
   try {
     for (const store of options.stores as StoreKind[]) {
       for (const size of sizes) {
+        if (store === 'postgres' && !options.postgresSizes.includes(size) && !options.mixedSizes.includes(size)) continue;
         // A size that cannot be seeded or served is reported (and fails the run) without losing the others.
         try {
           const db = store === 'sqlite' ? await sqliteDatabase(options.data, size) : await postgresDatabase(options.data, cluster!, size);
