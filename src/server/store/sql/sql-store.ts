@@ -92,7 +92,8 @@ async function grouped<Op extends GroupedOperation>(
 const TOTALS: Readonly<Record<GroupedOperation, string>> = {
   links: 'SELECT backlinks_count AS n FROM r_targets WHERE tkey = ?',
   'ref-domains': 'SELECT domains_count AS n FROM r_targets WHERE tkey = ?',
-  'ref-ips': 'SELECT count(*) AS n FROM r_ref_ips WHERE tkey = ?',
+  // One row of r_ref_ips per distinct IP of the key: its count is the key's ips_count.
+  'ref-ips': 'SELECT ips_count AS n FROM r_targets WHERE tkey = ?',
   pages: 'SELECT count(*) AS n FROM r_pages WHERE tkey = ?',
   anchors: 'SELECT count(*) AS n FROM r_anchors WHERE tkey = ?',
 };
