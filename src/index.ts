@@ -45,6 +45,15 @@ export {
   type Price,
 } from './catalogue/operations.js';
 export type { FieldSpec, FieldType, RecordSpec } from './catalogue/records.js';
+export {
+  PARAMETER_RULES,
+  PARAMETER_RULE_CODES,
+  checkParameters,
+  type ParameterRule,
+  type ParameterIssue,
+  type CheckParametersOptions,
+  type CheckedParameters,
+} from './catalogue/rules.js';
 export type { FieldTypeOf, FieldsOfType, FieldValueTypes, RecordSpecOf, RowOf, ValueOfType } from './catalogue/types.js';
 export {
   COUNTRIES,
@@ -113,6 +122,13 @@ export {
   type ClientOptions,
   type ApiErrorKind,
   type ErrorEnvelope,
+  type ErrorDetail,
+  type ErrorKind,
+  ERROR_KINDS,
+  kindOfType,
+  kindOfStatus,
+  BALANCE_PATH,
+  type BalanceResponse,
   type RetryPolicy,
   type Timing,
   type RateLimit,

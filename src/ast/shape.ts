@@ -11,6 +11,31 @@ import { ParameterError } from '../errors/filter-error.js';
 
 type Loose = Partial<Record<string, unknown>>;
 
+/**
+ * The error of an AST no parser produces (an unknown node kind or operator, an order comparison
+ * on a boolean, an index below 1, a LIKE pattern that is not a string, a number that is not
+ * finite): the same {@link ParameterError} (`filter`, `invalid_value`) from every consumer of
+ * the AST, whether it prints, validates, evaluates or lowers it to SQL.
+ *
+ * @example
+ * ```ts
+ * throw malformedAst('Unknown comparison operator ~');
+ * ```
+ * @internal
+ */
+export function malformedAst(problem: string): ParameterError {
+  return new ParameterError('filter', 'invalid_value', `Not a filter AST as the parser builds it: ${problem}.`);
+}
+
+/**
+ * The error of an option that is not one of its values (`mode`, `dialect`, a column mapping).
+ *
+ * @internal
+ */
+export function invalidOption(option: string, problem: string): ParameterError {
+  return new ParameterError(option, 'invalid_value', `${problem}.`);
+}
+
 const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
 
 const hasSpan = (node: Loose): boolean =>

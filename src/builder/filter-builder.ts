@@ -18,8 +18,8 @@ import { combineFilters, Filter, type FilterContext } from './filter.js';
 /** Options of {@link filterFor} for operations other than matrix. */
 export interface BuilderOptions {
   /**
-   * Limits checked when a combined filter is taken out with `toAst()`/`toString()`; the defaults
-   * are the language's (100 conditions, parentheses 32 deep).
+   * Limits checked when a filter is taken out with `toAst()`/`toString()`; the defaults are the
+   * language's (4,096 characters of canonical text, parentheses 32 deep, 100 conditions).
    */
   readonly limits?: Partial<Limits>;
 }

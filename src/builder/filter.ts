@@ -7,7 +7,8 @@ import * as ast from '../ast/factories.js';
 import type { FilterNode } from '../ast/nodes.js';
 import { FilterError, ParameterError } from '../errors/filter-error.js';
 import { printFilter } from '../print/printer.js';
-import type { Limits } from '../validate/limits.js';
+import { parseFilter } from '../syntax/parse.js';
+import { resolveLimits, type Limits } from '../validate/limits.js';
 import { validateFilter } from '../validate/validate.js';
 import type { BuilderContext } from './conditions.js';
 
@@ -70,8 +71,10 @@ export class Filter<Op extends string = string> {
 
   /**
    * The AST, frozen, with empty spans. Throws {@link FilterError} (`too_many_conditions`,
-   * `too_deep`, `index_out_of_range` after combining filters of different target counts) when the
-   * whole filter breaks the builder's limits; single conditions were already checked when built.
+   * `too_deep`, `index_out_of_range` after combining filters of different target counts, and
+   * `too_long` when the canonical text is longer than the text limit, 4,096 characters by
+   * default, with the parser's issue for an over-long text) when the whole filter breaks the
+   * builder's limits; single conditions were already checked when built.
    *
    * @example
    * ```ts
@@ -82,6 +85,7 @@ export class Filter<Op extends string = string> {
     if (this.#checked === undefined) {
       const issues = validateFilter(this.#node, this.#context);
       if (issues.length > 0) throw new FilterError(issues, '');
+      checkLength(this.#node, this.#context.limits);
       this.#checked = this.#node;
     }
     return this.#checked;
@@ -106,6 +110,17 @@ export class Filter<Op extends string = string> {
     }
     return { node: filter.#node, context: filter.#context };
   }
+}
+
+/**
+ * The text limit of the language (4,096 UTF-16 units by default) applies to the text sent: the
+ * canonical text of a built filter. Past it, the parser's own error for an over-long text
+ * (`FilterError` with one `too_long` issue), obtained by handing the text to the parser, which
+ * stops at the length check.
+ */
+function checkLength(node: FilterNode, limits: Partial<Limits> | undefined): void {
+  const text = printFilter(node);
+  if (text.length > resolveLimits(limits).maxLength) parseFilter(text, { limits });
 }
 
 /** Joins filters of one operation; the stricter target count wins, the first filter's limits apply. */

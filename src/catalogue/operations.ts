@@ -8,10 +8,11 @@
  */
 import {
   allFieldsParam,
-  COUNTRIES,
+  countryParam,
   directionParam,
   filterParam,
   formatParam,
+  jsonFormatParam,
   limitParam,
   narrowScopeParam,
   offsetParam,
@@ -55,7 +56,7 @@ export interface OperationSpec {
   readonly price: Price;
   /** Whether the operation accepts `filter`. */
   readonly filter: boolean;
-  /** Whether the operation accepts `format=csv`. */
+  /** Whether the operation accepts `format=csv` (every operation accepts `format=json`). */
   readonly csv: boolean;
   /** Members of `meta` that echo the request, beyond request_id, status_code and success. */
   readonly meta: readonly string[];
@@ -120,8 +121,8 @@ export const operations = {
         doc: 'Fields to return',
       },
       limit: limitParam(12),
-      date_from: { kind: 'month', required: false, maxIsCurrentMonth: false, doc: 'First month, inclusive (default: oldest available)' },
-      date_to: { kind: 'month', required: false, maxIsCurrentMonth: false, doc: 'Last month, inclusive (default: current month)' },
+      date_from: { kind: 'month', required: false, maxIsCurrentMonth: false, notAfter: 'date_to', doc: 'First month, inclusive (default: oldest available); not after date_to' },
+      date_to: { kind: 'month', required: false, maxIsCurrentMonth: false, defaultIsCurrentMonth: true, doc: 'Last month, inclusive (default: current month)' },
     },
     price: { per: 'line', units: 40 },
     filter: false,
@@ -194,7 +195,9 @@ export const operations = {
     path: `${BACKLINKS}/score-profile`,
     shape: 'list',
     record: scoreProfileRecord,
-    params: targetParams,
+    // The interface lists "url, scope, format only", but clients written for the real service
+    // send `fields`: it is accepted, over the score-profile record, like overview's.
+    params: { ...targetParams, fields: allFieldsParam },
     price: { per: 'line', units: 1 },
     filter: false,
     csv: true,
@@ -207,7 +210,7 @@ export const operations = {
     shape: 'list',
     record: competitorRecord,
     params: {
-      domain: { kind: 'string', required: true, minLength: 1, maxLength: 253, doc: 'Target domain' },
+      domain: { kind: 'string', required: true, minLength: 1, maxLength: 253, target: true, doc: 'Target domain' },
       fields: allFieldsParam,
       order_by: orderByParam('similarity'),
       direction: directionParam,
@@ -256,6 +259,8 @@ export const operations = {
       limit: limitParam(100),
       offset: offsetParam,
       filter: filterParam,
+      // No format is listed for matrix; json (the default) is accepted, csv is not (no CSV form).
+      format: jsonFormatParam,
     },
     price: { per: 'line', units: 40 },
     filter: true,
@@ -270,8 +275,8 @@ export const operations = {
     record: keywordMetricsRecord,
     params: {
       keyword: { kind: 'string', required: true, minLength: 1, maxLength: 255, doc: 'Length 1 to 255 characters' },
-      country: { kind: 'enum', required: true, values: COUNTRIES, doc: 'Country code (the United Kingdom is UK)' },
-      month: { kind: 'month', required: false, min: '2012-01', maxIsCurrentMonth: true, doc: 'YYYY-MM, 2012-01 to the current month; default current month' },
+      country: countryParam,
+      month: { kind: 'month', required: false, min: '2012-01', maxIsCurrentMonth: true, defaultIsCurrentMonth: true, doc: 'YYYY-MM, 2012-01 to the current month; default current month' },
       format: formatParam,
     },
     price: { per: 'request', units: 20 },

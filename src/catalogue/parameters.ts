@@ -1,6 +1,7 @@
 /**
- * Parameter rules of the interface, as data. Operations compose these; the client checks them
- * before sending, the server checks them on arrival, and OpenAPI is generated from them.
+ * Parameter rules of the interface, as data. Operations compose these; `rules.ts` checks values
+ * against them (the client before sending, the server on arrival, with the same codes and
+ * messages), and OpenAPI is generated from them.
  *
  * @module
  */
@@ -49,6 +50,8 @@ export interface StringParam {
   readonly required: boolean;
   readonly minLength: number;
   readonly maxLength: number;
+  /** A target (url, domain): it must have a host name. */
+  readonly target?: boolean;
   readonly doc: string;
 }
 /** A list of strings, comma-joined on the wire. */
@@ -58,6 +61,8 @@ export interface StringListParam {
   readonly minItems: number;
   readonly maxItems: number;
   readonly itemMaxLength: number;
+  /** Targets (urls): each item must have a host name. */
+  readonly target?: boolean;
   readonly doc: string;
 }
 /** One value of a fixed set. */
@@ -66,6 +71,8 @@ export interface EnumParam {
   readonly required: boolean;
   readonly values: readonly string[];
   readonly default?: string;
+  /** Any case is accepted (`us`) and taken as the listed value (`US`). */
+  readonly caseInsensitive?: boolean;
   readonly doc: string;
 }
 /** A non-negative integer with a minimum. */
@@ -74,6 +81,8 @@ export interface IntegerParam {
   readonly required: boolean;
   readonly min: number;
   readonly default?: number;
+  /** Bounded above by the server's configured maximum (`limit`; the interface shows no maximum). */
+  readonly serverMaximum?: boolean;
   readonly doc: string;
 }
 /** A month `YYYY-MM`, optionally bounded below; the upper bound, where set, is the current month. */
@@ -82,6 +91,10 @@ export interface MonthParam {
   readonly required: boolean;
   readonly min?: string;
   readonly maxIsCurrentMonth: boolean;
+  /** Absent, it is the current month (keyword `month`, summary `date_to`). */
+  readonly defaultIsCurrentMonth?: boolean;
+  /** The parameter (a month of the same operation, or its default) this month must not be after. */
+  readonly notAfter?: string;
   readonly doc: string;
 }
 /** Response field names of the operation, comma-joined on the wire. */
@@ -122,6 +135,7 @@ export const urlParam = {
   required: true,
   minLength: 1,
   maxLength: 2000,
+  target: true,
   doc: 'Target; at most 2000 characters; protocol prefix optional',
 } as const satisfies StringParam;
 
@@ -147,6 +161,27 @@ export const formatParam = {
   doc: 'json (default) or csv',
 } as const satisfies EnumParam;
 
+/**
+ * `format` of an operation without a CSV form (matrix): the interface lists no format there, but
+ * clients send `format=json` everywhere, so json (the default) is accepted and csv is refused.
+ */
+export const jsonFormatParam = {
+  kind: 'enum',
+  required: false,
+  values: ['json'],
+  default: 'json',
+  doc: 'json (the default and only value: this operation has no CSV form)',
+} as const satisfies EnumParam;
+
+/** `country` of the keyword operation: a code of {@link COUNTRIES}, in any case, taken in upper case. */
+export const countryParam = {
+  kind: 'enum',
+  required: true,
+  values: COUNTRIES,
+  caseInsensitive: true,
+  doc: 'Country code from the allowed list, any case (us is US; the United Kingdom is UK)',
+} as const satisfies EnumParam;
+
 export const directionParam = {
   kind: 'enum',
   required: false,
@@ -169,6 +204,7 @@ export const limitParam = <D extends number>(defaultValue: D) =>
     required: false,
     min: 1,
     default: defaultValue,
+    serverMaximum: true,
     doc: `Number of rows (default ${defaultValue})`,
   }) as const;
 
@@ -203,5 +239,6 @@ export const urlsParam = <N extends number>(maxItems: N) =>
     minItems: 1,
     maxItems,
     itemMaxLength: 2000,
+    target: true,
     doc: `Comma-separated targets, up to ${maxItems}`,
   }) as const;

@@ -6,6 +6,7 @@
  * @internal
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { suggest } from '../validate/suggest.js';
 
 /** Bad usage of a command: an unknown option, a missing argument, a value that is not a number. @internal */
 export class UsageError extends Error {
@@ -31,9 +32,47 @@ export function parseCommandArgs(args: readonly string[], options: OptionTable):
     const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
-    // parseArgs errors carry a code such as ERR_PARSE_ARGS_UNKNOWN_OPTION and a readable message.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(usageMessage(error, Object.keys(options)));
   }
+}
+
+/**
+ * Our own words for `parseArgs`'s errors (which carry a code such as ERR_PARSE_ARGS_UNKNOWN_OPTION):
+ * `unknown option --limt; did you mean --limit?`, `--limit needs a value.`, `--yes takes no value.`
+ */
+function usageMessage(error: unknown, known: readonly string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const quoted = /'([^']*)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) return unknownOptionMessage(quoted, known);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
+    const name = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
+    if (message.endsWith('argument missing')) return `${name} needs a value.`;
+    if (message.includes('does not take an argument')) return `${name} takes no value.`;
+  }
+  return message;
+}
+
+/**
+ * The message for an unknown option, with the closest known long option when one is close:
+ * `unknown option --limt; did you mean --limit?`. Shared by every command's option parser.
+ *
+ * @internal
+ */
+export function unknownOptionMessage(option: string, known: readonly string[]): string {
+  const name = option.replace(/=[^]*$/, '');
+  const hint = name.startsWith('--') && name.length > 2 ? suggest(name.slice(2), known) : undefined;
+  return `unknown option ${name}${hint === undefined ? '.' : `; did you mean --${hint}?`}`;
+}
+
+/**
+ * A message of another module as the CLI prints it: a sentence ending in a question (a
+ * did-you-mean) followed by a period, `...; did you mean links?.`, loses the period.
+ *
+ * @internal
+ */
+export function sentence(message: string): string {
+  return message.replace(/\?\.(?=\s|$)/g, '?');
 }
 
 /**

@@ -33,6 +33,8 @@ export interface Command {
   readonly help: string;
   /** Runs the command; resolves to the exit code (0 ok, 1 failure of the input, 2 bad usage). */
   run(args: readonly string[], io: CliIo): Promise<number>;
+  /** The command's own description of an error it threw, in its words; `undefined`: the common one. */
+  describeError?(error: unknown): string | undefined;
 }
 
 /** Exit codes shared by every command. */

@@ -7,9 +7,10 @@
  */
 import { isApiError, type ApiError } from '../client/errors.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
-import { UsageError } from './args.js';
+import { sentence, UsageError } from './args.js';
 import { EXIT } from './command.js';
 import { RefusedError } from './refused.js';
+import { describeHttpFailure } from './service-error.js';
 
 /** Exit code of each client error kind. */
 const API_ERROR_EXIT: Readonly<Record<ApiError['kind'], number>> = {
@@ -34,8 +35,13 @@ export function exitCodeOf(error: unknown): number {
   return EXIT.internal;
 }
 
-/** A one-line (or, for filters, a caret-annotated) description of an error. @internal */
+/**
+ * A one-line description of an error; for a filter, every issue with a caret; for a call the
+ * service refused, one line per detail of its answer. @internal
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  // A filter's issues quote the user's text, which is printed as it is.
+  if (isFilterError(error)) return error.message;
+  if (isApiError(error) && error.kind === 'http') return describeHttpFailure(error as ApiError & { status: number });
+  return sentence(error instanceof Error ? error.message : String(error));
 }

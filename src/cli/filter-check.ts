@@ -7,17 +7,17 @@
  */
 import { OPERATION_NAMES } from '../catalogue/operations.js';
 import { isParameterError } from '../errors/filter-error.js';
-import { formatIssues } from '../errors/format.js';
+import { formatIssues, MAX_FORMATTED_ISSUES } from '../errors/format.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter, type ParseResult } from '../syntax/parse.js';
-import { integerOption, parseCommandArgs, stringOption, UsageError } from './args.js';
+import { integerOption, parseCommandArgs, sentence, stringOption, UsageError } from './args.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { readAll } from './node-io.js';
 
 const HELP = `Usage: backlink-query filter check <filter> [--operation <op>] [--targets N] [--json]
 
 Checks a filter of the service's filter language. Prints the canonical form when the filter is
-valid, or every issue with a caret under its place when it is not.
+valid, or each issue with a caret under its place when it is not (the first 10; --json lists all).
 
 Arguments:
   <filter>            The filter text; "-" reads it from standard input, exactly as given
@@ -71,7 +71,7 @@ function check(text: string, operation: string | undefined, targets: number | un
     return safeParseFilter(text, { ...(operation !== undefined && { operation }), ...(targets !== undefined && { targets }) });
   } catch (error) {
     // An unknown operation or a bad target count is the caller's usage, not the filter's fault.
-    if (isParameterError(error)) throw new UsageError(error.message);
+    if (isParameterError(error)) throw new UsageError(sentence(error.message));
     throw error;
   }
 }
@@ -83,6 +83,7 @@ function report(result: ParseResult, text: string, json: boolean, io: CliIo): vo
   } else if (result.ok) {
     io.stdout.write(`${printFilter(result.filter)}\n`);
   } else {
-    io.stdout.write(`${formatIssues(result.issues, text)}\n`);
+    const more = result.issues.length > MAX_FORMATTED_ISSUES ? ' Use --json to list them all.' : '';
+    io.stdout.write(`${formatIssues(result.issues, text)}${more}\n`);
   }
 }

@@ -13,7 +13,8 @@ import { filterCheckCommand } from './filter-check.js';
 import { nodeIo, packageVersion } from './node-io.js';
 import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
-import { UsageError } from './args.js';
+import { suggest } from '../validate/suggest.js';
+import { unknownOptionMessage, UsageError } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */
 export function allCommands(): readonly Command[] {
@@ -46,7 +47,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
   try {
     return await found.command.run(argv.slice(found.words), io);
   } catch (error) {
-    io.stderr.write(`backlink-query ${found.command.name}: ${describeError(error)}\n`);
+    io.stderr.write(`backlink-query ${found.command.name}: ${found.command.describeError?.(error) ?? describeError(error)}\n`);
     if (error instanceof UsageError) io.stderr.write(`Run "backlink-query ${found.command.name} --help" for usage.\n`);
     return exitCodeOf(error);
   }
@@ -63,6 +64,9 @@ function findCommand(commands: readonly Command[], argv: readonly string[]): { c
   return best;
 }
 
+/** The program's own options (before any command). */
+const PROGRAM_OPTIONS = ['help', 'version'];
+
 function unknownCommand(commands: readonly Command[], argv: readonly string[], io: CliIo): number {
   // `backlink-query filter` alone: show the commands of that group.
   const group = commands.filter((c) => c.name.startsWith(`${argv[0]} `));
@@ -70,7 +74,19 @@ function unknownCommand(commands: readonly Command[], argv: readonly string[], i
     io.stdout.write(listCommands(group));
     return argv.length === 1 ? EXIT.usage : EXIT.ok;
   }
-  io.stderr.write(`backlink-query: unknown command ${JSON.stringify(argv.join(' '))}.\n\n${listCommands(commands)}`);
+  const first = argv[0]!;
+  if (first.startsWith('-')) {
+    io.stderr.write(`backlink-query: ${unknownOptionMessage(first, PROGRAM_OPTIONS)}\nRun "backlink-query --help" for usage.\n`);
+    return EXIT.usage;
+  }
+  // The command's name only (one word, or two in a group such as `filter check`), never its arguments.
+  const name = group.length > 0 && argv[1] !== undefined && !argv[1].startsWith('-') ? `${first} ${argv[1]}` : first;
+  const hint = suggest(name, commands.map((c) => c.name));
+  if (hint !== undefined) {
+    io.stderr.write(`backlink-query: unknown command ${JSON.stringify(name)}; did you mean ${JSON.stringify(hint)}?\nRun "backlink-query --help" for the list of commands.\n`);
+  } else {
+    io.stderr.write(`backlink-query: unknown command ${JSON.stringify(name)}.\n\n${listCommands(commands)}`);
+  }
   return EXIT.usage;
 }
 

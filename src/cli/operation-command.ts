@@ -9,17 +9,20 @@ import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/op
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient, type Client } from '../client/client.js';
 import type { AnyResult } from '../client/call.js';
+import { isApiError, type ApiError } from '../client/errors.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
 import { estimateUnits } from '../client/units.js';
 import { isParameterError } from '../errors/filter-error.js';
-import { integerOption, parseCommandArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
+import { DEFAULT_MAX_LIMIT } from '../server/validation/validate-request.js';
+import { integerOption, parseCommandArgs, sentence, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { confirmCost, DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
 import { operationHelp } from './operation-help.js';
-import { optionName, optionTable, paramsFromArgs, targetParam } from './operation-options.js';
+import { optionName, optionParams, optionTable, paramsFromArgs, targetParam } from './operation-options.js';
 import { listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat } from './output.js';
 import { createProgress } from './progress.js';
+import { describeHttpFailure } from './service-error.js';
 
 type Row = Record<string, unknown>;
 
@@ -62,15 +65,37 @@ function clientOf(parsed: ParsedArgs, settings: RunSettings, io: CliIo): Client 
   });
 }
 
-/** Checks the parameters now, so a mistake is reported before any question about cost. */
-function checkFirst(operation: OperationName, params: Row): void {
+/** A parameter as the command line sets it: `<url>` for the target, `--order-by` for `order_by`. */
+function whereOf(operation: OperationName, parameter: string): string {
+  const base = parameter.replace(/\[\d+\]$/, '');
+  if (base === targetParam(operation).name) return `<${base}>`;
+  return optionParams(operation).some(([name]) => name === base) ? `--${optionName(base)}` : parameter;
+}
+
+/**
+ * The largest `limit` the service accepts unless configured otherwise (docs/operations.md). The
+ * interface itself shows no maximum and a server may allow more, so only the cost question uses it.
+ */
+const DOCUMENTED_MAX_LIMIT = DEFAULT_MAX_LIMIT;
+
+/**
+ * Checks the parameters now, with the client's own rules, so a mistake is reported before any
+ * question about cost. Without `--yes`, a `--limit` above the service's documented maximum is
+ * such a mistake too: the cost of a call the service would refuse is not worth asking about
+ * (with `--yes` the call is sent, and a server configured for more answers it).
+ */
+function checkFirst(operation: OperationName, params: Row, settings: RunSettings): void {
   try {
     checkParams(operation, params, Date.now());
   } catch (error) {
     if (!isParameterError(error)) throw error;
-    const base = error.parameter.replace(/\[\d+\]$/, '');
-    const where = base === targetParam(operation).name ? `<${base}>` : `--${optionName(base)}`;
-    throw new UsageError(`${where}: ${error.message}`);
+    throw new UsageError(`${whereOf(operation, error.parameter)} (${error.code}): ${sentence(error.message)}`);
+  }
+  const limit = params['limit'];
+  if (!settings.yes && typeof limit === 'number' && limit > DOCUMENTED_MAX_LIMIT) {
+    throw new UsageError(
+      `--limit (too_large): limit must be at most ${DOCUMENTED_MAX_LIMIT} (the service's maximum unless it is configured otherwise), not ${limit}; pass --yes to send it anyway.`,
+    );
   }
 }
 
@@ -147,6 +172,8 @@ function operationCommand(operation: OperationName): Command {
     name: operation,
     summary: operations[operation].doc,
     help,
+    describeError: (error) =>
+      isApiError(error) && error.kind === 'http' ? describeHttpFailure(error as ApiError & { status: number }, (parameter) => whereOf(operation, parameter)) : undefined,
     async run(args, io) {
       const parsed = parseCommandArgs(args, optionTable(operation));
       if (parsed.values['help'] === true) {
@@ -156,7 +183,7 @@ function operationCommand(operation: OperationName): Command {
       const settings = settingsOf(parsed);
       const params = paramsFromArgs(operation, parsed);
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
-      checkFirst(operation, params);
+      checkFirst(operation, params, settings);
       const client = clientOf(parsed, settings, io);
       await confirmCost(estimateRun(operation, params, settings), settings.confirmAbove, settings.yes, io);
       await (settings.all ? runAll : runOnce)(client, operation, params, settings, io);

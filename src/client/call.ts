@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { BALANCE_PATH } from '../catalogue/balance.js';
 import { operations, type OperationName } from '../catalogue/operations.js';
 import { UnitLedger } from './budget.js';
 import { decodeCsv, decodeJson, ShapeProblem } from './decode.js';
@@ -57,22 +58,53 @@ export async function callOperation(context: CallContext, operation: OperationNa
   }
 }
 
+/** The units the service says it charged (`X-Units-Charged`), when it says so. */
+function chargedHeader(response: RawResponse): number | undefined {
+  const text = response.headers.get('x-units-charged');
+  return text !== null && /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+}
+
+/**
+ * The body as rows. `units` is what the service reports in `X-Units-Charged`; a server that does
+ * not send it is assumed to charge the catalogue's price for the rows returned.
+ */
 function decodeResponse(operation: OperationName, csv: boolean, response: RawResponse, url: string): AnyResult {
   const list = operations[operation].shape === 'list';
   const headerId = response.headers.get('x-request-id') ?? undefined;
+  const reported = chargedHeader(response);
   try {
     if (csv) {
       const rows = decodeCsv(operation, response.body);
       if (!list && rows.length !== 1) throw new ShapeProblem(`expected one CSV row, got ${rows.length}`);
       const data = list ? rows : rows[0]!;
-      return { format: 'csv', text: response.body, data, units: unitsOf(operation, rows.length), requestId: headerId };
+      return { format: 'csv', text: response.body, data, units: reported ?? unitsOf(operation, rows.length), requestId: headerId };
     }
     const { meta, data } = decodeJson(operation, response.body);
     const rows = Array.isArray(data) ? data.length : 1;
     const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId;
-    return { format: 'json', meta, data, units: unitsOf(operation, rows), requestId };
+    return { format: 'json', meta, data, units: reported ?? unitsOf(operation, rows), requestId };
   } catch (error) {
     if (error instanceof ShapeProblem) throw new ResponseShapeError('GET', url, error.message, response.body);
     throw error;
   }
+}
+
+/**
+ * Reads the key's remaining units from the service (free).
+ *
+ * @internal
+ */
+export async function callBalance(context: CallContext, options: CallOptions = {}): Promise<number> {
+  const url = `${context.baseUrl}${BALANCE_PATH}`;
+  const response = await send(context.transport, url, options.signal, options.timeout ?? context.transport.timeout);
+  let units: unknown;
+  try {
+    units = (JSON.parse(response.body) as { data?: { units_remaining?: unknown } }).data?.units_remaining;
+  } catch {
+    units = undefined;
+  }
+  if (typeof units !== 'number' || !Number.isSafeInteger(units) || units < 0) {
+    throw new ResponseShapeError('GET', url, 'expected data.units_remaining, a whole number of units', response.body);
+  }
+  return units;
 }

@@ -8,7 +8,7 @@
 import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import { ParameterError } from '../errors/filter-error.js';
 import { UnitLedger } from './budget.js';
-import { callOperation, type CallContext } from './call.js';
+import { callBalance, callOperation, type CallContext } from './call.js';
 import { DEFAULT_RATE_LIMIT, Limiter, type RateLimit } from './limiter.js';
 import { paginate } from './paginate.js';
 import type { RawParams } from './params.js';
@@ -57,6 +57,11 @@ export interface Client extends OperationMethods {
   readonly paginate: Paginators;
   /** Calls an operation by its name (`'ref-domains'`), for generic code such as the CLI. */
   call<Op extends OperationName, const P extends ParamsOf<Op>>(operation: Op, params: P, options?: CallOptions): Promise<ResultOf<Op, P>>;
+  /**
+   * The key's remaining units, read from the service (free of charge): `GET /_api/apis/v4/units/v1/balance`.
+   * Services that do not offer it answer 404 (`HttpError`).
+   */
+  unitsBalance(options?: CallOptions): Promise<number>;
   /** Pages through an operation by its name. */
   paginateOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: PaginateOptions): AsyncGenerator<Record<string, unknown>, PaginationEnd, undefined>;
 }
@@ -73,8 +78,8 @@ function checkOptions(options: ClientOptions): string {
     throw new ParameterError('baseUrl', 'invalid_value', `baseUrl must be an absolute http(s) URL, not ${JSON.stringify(options.baseUrl)}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParameterError('baseUrl', 'invalid_value', 'baseUrl must use http or https.');
-  if (options.budget !== undefined && !(options.budget >= 0)) throw new ParameterError('budget', 'out_of_range', 'budget must be 0 or more units.');
-  if (options.timeout !== undefined && options.timeout !== false && !(options.timeout > 0)) throw new ParameterError('timeout', 'out_of_range', 'timeout must be more than 0 ms, or false.');
+  if (options.budget !== undefined && !(options.budget >= 0)) throw new ParameterError('budget', 'too_small', 'budget must be 0 or more units.');
+  if (options.timeout !== undefined && options.timeout !== false && !(options.timeout > 0)) throw new ParameterError('timeout', 'too_small', 'timeout must be more than 0 ms, or false.');
   // A base URL may carry a path prefix (a gateway); the operation's path follows it.
   return url.href.replace(/\/+$/, '');
 }
@@ -134,6 +139,7 @@ export function createClient(options: ClientOptions): Client {
       return context.ledger.remaining;
     },
     call: (operation: OperationName, params: RawParams, callOptions?: CallOptions) => callOperation(context, operation, params, callOptions),
+    unitsBalance: (callOptions?: CallOptions) => callBalance(context, callOptions),
     paginateOperation: (operation: OperationName, params: RawParams, pageOptions?: PaginateOptions) => paginate(context, operation, params, pageOptions),
   }) as unknown as Client;
 }

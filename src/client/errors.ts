@@ -7,6 +7,8 @@
  * @module
  */
 
+import { kindOfStatus, kindOfType, type ErrorDetail, type ErrorEnvelope } from '../catalogue/errors.js';
+
 const API_ERROR = Symbol.for('backlink-query.ApiError');
 
 /** The kinds of {@link ApiError}. *
@@ -17,21 +19,17 @@ const API_ERROR = Symbol.for('backlink-query.ApiError');
  */
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'abort' | 'response-shape' | 'budget';
 
-/** The service's error body: `{ meta, error: { code, message, retryable, details } }`. *
+/**
+ * The service's error body, `{ meta, error: { type, code, message, retryable, details } }`: one
+ * type for the server that writes it and the client that reads it (`src/catalogue/errors.ts`).
+ * A body from another server may lack members; {@link HttpError} reads each defensively.
+ *
  * @example
  * ```ts
  * if (error instanceof HttpError) console.log(error.envelope?.error.details);
  * ```
  */
-export interface ErrorEnvelope {
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly error: {
-    readonly code?: string;
-    readonly message?: string;
-    readonly retryable?: boolean;
-    readonly details?: unknown;
-  };
-}
+export type { ErrorEnvelope, ErrorDetail, ErrorKind } from '../catalogue/errors.js';
 
 /**
  * The base of every error of a call that reached (or tried to reach) the service.
@@ -70,12 +68,36 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
 }
 
+/** The URL as messages show it: the path and at most 120 characters of the query. */
+function shortUrl(url: string): string {
+  const cut = url.indexOf('?');
+  if (cut === -1 || url.length - cut <= 121) return url;
+  return `${url.slice(0, cut + 121)}… (${url.length - cut - 1} characters of query)`;
+}
+
+/** A detail as one line: `limit: limit must be at most 10000. [too_large]`. */
+const detailLine = (detail: ErrorDetail) =>
+  `${detail.parameter && !detail.message.startsWith(detail.parameter) ? `${detail.parameter}: ` : ''}${detail.message}${detail.rule ? ` [${detail.rule}]` : ''}`;
+
+/** At most this many details are spelled out in the message (all are in `details`). */
+const DETAILS_IN_MESSAGE = 3;
+
+function readDetails(envelope: ErrorEnvelope | undefined): ErrorDetail[] {
+  const raw: unknown = envelope?.error.details;
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && typeof (d as { message?: unknown }).message === 'string')
+    .map((d) => (typeof d['rule'] !== 'string' && typeof d['code'] === 'string' ? { ...d, rule: d['code'] } : d) as ErrorDetail);
+}
+
 /**
- * The service answered with a status other than 2xx (after any retries).
+ * The service answered with a status other than 2xx (after any retries). The message leads with
+ * the service's reason: `400 invalid_request: limit: limit must be at most 10000. [too_large] (GET
+ * https://…/links?url=…)`.
  *
  * @example
  * ```ts
- * if (error instanceof HttpError) console.log(error.status, error.requestId, error.code);
+ * if (error instanceof HttpError) console.log(error.status, error.code, error.details[0]?.rule);
  * ```
  */
 export class HttpError extends ApiError {
@@ -86,19 +108,29 @@ export class HttpError extends ApiError {
   readonly requestId: string | undefined;
   /** The service's error envelope, when the body is one. */
   readonly envelope: ErrorEnvelope | undefined;
-  /** `envelope.error.code`. */
+  /**
+   * The kind of error (`'invalid_request'`, `'rate_limited'`, ...: the anchor of `error.type`),
+   * else the kind of the HTTP status.
+   */
   readonly code: string | undefined;
+  /** The problems the service listed: `message`, and `parameter`, `rule`, a filter's place where they apply. */
+  readonly details: readonly ErrorDetail[];
   /** The start of the body (at most 1,000 characters). */
   readonly body: string;
 
   constructor(init: { method: string; url: string; status: number; statusText: string; requestId?: string | undefined; envelope?: ErrorEnvelope | undefined; body: string }) {
-    const detail = init.envelope?.error.message ?? init.statusText;
-    const code = init.envelope?.error.code;
-    super(`${init.method} ${init.url} failed with ${init.status}${code ? ` ${code}` : ''}: ${detail}`, init.method, init.url);
+    const error = init.envelope?.error as Partial<ErrorEnvelope['error']> & { code?: unknown } | undefined;
+    const code = kindOfType(error?.type) ?? (typeof error?.code === 'string' ? error.code : undefined) ?? kindOfStatus(init.status);
+    const details = readDetails(init.envelope);
+    const shown = details.slice(0, DETAILS_IN_MESSAGE).map(detailLine);
+    if (details.length > DETAILS_IN_MESSAGE) shown.push(`and ${details.length - DETAILS_IN_MESSAGE} more`);
+    const reason = shown.length > 0 ? shown.join('; ') : typeof error?.message === 'string' ? error.message : init.statusText;
+    super(`${init.status}${code ? ` ${code}` : ''}: ${reason} (${init.method} ${shortUrl(init.url)})`, init.method, init.url);
     this.status = init.status;
     this.requestId = init.requestId;
     this.envelope = init.envelope;
     this.code = code;
+    this.details = details;
     this.body = init.body;
   }
 }

@@ -1,6 +1,8 @@
 /**
  * The `filter` parameter: text, an AST or a builder result, validated for the operation and (for
- * matrix) the number of targets, and sent as canonical text.
+ * matrix) the number of targets, and sent as the shortest text that means the same: the canonical
+ * text with each string in the quotes that need fewer escapes, or the caller's own text when that
+ * is shorter still (the service's length limit applies to what it receives).
  *
  * @module
  */
@@ -29,14 +31,16 @@ function targetsOf(params: Readonly<Record<string, unknown>>): number | undefine
 }
 
 /**
- * Validates a filter for `operation` and returns its canonical text, or `undefined` for a text
- * that is empty or only white space (which the interface treats as no filter).
+ * Validates a filter for `operation` and returns the text to send, or `undefined` for a text that
+ * is empty or only white space (which the interface treats as no filter).
  * Throws `FilterError` with every issue, or `ParameterError` when the value is not a filter at all.
  *
  * @example
  * ```ts
- * normalizeFilter('links', "domain_score>50 and anchor like '%seo%'", {});
- * // "domain_score > 50 AND anchor LIKE '%seo%'"
+ * normalizeFilter('links', 'domain_score>50  and  anchor like "%seo%"', {});
+ * // "domain_score > 50 AND anchor LIKE '%seo%'" (the canonical text, shorter here)
+ * normalizeFilter('links', "anchor = 'it\\'s'", {});
+ * // `anchor = "it's"` (in double quotes, where ' needs no escape)
  * ```
  */
 export function normalizeFilter(operation: OperationName, value: unknown, params: Readonly<Record<string, unknown>>): string | undefined {
@@ -46,7 +50,8 @@ export function normalizeFilter(operation: OperationName, value: unknown, params
     if (/^[ \t\r\n]*$/.test(value)) return undefined;
     const result = safeParseFilter(value, options);
     if (!result.ok) throw new FilterError(result.issues, value);
-    return printFilter(result.filter);
+    const printed = printFilter(result.filter, { quotes: 'shortest' });
+    return printed.length <= value.length ? printed : value;
   }
   const ast = isBuilder(value) ? value.toAst() : value;
   if (!isFilterNode(ast)) {
@@ -54,5 +59,5 @@ export function normalizeFilter(operation: OperationName, value: unknown, params
   }
   const issues = validateFilter(ast, options);
   if (issues.length > 0) throw new FilterError(issues, printFilter(ast));
-  return printFilter(ast);
+  return printFilter(ast, { quotes: 'shortest' });
 }

@@ -27,7 +27,11 @@ export {
   BudgetError,
   type ApiErrorKind,
   type ErrorEnvelope,
+  type ErrorDetail,
+  type ErrorKind,
 } from './errors.js';
+export { ERROR_KINDS, kindOfType, kindOfStatus } from '../catalogue/errors.js';
+export { BALANCE_PATH, type BalanceResponse } from '../catalogue/balance.js';
 export {
   DEFAULT_RETRY_POLICY,
   backoffDelay,

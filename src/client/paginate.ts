@@ -16,7 +16,7 @@ type Row = Record<string, unknown>;
 
 function wholeNumber(name: string, value: number | undefined, min: number): number | undefined {
   if (value !== undefined && !(Number.isSafeInteger(value) && value >= min)) {
-    throw new ParameterError(name, 'out_of_range', `${name} must be an integer of at least ${min}, not ${value}.`);
+    throw new ParameterError(name, !Number.isInteger(value) ? 'not_an_integer' : value < min ? 'too_small' : 'too_large', `${name} must be an integer of at least ${min}, not ${value}.`);
   }
   return value;
 }

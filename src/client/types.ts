@@ -162,7 +162,7 @@ export interface JsonResult<Op extends OperationName, Row> {
   readonly format: 'json';
   readonly meta: ResponseMeta;
   readonly data: DataOf<Op, Row>;
-  /** Units this call cost: the price per request, or per line times the rows returned. */
+  /** Units this call cost, as the service reports it (`X-Units-Charged`); without that header, the catalogue's price for the rows returned. */
   readonly units: number;
   readonly requestId: string | undefined;
 }

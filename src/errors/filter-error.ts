@@ -6,6 +6,7 @@
  */
 import type { FilterIssue } from './issue.js';
 import { formatIssues } from './format.js';
+import type { ParameterRule } from '../catalogue/rules.js';
 
 const FILTER_ERROR = Symbol.for('backlink-query.FilterError');
 const PARAMETER_ERROR = Symbol.for('backlink-query.ParameterError');
@@ -66,11 +67,11 @@ export class ParameterError extends Error {
   override readonly name = 'ParameterError';
   /** The parameter at fault. */
   readonly parameter: string;
-  /** A stable code: `required`, `unknown_operation`, `out_of_range`, `invalid_value`, ... */
-  readonly code: string;
+  /** A stable code, one of the parameter rules (`required`, `too_small`, `invalid_value`, ...; see `PARAMETER_RULES`). */
+  readonly code: ParameterRule;
   readonly [PARAMETER_ERROR] = true;
 
-  constructor(parameter: string, code: string, message: string) {
+  constructor(parameter: string, code: ParameterRule, message: string) {
     super(message);
     this.parameter = parameter;
     this.code = code;
@@ -82,7 +83,7 @@ export class ParameterError extends Error {
  *
  * @example
  * ```ts
- * isParameterError(new ParameterError('limit', 'out_of_range', 'limit must be at least 1')); // true
+ * isParameterError(new ParameterError('limit', 'too_small', 'limit must be at least 1, not 0.')); // true
  * ```
  */
 export function isParameterError(value: unknown): value is ParameterError {

@@ -10,6 +10,7 @@ import type { Row } from './row.js';
 import { compareCodePoints } from './text-order.js';
 import { likeMatcher } from './like.js';
 import { planCondition, type Access, type ConditionPlan } from './plan.js';
+import { malformedAst } from '../ast/shape.js';
 
 type Predicate = (row: Row) => boolean;
 type Getter = (row: Row) => unknown;
@@ -94,6 +95,6 @@ export function compileClosure(filter: FilterNode): Predicate {
     case 'Like':
       return conditionClosure(planCondition(filter));
     default:
-      throw new TypeError(`Unknown filter node kind ${String((filter as { kind?: unknown }).kind)}`);
+      throw malformedAst(`unknown node kind ${String((filter as { kind?: unknown }).kind)}`);
   }
 }

@@ -11,6 +11,7 @@ import type { Row } from './row.js';
 import { compareCodePoints } from './text-order.js';
 import { likeMatcher } from './like.js';
 import { planCondition, type Access, type ConditionPlan } from './plan.js';
+import { malformedAst } from '../ast/shape.js';
 
 const JS_OPERATORS = { '=': '===', '!=': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' } as const;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -70,7 +71,7 @@ function nodeSource(node: FilterNode, constants: Constants): string {
     case 'Like':
       return conditionSource(planCondition(node), constants);
     default:
-      throw new TypeError(`Unknown filter node kind ${String((node as { kind?: unknown }).kind)}`);
+      throw malformedAst(`unknown node kind ${String((node as { kind?: unknown }).kind)}`);
   }
 }
 

@@ -8,6 +8,7 @@ import type { FilterNode } from '../ast/nodes.js';
 import type { Row } from './row.js';
 import { compileCode } from './code-mode.js';
 import { compileClosure } from './closure-mode.js';
+import { invalidOption } from '../ast/shape.js';
 
 /**
  * Options of {@link compilePredicate}.
@@ -30,7 +31,7 @@ export interface PredicateOptions {
 /**
  * Compiles a filter AST once into a predicate over records as the service returns them. The AST is
  * expected to be validated for its operation (`parseFilter` does it); a node no parser produces is
- * a `TypeError`. Rows must carry each field the filter names with its catalogue type.
+ * a `ParameterError` (`filter`, `invalid_value`), as in every other consumer of the AST. Rows must carry each field the filter names with its catalogue type.
  *
  * @example
  * ```ts
@@ -42,7 +43,7 @@ export function compilePredicate(filter: FilterNode, options: PredicateOptions =
   const mode = options.mode ?? 'auto';
   if (mode === 'closure') return compileClosure(filter);
   if (mode === 'code') return compileCode(filter);
-  if (mode !== 'auto') throw new TypeError(`Unknown evaluator mode ${String(mode)}`);
+  if (mode !== 'auto') throw invalidOption('mode', `Unknown evaluator mode ${String(mode)}`);
   try {
     return compileCode(filter);
   } catch {

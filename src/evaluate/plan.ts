@@ -9,6 +9,7 @@ import { COMPARISON_OPERATORS } from '../ast/nodes.js';
 import { isNativeOrderSafe } from './text-order.js';
 import { planLike, type LikePlan } from './like.js';
 import { internalize } from './intern.js';
+import { malformedAst } from '../ast/shape.js';
 
 /** Where a condition reads its value: `row[name]`, or `row[name][element]` for `name[n]`. @internal */
 export interface Access {
@@ -39,35 +40,36 @@ export type ConditionPlan =
 function planAccess(field: Field): Access {
   if (field.index === null) return { name: field.name, element: null };
   if (!Number.isSafeInteger(field.index) || field.index < 1) {
-    throw new TypeError(`Invalid index ${String(field.index)} on field ${field.name}: indexes count from 1`);
+    throw malformedAst(`index ${String(field.index)} on field ${field.name} (indexes count from 1)`);
   }
   return { name: field.name, element: field.index - 1 };
 }
 
 function planOrder(operator: ComparisonOperator, value: string | number | boolean): CompareOrder {
   if (typeof value === 'boolean' && operator !== '=' && operator !== '!=') {
-    throw new TypeError(`Operator ${operator} does not apply to a boolean`);
+    throw malformedAst(`operator ${operator} on a boolean`);
   }
   if (typeof value !== 'string' || operator === '=' || operator === '!=') return 'native';
   return isNativeOrderSafe(value) ? 'native' : 'codepoint';
 }
 
 /**
- * Plans one condition. Throws a `TypeError` for a node no parser produces (an unknown operator, a
- * non-string LIKE pattern, an index below 1): the AST is meant to be validated first.
+ * Plans one condition. Throws {@link malformedAst} for a node no parser produces (an unknown operator, a
+ * non-string LIKE pattern, an index below 1, a number that is not finite): the AST is meant to be validated first.
  *
  * @internal
  */
 export function planCondition(node: Condition): ConditionPlan {
   const access = planAccess(node.field);
   if (node.kind === 'Like') {
-    if (node.pattern?.kind !== 'String') throw new TypeError('A LIKE pattern must be a string literal');
+    if (node.pattern?.kind !== 'String') throw malformedAst('a LIKE pattern that is not a string literal');
     return { kind: 'like', access, negated: node.negated === true, like: planLike(node.pattern.value) };
   }
   if (!(COMPARISON_OPERATORS as readonly string[]).includes(node.operator)) {
-    throw new TypeError(`Unknown comparison operator ${String(node.operator)}`);
+    throw malformedAst(`unknown comparison operator ${String(node.operator)}`);
   }
   const raw = node.value.value;
+  if (typeof raw === 'number' && !Number.isFinite(raw)) throw malformedAst(`a number literal that is not finite (${String(raw)})`);
   const value = typeof raw === 'string' ? internalize(raw) : raw;
   return { kind: 'compare', access, operator: node.operator, value, order: planOrder(node.operator, value) };
 }

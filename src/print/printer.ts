@@ -47,8 +47,37 @@ export function printString(value: string): string {
   return `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 }
 
-const printLiteral = (literal: Literal): string =>
-  literal.kind === 'String' ? printString(literal.value) : literal.kind === 'Number' ? printNumber(literal.value) : String(literal.value);
+/**
+ * The shorter of a string literal in single and in double quotes (single on a tie): a value full
+ * of `'` is written in double quotes, where `'` needs no escape.
+ *
+ * @example
+ * ```ts
+ * printShortestString("it's"); // "it's"  (as filter text: 6 characters instead of 7)
+ * ```
+ */
+export function printShortestString(value: string): string {
+  let singles = 0;
+  let doubles = 0;
+  for (const c of value) {
+    if (c === "'") singles++;
+    else if (c === '"') doubles++;
+  }
+  return doubles < singles ? `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"` : printString(value);
+}
+
+/** Options of {@link printFilter}. */
+export interface PrintOptions {
+  /**
+   * `'single'` (default, the canonical text): every string in single quotes. `'shortest'`: each
+   * string in the quotes that need fewer escapes, so the text is never longer than needed (what the
+   * client sends).
+   */
+  readonly quotes?: 'single' | 'shortest';
+}
+
+const printLiteral = (literal: Literal, quote: (value: string) => string): string =>
+  literal.kind === 'String' ? quote(literal.value) : literal.kind === 'Number' ? printNumber(literal.value) : String(literal.value);
 
 const printField = (field: Field): string => (field.index === null ? field.name : `${field.name}[${field.index}]`);
 
@@ -60,6 +89,7 @@ interface Frame {
   readonly out: string[];
   readonly tasks: Task[];
   readonly parent: FilterNode['kind'] | undefined;
+  readonly quote: (value: string) => string;
 }
 
 /** Schedules a group's operands with their separator; an Or inside an And needs parentheses. */
@@ -77,10 +107,10 @@ const printer: FilterVisitor<void, Frame> = {
   Or: (node, frame) => pushGroup(node, frame, ' OR ', frame.parent === 'And'),
   And: (node, frame) => pushGroup(node, frame, ' AND ', false),
   Comparison: (node, frame) => {
-    frame.out.push(`${printField(node.field)} ${node.operator} ${printLiteral(node.value)}`);
+    frame.out.push(`${printField(node.field)} ${node.operator} ${printLiteral(node.value, frame.quote)}`);
   },
   Like: (node, frame) => {
-    frame.out.push(`${printField(node.field)} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${printString(node.pattern.value)}`);
+    frame.out.push(`${printField(node.field)} ${node.negated ? 'NOT LIKE' : 'LIKE'} ${frame.quote(node.pattern.value)}`);
   },
 };
 
@@ -95,7 +125,8 @@ const printer: FilterVisitor<void, Frame> = {
  * // "a = 1 OR B_2 LIKE 'x' AND c != 2"
  * ```
  */
-export function printFilter(node: FilterNode): string {
+export function printFilter(node: FilterNode, options: PrintOptions = {}): string {
+  const quote = options.quotes === 'shortest' ? printShortestString : printString;
   const out: string[] = [];
   const tasks: Task[] = [{ node, parent: undefined }];
   while (tasks.length > 0) {
@@ -105,7 +136,7 @@ export function printFilter(node: FilterNode): string {
       continue;
     }
     assertFilterNode(task.node);
-    visit(printer, task.node, { out, tasks, parent: task.parent });
+    visit(printer, task.node, { out, tasks, parent: task.parent, quote });
   }
   return out.join('');
 }

@@ -9,12 +9,14 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { OPERATION_NAMES } from '../catalogue/operations.js';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
 import type { DomainParser } from './deps.js';
-import { ApiError, errorEnvelope, type ErrorStatus } from './errors.js';
+import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
-import { admitted, installGuard } from './plugins/guard.js';
+import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
+import { installCors, type CorsOrigins } from './plugins/cors.js';
 import { registerOperation } from './routes/operation-route.js';
+import { registerServiceRoutes } from './routes/service-routes.js';
 import { isStoreUnavailable } from './store/sql/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
@@ -32,11 +34,21 @@ export interface AppOptions {
   readonly rateLimits?: Partial<RateLimits>;
   /** The largest `limit` (default 10,000). */
   readonly maxLimit?: number;
+  /**
+   * The page documenting the error kinds, named by every error's `type` (`<url>#<kind>`). Default:
+   * the `/errors` page this server serves, at the origin the request reached.
+   */
+  readonly errorDocsUrl?: string;
+  /**
+   * Origins whose pages may call the server from a browser: `'*'`, a list of exact origins, or
+   * `false` (default: no CORS headers, so browsers refuse cross-origin calls).
+   */
+  readonly corsOrigins?: CorsOrigins;
 }
 
 /** Fastify errors that are the caller's fault keep their 4xx status; everything else is a 500. */
-function statusOf(error: FastifyError | ApiError): ErrorStatus {
-  if (error instanceof ApiError) return error.status;
+function statusOf(error: FastifyError | ServiceError): ErrorStatus {
+  if (error instanceof ServiceError) return error.status;
   const status = error.statusCode ?? 500;
   return status === 404 || status === 405 || status === 429 ? status : status >= 400 && status < 500 ? 400 : 500;
 }
@@ -46,26 +58,32 @@ function statusOf(error: FastifyError | ApiError): ErrorStatus {
  * express exactly is the caller's 400 (nothing is charged); a database that cannot answer now
  * (locked, timed out, down) is a retryable 503 with Retry-After.
  */
-function fromStore(error: unknown): ApiError | undefined {
+function fromStore(error: unknown): ServiceError | undefined {
   if (isUnsupportedError(error)) {
-    return new ApiError(400, `The filter cannot be run here: ${error.message}.`, [{ parameter: 'filter', code: 'unsupported_filter', message: error.message }]);
+    return new ServiceError(400, `The filter cannot be run here: ${error.message}.`, [{ parameter: 'filter', rule: 'unsupported_filter', message: error.message }]);
   }
   if (isStoreUnavailable(error)) {
-    return new ApiError(503, 'The database cannot answer right now; retry shortly.', [{ code: 'store_unavailable', message: error.message }], {
+    return new ServiceError(503, 'The database cannot answer right now; retry shortly.', [{ rule: 'store_unavailable', message: error.message }], {
       'Retry-After': String(error.retryAfterSeconds),
     });
   }
   return undefined;
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ApiError): FastifyReply {
+/** The error docs page at the origin the request reached. */
+const servedDocsUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/errors`;
+
+function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ServiceError, docsUrl: string | undefined): FastifyReply {
   const error = fromStore(raw) ?? raw;
   const status = statusOf(error);
   if (status >= 500) request.log.error({ err: raw }, 'request failed');
-  const message = status >= 500 && !(error instanceof ApiError) ? 'Internal server error.' : error.message;
-  const details = error instanceof ApiError ? error.details : [];
-  if (error instanceof ApiError) reply.headers(error.headers);
-  return reply.code(status).header('X-Request-Id', request.id).send(errorEnvelope(request.id, status, message, details));
+  const message = status >= 500 && !(error instanceof ServiceError) ? 'Internal server error.' : error.message;
+  const details = error instanceof ServiceError ? error.details : [];
+  if (error instanceof ServiceError) reply.headers(error.headers);
+  return reply
+    .code(status)
+    .header('X-Request-Id', request.id)
+    .send(errorEnvelope(request.id, status, message, details, docsUrl ?? servedDocsUrl(request)));
 }
 
 const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options: AppOptions) => {
@@ -74,20 +92,22 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const ring = new KeyRing(await options.store.keys());
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
+  installCors(fastify, options.corsOrigins ?? false);
   installGuard(fastify, () => ring, new RateLimiter(() => now().getTime()), (id) => perKey.get(id) ?? defaults);
-  await fastify.register(validationPlugin, { now, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
+  await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
   for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now });
+  registerServiceRoutes(fastify, options.store);
 
   const openapi = openApiDocument();
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
-  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ApiError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
-  fastify.setErrorHandler((error: FastifyError | ApiError, request, reply) => sendError(request, reply, error));
+  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
+  fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
   fastify.addHook('onResponse', async (request, reply) => {
     const state = admitted(request);
     request.log.info(
       {
         operation: routeOperation(request) ?? null,
-        key_id: state?.keyId ?? null,
+        key_id: keyIdOf(request) ?? null,
         status: reply.statusCode,
         units: state?.units ?? 0,
         duration_ms: Math.round(reply.elapsedTime * 100) / 100,

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** The subset of tldts the server uses. @internal */
@@ -15,7 +16,7 @@ export interface DomainParser {
 
 /** The loaded optional peers. @internal */
 export interface ServerDeps {
-  readonly fastify: (options?: FastifyServerOptions) => FastifyInstance;
+  readonly fastify: (options?: FastifyHttpOptions<Server>) => FastifyInstance;
   readonly Database: typeof BetterSqlite3;
   readonly tldts: DomainParser;
 }

@@ -1,70 +1,25 @@
 /**
- * The error model of the service: one envelope for every failure,
- * `{ meta: { request_id, status_code, success: false }, error: { code, message, retryable, details } }`.
+ * The error answers of the service: one envelope for every failure, in the real service's shape
+ * (`src/catalogue/errors.ts`):
+ * `{ meta: { request_id, status_code, success: false }, error: { type, code, message, retryable, details } }`.
  *
  * @module
  */
+import { ERROR_KINDS, isRetryableStatus, kindOfStatus, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from '../catalogue/errors.js';
 
-/** One detail of an error: for parameters, the parameter and the rule it broke. */
-export interface ErrorDetail {
-  /** The parameter at fault (`limit`, `filter`, ...), when there is one. */
-  readonly parameter?: string;
-  /** A stable snake_case code (`required`, `too_large`, `unknown_field`, ...). */
-  readonly code: string;
-  readonly message: string;
-  /** Filter issues: 0-based offset and length (UTF-16 units), 1-based line and column. */
-  readonly offset?: number;
-  readonly length?: number;
-  readonly line?: number;
-  readonly column?: number;
-  /** The closest known name, for unknown names. */
-  readonly suggestion?: string;
-  readonly [extra: string]: unknown;
-}
-
-/** The body of every error response. */
-export interface ErrorEnvelope {
-  readonly meta: { readonly request_id: string; readonly status_code: number; readonly success: false };
-  readonly error: {
-    readonly code: string;
-    readonly message: string;
-    readonly retryable: boolean;
-    readonly details: readonly ErrorDetail[];
-  };
-}
-
-/**
- * Top-level error codes by status.
- *
- * @example
- * ```ts
- * ERROR_CODES[429]; // 'rate_limited'
- * ```
- */
-export const ERROR_CODES = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  402: 'insufficient_units',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  429: 'rate_limited',
-  500: 'internal_error',
-  503: 'unavailable',
-} as const;
-
-/** An HTTP status the service answers errors with. */
-export type ErrorStatus = keyof typeof ERROR_CODES;
+export type { ErrorDetail, ErrorEnvelope, ErrorKind, ErrorStatus };
+export { ERROR_KINDS };
 
 /**
  * An error the service answers with its envelope; thrown by hooks and handlers.
  *
  * @example
  * ```ts
- * throw new ApiError(404, 'No data for this keyword in this month.');
+ * throw new ServiceError(404, 'No data for this keyword in this month.');
  * ```
  */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
   readonly status: ErrorStatus;
   readonly details: readonly ErrorDetail[];
   /** Extra response headers (Retry-After, ...). */
@@ -78,28 +33,29 @@ export class ApiError extends Error {
 }
 
 /**
- * Whether the same request may succeed later: rate limits and server-side failures.
+ * The kind an error status is answered as.
  *
  * @example
  * ```ts
- * isRetryable(429); // true
+ * errorKind(429); // 'rate_limited'
  * ```
  */
-export function isRetryable(status: number): boolean {
-  return status === 429 || status >= 500;
+export function errorKind(status: ErrorStatus): ErrorKind {
+  return kindOfStatus(status)!;
 }
 
 /**
- * The error envelope.
+ * The error envelope; `docsUrl` is the page documenting every kind (its anchors are the kinds).
  *
  * @example
  * ```ts
- * errorEnvelope('req-1', 401, 'A valid API key is required.');
+ * errorEnvelope('req-1', 401, 'A valid API key is required.', [], 'http://127.0.0.1:8080/errors');
+ * // { meta: {...}, error: { type: 'http://127.0.0.1:8080/errors#unauthorized', code: 401, ... } }
  * ```
  */
-export function errorEnvelope(requestId: string, status: ErrorStatus, message: string, details: readonly ErrorDetail[] = []): ErrorEnvelope {
+export function errorEnvelope(requestId: string, status: ErrorStatus, message: string, details: readonly ErrorDetail[], docsUrl: string): ErrorEnvelope {
   return {
     meta: { request_id: requestId, status_code: status, success: false },
-    error: { code: ERROR_CODES[status], message, retryable: isRetryable(status), details },
+    error: { type: `${docsUrl}#${errorKind(status)}`, code: status, message, retryable: isRetryableStatus(status), details },
   };
 }

@@ -15,10 +15,10 @@ export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
 export { loadServerDeps, MissingDependencyError, type DomainParser, type ServerDeps } from './deps.js';
 
-export { validateRequest, DEFAULT_MAX_LIMIT, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
+export { validateRequest, DEFAULT_MAX_LIMIT, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';
 export type { RequestParams } from './validation/request-params.js';
-export { ApiError, errorEnvelope, isRetryable, ERROR_CODES, type ErrorDetail, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export { ServiceError, errorEnvelope, errorKind, ERROR_KINDS, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from './errors.js';
 
 export { openApiDocument } from './openapi.js';
 export { querySchema, recordSchema, responseSchema, type JsonSchema } from './schemas/json-schema.js';

@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { BALANCE_PATH } from '../catalogue/balance.js';
 import { OPERATION_NAMES, operations, type OperationSpec } from '../catalogue/operations.js';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_KINDS } from './errors.js';
 import { paramSchema, responseSchema, type JsonSchema } from './schemas/json-schema.js';
 
 const errorSchema: JsonSchema = {
@@ -19,18 +20,21 @@ const errorSchema: JsonSchema = {
     },
     error: {
       type: 'object',
+      required: ['type', 'code', 'message', 'retryable', 'details'],
       properties: {
-        code: { type: 'string', enum: Object.values(ERROR_CODES) },
+        type: { type: 'string', description: `The documentation of this kind of error: <docs page>#<kind>, the kind one of ${Object.keys(ERROR_KINDS).join(', ')}` },
+        code: { type: 'integer', enum: [...new Set(Object.values(ERROR_KINDS).map((kind) => kind.status))], description: 'The HTTP status' },
         message: { type: 'string' },
         retryable: { type: 'boolean' },
         details: {
           type: 'array',
           items: {
             type: 'object',
+            required: ['message'],
             properties: {
-              parameter: { type: 'string' },
-              code: { type: 'string' },
               message: { type: 'string' },
+              parameter: { type: 'string' },
+              rule: { type: 'string', description: 'A stable snake_case code of the rule broken' },
               offset: { type: 'integer' },
               length: { type: 'integer' },
               line: { type: 'integer' },
@@ -72,16 +76,50 @@ function operationObject(name: string, spec: OperationSpec): Record<string, unkn
     })),
     responses: {
       '200': { description: 'Success', headers: successHeaders, content },
-      '400': errorResponse('Invalid parameters; details name each parameter and rule (filter issues carry offsets)'),
-      '401': errorResponse('Missing or invalid API key'),
-      '402': errorResponse('The key has not enough units left for this call'),
-      '404': errorResponse('No data (keyword metrics) or unknown path'),
-      '405': errorResponse('Method other than GET'),
-      '429': errorResponse('Rate limit exceeded; see Retry-After'),
-      '500': errorResponse('Internal error (nothing is leaked)'),
+      ...ERROR_RESPONSES,
     },
   };
 }
+
+const ERROR_RESPONSES = {
+  '400': errorResponse('Invalid parameters; details name each parameter and rule (filter issues carry offsets)'),
+  '401': errorResponse('Missing or invalid API key'),
+  '402': errorResponse('The key has not enough units left for this call'),
+  '404': errorResponse('No data (keyword metrics) or unknown path'),
+  '405': errorResponse('Method other than GET or OPTIONS'),
+  '429': errorResponse('Rate limit exceeded; see Retry-After'),
+  '431': errorResponse('Request line and headers longer than the server reads (128 KiB)'),
+  '500': errorResponse('Internal error (nothing is leaked)'),
+  '503': errorResponse('The database cannot answer now; retryable, see Retry-After'),
+};
+
+/** The units balance (not one of the interface's operations). */
+const balanceOperation = {
+  operationId: 'unitsBalance',
+  summary: "The key's remaining units",
+  description: 'Free of charge. Also served without the /_api prefix.',
+  responses: {
+    '200': {
+      description: 'Success',
+      headers: { 'X-Request-Id': successHeaders['X-Request-Id'] },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['meta', 'data'],
+            properties: {
+              meta: { type: 'object', properties: { request_id: { type: 'string' }, status_code: { type: 'integer' }, success: { type: 'boolean' } } },
+              data: { type: 'object', required: ['units_remaining'], properties: { units_remaining: { type: 'integer', minimum: 0 } } },
+            },
+          },
+        },
+      },
+    },
+    '401': ERROR_RESPONSES['401'],
+    '429': ERROR_RESPONSES['429'],
+    '503': ERROR_RESPONSES['503'],
+  },
+};
 
 /**
  * The OpenAPI document.
@@ -89,7 +127,7 @@ function operationObject(name: string, spec: OperationSpec): Record<string, unkn
  * @example
  * ```ts
  * const doc = openApiDocument();
- * Object.keys(doc.paths).length; // 12
+ * Object.keys(doc.paths).length; // 13: the twelve operations and the units balance
  * ```
  */
 export function openApiDocument(): { readonly openapi: string; readonly paths: Record<string, unknown>; readonly [key: string]: unknown } {
@@ -98,18 +136,22 @@ export function openApiDocument(): { readonly openapi: string; readonly paths: R
     const spec: OperationSpec = operations[name];
     paths[spec.path] = { get: operationObject(name, spec) };
   }
+  paths[BALANCE_PATH] = { get: balanceOperation };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Backlink and Keyword Data Service (backlink-query reference server)',
       version: '4.1.0',
-      description: 'Read-only backlink analytics and keyword metrics. Every operation is a GET and is billed in API units.',
+      description:
+        'Read-only backlink analytics and keyword metrics. Every operation is a GET and is billed in API units. Every path is also served without its /_api prefix. ' +
+        'Errors: see the /errors page of the server (the `type` of every error body).',
     },
-    security: [{ Apikey: [] }],
+    security: [{ Apikey: [] }, { ApikeyQuery: [] }],
     paths,
     components: {
       securitySchemes: {
         Apikey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The word Apikey, one space, then the key' },
+        ApikeyQuery: { type: 'apiKey', in: 'query', name: 'key', description: 'The key itself (GET); the header wins when both are given' },
       },
       schemas: { Error: errorSchema },
     },

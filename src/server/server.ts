@@ -6,7 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { backlinkQueryApp, type AppOptions } from './app.js';
+import { clientErrorHandler, MAX_HEADER_SIZE } from './client-error.js';
+import { ServiceError } from './errors.js';
 import { loadServerDeps } from './deps.js';
 import type { Store } from './store/store.js';
 
@@ -29,12 +32,21 @@ export interface ServerOptions extends Omit<AppOptions, 'parser'> {
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const { fastify, tldts } = await loadServerDeps();
+  // Requests the HTTP parser refuses name the docs at the address the server listens on.
+  const listeningDocsUrl = () => {
+    const address = app.server.address() as AddressInfo | null;
+    return options.errorDocsUrl ?? (address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/errors` : '/errors');
+  };
   const app = fastify({
     logger: options.logger ?? false,
     ...logControl(fastify),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Requests that reach a closing server get the service's 503 envelope (the hook below), not
+    // Fastify's own body.
+    return503OnClosing: false,
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    clientErrorHandler: clientErrorHandler(listeningDocsUrl),
   });
   // Once closing starts, every response asks its client to close the connection: a keep-alive
   // connection whose request was in flight at that moment would otherwise hold the server open
@@ -42,6 +54,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ServiceError(503, 'The server is shutting down; retry shortly.', [{ rule: 'shutting_down', message: 'The server is shutting down.' }], { 'Retry-After': '1' });
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { targetHost } from '../catalogue/rules.js';
 import type { DomainParser } from './deps.js';
 
 /** A scope of the interface. */
@@ -29,7 +30,6 @@ export interface Target extends UrlParts {
 }
 
 const PROTOCOL = /^[a-z][a-z0-9+.-]*:\/\//i;
-const HOST_CHARS = /^[\p{L}\p{N}._-]+$/u;
 
 /**
  * Splits a URL, with or without protocol, into host, registrable domain and path; `undefined`
@@ -55,19 +55,15 @@ export function splitUrl(url: string, parser: DomainParser): UrlParts | undefine
  * ```
  */
 export function splitHostPath(url: string): Omit<UrlParts, 'domain'> | undefined {
+  // The host exactly as the parameter rules read it (`invalid_url`), so what passes them splits here.
+  const host = targetHost(url);
+  if (host === undefined) return undefined;
   const rest = url.trim().replace(PROTOCOL, '');
   const end = rest.search(/[/?#]/);
-  const authority = end === -1 ? rest : rest.slice(0, end);
   let path = end === -1 ? '/' : rest.slice(end);
   const hash = path.indexOf('#');
   if (hash !== -1) path = path.slice(0, hash);
   if (!path.startsWith('/')) path = `/${path}`;
-  const host = authority
-    .slice(authority.lastIndexOf('@') + 1)
-    .replace(/:\d*$/, '')
-    .replace(/\.$/, '')
-    .toLowerCase();
-  if (host.length === 0 || !HOST_CHARS.test(host) || host.startsWith('.') || host.includes('..')) return undefined;
   return { host, path };
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Field } from '../ast/nodes.js';
+import { invalidOption, malformedAst } from '../ast/shape.js';
 
 /**
  * Maps filter fields to columns. A string is a column name; `{ column, table }` qualifies it; both
@@ -52,11 +53,11 @@ function mapped(name: string, columns: ColumnMapping | undefined): ColumnRef {
       ? { kind: 'column', column: entry.column }
       : { kind: 'column', column: entry.column, table: entry.table };
   }
-  throw new TypeError(`Invalid column mapping for field ${name}`);
+  throw invalidOption('columns', `Invalid column mapping for field ${name}`);
 }
 
 function withColumn(base: ColumnRef, column: string): ColumnRef {
-  if (typeof column !== 'string' || column === '') throw new TypeError('An array storage column must be a non-empty string');
+  if (typeof column !== 'string' || column === '') throw invalidOption('array', 'An array storage column must be a non-empty string');
   return base.kind === 'column' && base.table !== undefined ? { kind: 'column', column, table: base.table } : { kind: 'column', column };
 }
 
@@ -71,7 +72,7 @@ export function resolveField(field: Field, columns?: ColumnMapping, array?: Arra
   if (field.index === null) return base;
   const position = field.index;
   if (!Number.isSafeInteger(position) || position < 1) {
-    throw new TypeError(`Invalid index ${String(position)} on field ${field.name}: indexes count from 1`);
+    throw malformedAst(`index ${String(position)} on field ${field.name} (indexes count from 1)`);
   }
   if (array?.kind === 'columns') return withColumn(base, array.column(position));
   const arrayColumn = array?.column === undefined ? base : withColumn(base, array.column);

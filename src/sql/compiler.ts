@@ -13,6 +13,7 @@ import { escapeLikePattern } from './like-pattern.js';
 import { numericKind, rewriteIntegerComparison, type NumericKind } from './numeric-kind.js';
 
 import { UnsupportedError } from './unsupported-error.js';
+import { invalidOption, malformedAst } from '../ast/shape.js';
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -88,14 +89,14 @@ export class FilterCompiler {
       case 'Like':
         return this.likeCondition(node);
       default:
-        throw new TypeError(`Unknown filter node kind ${String((node as { kind?: unknown }).kind)}`);
+        throw malformedAst(`unknown node kind ${String((node as { kind?: unknown }).kind)}`);
     }
   }
 
   /** `field op literal`, dispatched on the literal's type. */
   protected comparison(node: Comparison): string {
     const operator = node.operator;
-    if (!Object.hasOwn(SQL_OPERATORS, operator)) throw new TypeError(`Unknown comparison operator ${String(operator)}`);
+    if (!Object.hasOwn(SQL_OPERATORS, operator)) throw malformedAst(`unknown comparison operator ${String(operator)}`);
     const ref = resolveField(node.field, this.#context.columns, this.#context.array);
     const left = this.column(ref);
     const literal = node.value;
@@ -107,16 +108,16 @@ export class FilterCompiler {
       case 'Number':
         return this.numberComparison(left, operator, literal.value, numericKind(node.field, ref, this.#context.operation));
       case 'Boolean':
-        if (operator !== '=' && operator !== '!=') throw new TypeError(`Operator ${operator} does not apply to a boolean`);
+        if (operator !== '=' && operator !== '!=') throw malformedAst(`operator ${operator} on a boolean`);
         return `${left} ${SQL_OPERATORS[operator]} ${this.parameter(this.bindBoolean(literal.value))}`;
       default:
-        throw new TypeError(`Unknown literal kind ${String((literal as { kind?: unknown }).kind)}`);
+        throw malformedAst(`unknown literal kind ${String((literal as { kind?: unknown }).kind)}`);
     }
   }
 
   /** A number comparison, with the exact integer rewrite for integer columns. */
   protected numberComparison(left: string, operator: ComparisonOperator, value: number, kind: NumericKind): string {
-    if (!Number.isFinite(value)) throw new TypeError(`A number literal must be finite, not ${String(value)}`);
+    if (!Number.isFinite(value)) throw malformedAst(`a number literal that is not finite (${String(value)})`);
     if (kind === 'integer') {
       const rewritten = rewriteIntegerComparison(operator, value);
       if (typeof rewritten === 'boolean') return this.constant(rewritten);
@@ -127,7 +128,7 @@ export class FilterCompiler {
 
   /** `field [NOT] LIKE 'pattern'`. */
   protected likeCondition(node: Like): string {
-    if (node.pattern?.kind !== 'String') throw new TypeError('A LIKE pattern must be a string literal');
+    if (node.pattern?.kind !== 'String') throw malformedAst('a LIKE pattern that is not a string literal');
     const ref = resolveField(node.field, this.#context.columns, this.#context.array);
     this.refuseLoneSurrogate(node.pattern.value);
     this.checkText(node.pattern.value, 'like');
@@ -155,7 +156,7 @@ export class FilterCompiler {
 
   /** A quoted identifier. */
   protected identifier(name: string): string {
-    if (typeof name !== 'string' || name === '') throw new TypeError('A column or table name must be a non-empty string');
+    if (typeof name !== 'string' || name === '') throw invalidOption('columns', 'A column or table name must be a non-empty string');
     this.refuseNul(name, 'an identifier');
     return this.quoteIdentifier(name);
   }

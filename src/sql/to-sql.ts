@@ -9,6 +9,7 @@ import type { CompiledSql, SqlFragments } from './compiled-sql.js';
 import type { FilterCompiler } from './compiler.js';
 import type { Dialect, DialectName } from './dialect.js';
 import { dialects } from './dialects/index.js';
+import { invalidOption } from '../ast/shape.js';
 
 /**
  * Options of {@link toSql}.
@@ -31,7 +32,7 @@ export interface SqlOptions {
 
 function compilerFor(dialect: DialectName | Dialect): FilterCompiler {
   if (typeof dialect === 'string') {
-    if (!Object.hasOwn(dialects, dialect)) throw new TypeError(`Unknown dialect ${JSON.stringify(dialect)}`);
+    if (!Object.hasOwn(dialects, dialect)) throw invalidOption('dialect', `Unknown dialect ${JSON.stringify(dialect)}`);
     return dialects[dialect].createCompiler();
   }
   return dialect.createCompiler();

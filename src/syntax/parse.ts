@@ -105,7 +105,8 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
     return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(Math.min(limits.maxDepth, MAX_PARSER_DEPTH)) }]);
   }
   const syntax = syntaxIssues(parser, lexed, issues, text);
-  issues.push(...syntax);
+  for (const issue of syntax) issues.push(issue);
+  const syntaxOffsets = syntax.map((issue) => issue.offset);
 
   const conditions = collectConditions(filter);
   if (conditions.length > limits.maxConditions) {
@@ -113,8 +114,10 @@ function analyse(text: string, limits: Limits, options: ParseOptions): Analysis 
     issues.push({ code: 'too_many_conditions', offset: first.span.offset, length: first.span.length, expected: String(limits.maxConditions) });
   }
   if (options.operation !== undefined) {
-    const sure = issues.length === 0 ? conditions : conditions.filter((c) => isWithoutDoubt(parser, c, syntax));
-    issues.push(...validateConditions(sure, { operation: options.operation, targets: options.targets }, text, issues.length === 0 ? filter : undefined));
+    const sure = issues.length === 0 ? conditions : conditions.filter((c) => isWithoutDoubt(parser, c, syntaxOffsets));
+    const typed = validateConditions(sure, { operation: options.operation, targets: options.targets }, text, issues.length === 0 ? filter : undefined);
+    // A loop, not `push(...typed)`: spreading hundreds of thousands of arguments overflows the stack.
+    for (const issue of typed) issues.push(issue);
   }
   if (issues.length === 0 && filter === undefined) {
     issues.push({ code: 'unexpected_end', offset: text.length, length: 0, expected: 'a condition' });
@@ -174,11 +177,17 @@ const STACK_EXHAUSTED = Symbol('stack exhausted');
  */
 function runParser(parser: FilterParser, tokens: IToken[]): FilterNode | undefined | typeof STACK_EXHAUSTED {
   parser.load(tokens);
+  // Every syntax error is a Chevrotain exception object, and capturing its stack trace was most
+  // of the time spent on input with many errors; nobody reads those traces (errors become issues).
+  const stackTraceLimit = Error.stackTraceLimit;
+  if (parser === filterParser) Error.stackTraceLimit = 0;
   try {
     return parser.filter();
   } catch (error) {
     if (error instanceof RangeError) return STACK_EXHAUSTED;
     throw error;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
@@ -263,11 +272,28 @@ function collectConditions(root: FilterNode | undefined): Condition[] {
   return out;
 }
 
-/** A condition parsed without doubt: built from real tokens only, and no syntax error inside it. */
-function isWithoutDoubt(parser: FilterParser, condition: Condition, syntax: readonly IssueDraft[]): boolean {
+/**
+ * A condition parsed without doubt: built from real tokens only, and no syntax error inside it.
+ * `syntaxOffsets` are sorted; a binary search keeps this linear-logarithmic over many conditions
+ * and many errors (a scan of every error for every condition was quadratic).
+ */
+function isWithoutDoubt(parser: FilterParser, condition: Condition, syntaxOffsets: readonly number[]): boolean {
   if (parser.doubtful.has(condition)) return false;
   const start = condition.span.offset;
   const end = start + condition.span.length;
   // Exclusive end: an error right after a complete condition (`(a = 1` missing its `)`) is not inside it.
-  return !syntax.some((issue) => issue.offset >= start && issue.offset < end);
+  const first = firstAtOrAfter(syntaxOffsets, start);
+  return !(first < syntaxOffsets.length && syntaxOffsets[first]! < end);
+}
+
+/** The index of the first of the sorted `values` that is at least `value` (`values.length` if none). */
+function firstAtOrAfter(values: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

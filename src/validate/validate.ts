@@ -50,11 +50,12 @@ export function checkTargetOptions(operation: string, targets?: number): Operati
     throw new ParameterError(
       'operation',
       'unknown_operation',
-      `Unknown operation ${JSON.stringify(operation)}${hint ? `; did you mean ${hint}?` : ''}.`,
+      `Unknown operation ${JSON.stringify(operation)}${hint ? `; did you mean ${hint}?` : '.'}`,
     );
   }
   if (targets !== undefined && !(Number.isInteger(targets) && targets >= 1 && targets <= MAX_MATRIX_TARGETS)) {
-    throw new ParameterError('targets', 'out_of_range', `The number of targets must be an integer from 1 to ${MAX_MATRIX_TARGETS}.`);
+    const rule = typeof targets !== 'number' ? 'invalid_type' : !Number.isInteger(targets) ? 'not_an_integer' : targets < 1 ? 'too_small' : 'too_large';
+    throw new ParameterError('targets', rule, `The number of targets must be an integer from 1 to ${MAX_MATRIX_TARGETS}.`);
   }
   return operation;
 }

@@ -62,12 +62,13 @@ describe('every operation, JSON', () => {
     });
   });
 
-  it('sends a filter in canonical text, from text, an AST or a builder-like object', async () => {
-    await client.links({ url: 'x.com', scope: 'ROOT_DOMAIN', filter: "domain_score>50 and anchor like '%seo%'" });
+  it('sends the shortest text of a filter (canonical unless the text as written is shorter), from text, an AST or a builder-like object', async () => {
+    await client.links({ url: 'x.com', scope: 'ROOT_DOMAIN', filter: "domain_score>50  and  anchor like '%seo%'" });
     const ast = { kind: 'Comparison', field: { kind: 'Field', name: 'is_new', index: null, span: { offset: 0, length: 0 } }, operator: '=', value: { kind: 'Boolean', value: true, span: { offset: 0, length: 0 } }, span: { offset: 0, length: 0 } } as const;
     await client.refDomains({ url: 'x.com', scope: 'ROOT_DOMAIN', filter: ast });
     await client.links({ url: 'x.com', scope: 'ROOT_DOMAIN', filter: { toAst: () => ast } });
-    expect(server.requests.map((r) => r.query.get('filter'))).toEqual(["domain_score > 50 AND anchor LIKE '%seo%'", 'is_new = true', 'is_new = true']);
+    await client.links({ url: 'x.com', scope: 'ROOT_DOMAIN', filter: 'page_score>1' });
+    expect(server.requests.map((r) => r.query.get('filter'))).toEqual(["domain_score > 50 AND anchor LIKE '%seo%'", 'is_new = true', 'is_new = true', 'page_score>1']);
   });
 
   it('treats an empty or blank filter as no filter, as the interface does', async () => {

@@ -25,54 +25,60 @@ const site = { url: 'example.com', scope: 'ROOT_DOMAIN' };
 const urls = (n: number) => Array.from({ length: n }, (_, i) => `site${i}.com`);
 const keyword = { keyword: 'shoes', country: 'US' };
 
-// [rule, operation, params, parameter named, code]
+// [rule, operation, params, parameter named, code]. The codes are the ones the server answers
+// with in details[].rule (docs/server.md, docs/client.md): one rule set on both sides.
 const REJECTED: Array<[string, OperationName, Params, string, string]> = [
   ['url missing', 'links', { scope: 'ROOT_DOMAIN' }, 'url', 'required'],
-  ['url empty', 'overview', { ...site, url: '' }, 'url', 'too_short'],
+  ['url empty (the same as leaving it out, as on the wire)', 'overview', { ...site, url: '' }, 'url', 'required'],
   ['url of 2001 characters', 'links', { ...site, url: 'a'.repeat(2001) }, 'url', 'too_long'],
   ['url not a string', 'pages', { ...site, url: 42 }, 'url', 'invalid_type'],
+  ['url without a host', 'links', { ...site, url: 'https:///path' }, 'url', 'invalid_url'],
   ['scope missing', 'anchors', { url: 'example.com' }, 'scope', 'required'],
   ['scope unknown', 'links', { ...site, scope: 'DOMAIN' }, 'scope', 'invalid_value'],
   ['scope in lower case', 'links', { ...site, scope: 'root_domain' }, 'scope', 'invalid_value'],
   ['SUBFOLDER on summary', 'summary', { ...site, scope: 'SUBFOLDER' }, 'scope', 'invalid_value'],
   ['SUBFOLDER on comparison', 'comparison', { urls: urls(2), scope: 'SUBFOLDER' }, 'scope', 'invalid_value'],
   ['SUBFOLDER on matrix', 'matrix', { urls: urls(2), scope: 'SUBFOLDER' }, 'scope', 'invalid_value'],
-  ['11 urls on comparison', 'comparison', { urls: urls(11), scope: 'PAGE' }, 'urls', 'too_many'],
-  ['7 urls on matrix', 'matrix', { urls: urls(7), scope: 'PAGE' }, 'urls', 'too_many'],
-  ['no urls', 'matrix', { urls: [], scope: 'PAGE' }, 'urls', 'too_few'],
+  ['11 urls on comparison', 'comparison', { urls: urls(11), scope: 'PAGE' }, 'urls', 'too_many_items'],
+  ['7 urls on matrix', 'matrix', { urls: urls(7), scope: 'PAGE' }, 'urls', 'too_many_items'],
+  ['no urls', 'matrix', { urls: [], scope: 'PAGE' }, 'urls', 'required'],
   ['urls not an array', 'comparison', { urls: 'a.com,b.com', scope: 'PAGE' }, 'urls', 'invalid_type'],
   ['a url with a comma', 'comparison', { urls: ['a.com,b.com'], scope: 'PAGE' }, 'urls', 'invalid_value'],
-  ['a url of 2001 characters', 'matrix', { urls: ['a'.repeat(2001)], scope: 'PAGE' }, 'urls[0]', 'too_long'],
+  ['an empty url in urls', 'comparison', { urls: ['a.com', ' '], scope: 'PAGE' }, 'urls', 'empty_item'],
+  ['a url of 2001 characters', 'matrix', { urls: ['a'.repeat(2001)], scope: 'PAGE' }, 'urls', 'too_long'],
+  ['a url without a host in urls', 'matrix', { urls: ['a.com', 'http://'], scope: 'PAGE' }, 'urls', 'invalid_url'],
   ['domain missing', 'competitors', {}, 'domain', 'required'],
-  ['keyword empty', 'metrics', { ...keyword, keyword: '' }, 'keyword', 'too_short'],
+  ['keyword empty', 'metrics', { ...keyword, keyword: '' }, 'keyword', 'required'],
   ['keyword of 256 characters', 'metrics', { ...keyword, keyword: 'k'.repeat(256) }, 'keyword', 'too_long'],
   ['country GB (the list has UK)', 'metrics', { ...keyword, country: 'GB' }, 'country', 'invalid_value'],
-  ['country in lower case', 'metrics', { ...keyword, country: 'us' }, 'country', 'invalid_value'],
   ['country missing', 'metrics', { keyword: 'shoes' }, 'country', 'required'],
-  ['month without leading zero', 'metrics', { ...keyword, month: '2024-1' }, 'month', 'invalid_format'],
-  ['month 13', 'metrics', { ...keyword, month: '2024-13' }, 'month', 'invalid_format'],
-  ['month as a date', 'metrics', { ...keyword, month: '2024-01-01' }, 'month', 'invalid_format'],
-  ['month before 2012-01', 'metrics', { ...keyword, month: '2011-12' }, 'month', 'out_of_range'],
-  ['month after the current month', 'metrics', { ...keyword, month: '2026-12' }, 'month', 'out_of_range'],
-  ['date_from malformed', 'summary', { ...site, date_from: '24-01' }, 'date_from', 'invalid_format'],
-  ['date_from after date_to', 'summary', { ...site, date_from: '2024-05', date_to: '2024-01' }, 'date_from', 'out_of_range'],
-  ['limit not an integer', 'links', { ...site, limit: 1.5 }, 'limit', 'invalid_type'],
+  ['month without leading zero', 'metrics', { ...keyword, month: '2024-5' }, 'month', 'invalid_month'],
+  ['month 13', 'metrics', { ...keyword, month: '2024-13' }, 'month', 'invalid_month'],
+  ['month as a date', 'metrics', { ...keyword, month: '2024-01-01' }, 'month', 'invalid_month'],
+  ['month before 2012-01', 'metrics', { ...keyword, month: '2011-12' }, 'month', 'too_early'],
+  ['month after the current month', 'metrics', { ...keyword, month: '2026-12' }, 'month', 'too_late'],
+  ['date_from malformed', 'summary', { ...site, date_from: '24-01' }, 'date_from', 'invalid_month'],
+  ['date_from after date_to', 'summary', { ...site, date_from: '2024-05', date_to: '2024-01' }, 'date_from', 'invalid_range'],
+  ['date_from after the current month (date_to left out)', 'summary', { ...site, date_from: '2026-12' }, 'date_from', 'invalid_range'],
+  ['limit not an integer', 'links', { ...site, limit: 1.5 }, 'limit', 'not_an_integer'],
   ['limit as text', 'ref-domains', { ...site, limit: '10' }, 'limit', 'invalid_type'],
-  ['limit 0', 'links', { ...site, limit: 0 }, 'limit', 'out_of_range'],
-  ['offset negative', 'pages', { ...site, offset: -1 }, 'offset', 'out_of_range'],
-  ['offset NaN', 'pages', { ...site, offset: Number.NaN }, 'offset', 'invalid_type'],
+  ['limit 0', 'links', { ...site, limit: 0 }, 'limit', 'too_small'],
+  ['offset negative', 'pages', { ...site, offset: -1 }, 'offset', 'too_small'],
+  ['offset NaN', 'pages', { ...site, offset: Number.NaN }, 'offset', 'not_an_integer'],
   ['direction in lower case', 'links', { ...site, direction: 'desc' }, 'direction', 'invalid_value'],
   ['unknown field', 'links', { ...site, fields: ['anchor', 'domain_scor'] }, 'fields', 'unknown_field'],
   ['field of another operation', 'ref-ips', { ...site, fields: ['anchor'] }, 'fields', 'unknown_field'],
-  ['empty field list', 'anchors', { ...site, fields: [] }, 'fields', 'too_few'],
+  ['field of another operation on score-profile', 'score-profile', { ...site, fields: ['anchor'] }, 'fields', 'unknown_field'],
+  ['an empty field name', 'anchors', { ...site, fields: ['anchor', ''] }, 'fields', 'empty_item'],
   ['order_by unknown', 'links', { ...site, order_by: 'score' }, 'order_by', 'unknown_field'],
   ['order_by not among the returned fields', 'links', { ...site, fields: ['anchor'], order_by: 'domain_score' }, 'order_by', 'not_returned'],
   ['order_by not among competitors fields', 'competitors', { domain: 'a.com', fields: ['domain'], order_by: 'similarity' }, 'order_by', 'not_returned'],
+  ['order_by on an array', 'matrix', { urls: urls(2), scope: 'PAGE', order_by: 'backlinks_counts' }, 'order_by', 'not_sortable'],
   ['filter on an operation without filter', 'competitors', { domain: 'a.com', filter: 'domain = "x"' }, 'filter', 'unknown_parameter'],
   ['filter of the wrong type', 'links', { ...site, filter: 42 }, 'filter', 'invalid_type'],
   ['unknown parameter', 'links', { ...site, limt: 5 }, 'limt', 'unknown_parameter'],
   ['format unknown', 'links', { ...site, format: 'xml' }, 'format', 'invalid_value'],
-  ['format on matrix (no CSV form)', 'matrix', { urls: urls(2), scope: 'PAGE', format: 'csv' }, 'format', 'unknown_parameter'],
+  ['csv on matrix (no CSV form)', 'matrix', { urls: urls(2), scope: 'PAGE', format: 'csv' }, 'format', 'invalid_value'],
 ];
 
 describe('every parameter rule fails locally, naming the parameter, before anything is sent', () => {
@@ -96,6 +102,12 @@ const ACCEPTED: Array<[string, OperationName, Params]> = [
   ['keyword of 1 character', 'metrics', { ...keyword, keyword: 'k' }],
   ['keyword of 255 characters', 'metrics', { ...keyword, keyword: 'k'.repeat(255) }],
   ['country UK', 'metrics', { ...keyword, country: 'UK' }],
+  ['country us, in lower case', 'metrics', { ...keyword, country: 'us' }],
+  ['empty fields (the default, as on the wire)', 'anchors', { ...site, fields: [] }],
+  ['format json on every operation: links', 'links', { ...site, format: 'json' }],
+  ['format json on matrix, which has no CSV form', 'matrix', { urls: urls(2), scope: 'PAGE', format: 'json' }],
+  ['format json on score-profile', 'score-profile', { ...site, format: 'json' }],
+  ['fields on score-profile', 'score-profile', { ...site, fields: ['domains_count'] }],
   ['month 2012-01', 'metrics', { ...keyword, month: '2012-01' }],
   ['the current month', 'metrics', { ...keyword, month: '2026-11' }],
   ['summary months in order', 'summary', { ...site, date_from: '2020-01', date_to: '2020-01' }],
@@ -109,6 +121,29 @@ describe('values at the edge of each rule are sent', () => {
   it.each(ACCEPTED)('%s', async (_, operation, params) => {
     await call(operation, params);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('what is sent', () => {
+  it('sends a country in any case as its upper-case code', async () => {
+    await call('metrics', { keyword: 'shoes', country: 'us' });
+    await call('metrics', { keyword: 'shoes', country: 'uk' });
+    await call('metrics', { keyword: 'shoes', country: 'Us' });
+    expect(server.requests.map((r) => r.query.get('country'))).toEqual(['US', 'UK', 'US']);
+  });
+
+  it('sends format=json on matrix and fields on score-profile', async () => {
+    await call('matrix', { urls: ['a.com', 'b.com'], scope: 'PAGE', format: 'json' });
+    await call('score-profile', { ...site, fields: ['domains_count'] });
+    expect(server.requests.map((r) => r.query.toString())).toEqual([
+      'urls=a.com%2Cb.com&scope=PAGE&format=json',
+      'url=example.com&scope=ROOT_DOMAIN&fields=domains_count',
+    ]);
+  });
+
+  it('names json as the only format of matrix', async () => {
+    const error = await call('matrix', { urls: ['a.com'], scope: 'PAGE', format: 'csv' }).then(() => undefined, (e: unknown) => e);
+    expect((error as ParameterError).message).toBe('format must be json (the only value matrix takes), not "csv".');
   });
 });
 

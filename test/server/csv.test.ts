@@ -87,9 +87,10 @@ describe('CSV', () => {
     expect(response.body).toBe('ip_address;country;backlinks_count;domains_count;first_seen_at;last_seen_at\r\n');
   });
 
-  it('matrix has no format parameter', async () => {
+  it('matrix has no CSV form: format=json is taken, format=csv refused naming json', async () => {
     const response = await get(ctx.app, 'matrix', { urls: 'example.com', scope: 'ROOT_DOMAIN', format: 'csv' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.details[0]).toMatchObject({ parameter: 'format', code: 'unknown_parameter' });
+    expect(response.json().error.details[0]).toMatchObject({ parameter: 'format', rule: 'invalid_value' });
+    expect((await get(ctx.app, 'matrix', { urls: 'example.com', scope: 'ROOT_DOMAIN', format: 'json' })).statusCode).toBe(200);
   });
 });

@@ -78,7 +78,7 @@ describe('command parts', () => {
     const specs = { port: { value: true }, sample: { value: false } };
     expect(parseArgs(['--port', '80', '--sample'], specs)).toEqual({ ok: true, options: { port: '80', sample: true } });
     expect(parseArgs(['--port=81'], specs)).toEqual({ ok: true, options: { port: '81' } });
-    expect(parseArgs(['--prot', '1'], specs)).toEqual({ ok: false, error: 'Unknown option --prot.' });
+    expect(parseArgs(['--prot', '1'], specs)).toEqual({ ok: false, error: 'Unknown option --prot; did you mean --port?' });
     expect(parseArgs(['--port'], specs)).toEqual({ ok: false, error: '--port needs a value.' });
     expect(parseArgs(['--sample=1'], specs)).toEqual({ ok: false, error: '--sample takes no value.' });
   });

@@ -11,7 +11,7 @@ const target = { url: 'example.com', scope: 'ROOT_DOMAIN' };
 const codes = (operation: string, query: Record<string, string | string[]>) => {
   const result = validateRequest(operation, query, { now: NOW, requestId: 'r-1' });
   if (result.ok) return [];
-  return result.body.error.details.map((d) => `${d.parameter}:${d.code}`);
+  return result.body.error.details.map((d) => `${d.parameter}:${d.rule}`);
 };
 
 describe('validateRequest', () => {
@@ -28,7 +28,12 @@ describe('validateRequest', () => {
     ['links', { ...target, limit: '10001' }, ['limit:too_large']],
     ['links', { ...target, limit: '1.5' }, ['limit:not_an_integer']],
     ['links', { ...target, limit: '+5' }, ['limit:not_an_integer']],
-    ['links', { ...target, offset: '-1' }, ['offset:not_an_integer']],
+    ['links', { ...target, offset: '-1' }, ['offset:too_small']],
+    ['links', { ...target, offset: '1e3' }, ['offset:not_an_integer']],
+    ['matrix', { urls: 'a.com,b.com', scope: 'PAGE', format: 'csv' }, ['format:invalid_value']],
+    ['score-profile', { ...target, fields: 'anchor' }, ['fields:unknown_field']],
+    ['summary', { ...target, date_from: '2026-07' }, ['date_from:invalid_range']],
+    ['comparison', { urls: 'a.com,https:///x', scope: 'PAGE' }, ['urls:invalid_url']],
     ['links', { ...target, fields: 'anchor,domain_scor' }, ['fields:unknown_field']],
     ['links', { ...target, order_by: 'score' }, ['order_by:unknown_field']],
     ['links', { ...target, fields: 'anchor', order_by: 'page_score' }, ['order_by:not_returned']],
@@ -44,6 +49,8 @@ describe('validateRequest', () => {
     ['metrics', { keyword: 'seo', country: 'US', month: '2011-12' }, ['month:too_early']],
     ['metrics', { keyword: 'seo', country: 'US', month: '2026-07' }, ['month:too_late']],
     ['metrics', { keyword: 'seo', country: 'US', month: '2026-13' }, ['month:invalid_month']],
+    ['metrics', { keyword: 'seo', country: 'US', month: '2024-5' }, ['month:invalid_month']],
+    ['metrics', { keyword: 'seo', country: 'gb' }, ['country:invalid_value']],
     ['summary', { ...target, date_from: '2026-05', date_to: '2026-01' }, ['date_from:invalid_range']],
     ['summary', { ...target, date_from: '2026/05' }, ['date_from:invalid_month']],
     ['links', { ...target, filter: 'domain_scor > 5 AND anchor LIKE 5' }, ['filter:unknown_field', 'filter:unexpected_token']],
@@ -68,16 +75,67 @@ describe('validateRequest', () => {
     if (result.ok) return;
     expect(result.status).toBe(400);
     expect(result.body.meta).toEqual({ request_id: 'abc', status_code: 400, success: false });
-    expect(result.body.error).toMatchObject({ code: 'invalid_request', retryable: false });
-    expect(result.body.error.details.map(({ code, offset, length, line, column }) => ({ code, offset, length, line, column }))).toEqual([
-      { code: 'unknown_field', offset: 0, length: 5, line: 1, column: 1 },
-      { code: 'operator_not_allowed', offset: 23, length: 1, line: 2, column: 12 },
+    expect(result.body.error).toMatchObject({ type: '/errors#invalid_request', code: 400, retryable: false });
+    expect(result.body.error.details.map(({ rule, offset, length, line, column }) => ({ rule, offset, length, line, column }))).toEqual([
+      { rule: 'unknown_field', offset: 0, length: 5, line: 1, column: 1 },
+      { rule: 'operator_not_allowed', offset: 23, length: 1, line: 2, column: 12 },
     ]);
     expect(result.body.error.details[0]).toMatchObject({ parameter: 'filter', suggestion: 'anchor' });
   });
 
   it('rejects an unknown operation', () => {
     expect(codes('backlinks', {})).toEqual(['operation:unknown_operation']);
+  });
+
+  it('accepts format=json on every operation', () => {
+    // The twelve operations of the interface, each with its required parameters.
+    const queries: Record<string, Record<string, string>> = {
+      overview: target, summary: target, links: target, 'ref-domains': target, 'ref-ips': target, pages: target, anchors: target,
+      'score-profile': target, competitors: { domain: 'example.com' }, comparison: { urls: 'a.com,b.com', scope: 'PAGE' },
+      matrix: { urls: 'a.com,b.com', scope: 'PAGE' }, metrics: { keyword: 'seo', country: 'US' },
+    };
+    for (const [operation, query] of Object.entries(queries)) {
+      const result = validateRequest(operation, { ...query, format: 'json' }, { now: NOW });
+      expect(result.ok && result.params.format, operation).toBe('json');
+    }
+  });
+
+  it('refuses csv on matrix, naming json as the only value', () => {
+    const result = validateRequest('matrix', { urls: 'a.com', scope: 'PAGE', format: 'csv' }, { now: NOW });
+    expect(!result.ok && result.body.error.details).toEqual([
+      { parameter: 'format', rule: 'invalid_value', message: 'format must be json (the only value matrix takes), not "csv".', allowed: ['json'] },
+    ]);
+  });
+
+  it('takes fields on score-profile', () => {
+    const result = validateRequest('score-profile', { ...target, fields: 'domains_count' }, { now: NOW });
+    expect(result.ok && result.params.fields).toEqual(['domains_count']);
+  });
+
+  it.each([
+    ['us', 'US'],
+    ['uk', 'UK'],
+    ['Uk', 'UK'],
+    ['US', 'US'],
+  ])('takes country %s as %s', (given, canonical) => {
+    const result = validateRequest('metrics', { keyword: 'seo', country: given }, { now: NOW });
+    expect(result.ok && result.params.country).toBe(canonical);
+  });
+
+  it('gives each rule its message', () => {
+    const message = (operation: string, query: Record<string, string>) => {
+      const result = validateRequest(operation, query, { now: NOW });
+      return result.ok ? undefined : result.body.error.details[0]!.message;
+    };
+    expect(message('links', { ...target, limit: '0' })).toBe('limit must be at least 1, not 0.');
+    expect(message('links', { ...target, limit: '1.5' })).toBe('limit must be a whole number written in digits, not 1.5.');
+    expect(message('links', { ...target, limit: '+5' })).toBe('limit must be a whole number written in digits, not "+5".');
+    expect(message('matrix', { urls: 'a,b,c,d,e,f,g', scope: 'PAGE' })).toBe('urls takes at most 6 items, not 7.');
+    expect(message('summary', { ...target, date_from: '2024-05', date_to: '2024-01' })).toBe('date_from (2024-05) is after date_to (2024-01).');
+    expect(message('summary', { ...target, date_from: '2026-07' })).toBe('date_from (2026-07) is after date_to (2026-06, the current month).');
+    expect(message('metrics', { keyword: 'seo', country: 'US', month: '2024-5' })).toBe('month must be a month written YYYY-MM, not "2024-5".');
+    expect(message('links', { scope: 'PAGE' })).toBe('links needs the parameter url.');
+    expect(message('links', { ...target, limt: '5' })).toBe('links takes no parameter limt; did you mean limit?');
   });
 });
 
@@ -96,11 +154,27 @@ describe('over HTTP', () => {
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.meta.request_id).toBe(response.headers['x-request-id']);
-    expect(body.error.details.map((d: { parameter: string; code: string }) => `${d.parameter}:${d.code}`)).toEqual([
+    expect(body.error.details.map((d: { parameter: string; rule: string }) => `${d.parameter}:${d.rule}`)).toEqual([
       'scope:invalid_value', 'limit:not_an_integer', 'filter:unterminated_string',
     ]);
     expect(response.headers['x-units-charged']).toBeUndefined();
     expect(await ctx.store.balance('tester')).toBe(before);
+  });
+
+  it('echoes a country given in lower case as its upper-case code', async () => {
+    const response = await get(ctx.app, '/_api/apis/v4/keywords/v1/metrics', { keyword: 'seo tools', country: 'us', month: '2026-06' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().meta).toMatchObject({ country: 'US', keyword: 'seo tools', month: '2026-06' });
+  });
+
+  it('answers matrix with format=json, and score-profile with only the fields asked for', async () => {
+    const matrix = await get(ctx.app, 'matrix', { urls: 'example.com,rival.com', scope: 'ROOT_DOMAIN', format: 'json' });
+    expect(matrix.statusCode).toBe(200);
+    const profile = await get(ctx.app, 'score-profile', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: 'domains_count' });
+    expect(profile.statusCode).toBe(200);
+    const rows = profile.json().data as Record<string, unknown>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['domains_count']);
   });
 });
 
@@ -120,7 +194,7 @@ describe('validationPlugin on a service of your own', () => {
     expect(ok.json()).toEqual({ limit: 50, fields: 28, filter: 'And' });
     const bad = await app.inject({ url: '/my/links', query: { url: 'example.com', scope: 'PAGE', limit: '51' } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details).toEqual([{ parameter: 'limit', code: 'too_large', message: 'limit must be at most 50.', maximum: 50 }]);
+    expect(bad.json().error.details).toEqual([{ parameter: 'limit', rule: 'too_large', message: 'limit must be at most 50, not 51.', maximum: 50 }]);
     expect(bad.json().meta.request_id).toBe(bad.headers['x-request-id']);
     expect((await app.inject({ url: '/health' })).json()).toEqual({ ok: true });
     await app.close();

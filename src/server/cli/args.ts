@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { unknownOptionMessage } from '../../cli/args.js';
 
 /** An option: takes a value, or is a flag. @internal */
 export interface OptionSpec {
@@ -23,7 +24,7 @@ export function parseArgs(args: readonly string[], specs: Readonly<Record<string
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const spec = specs[name];
-    if (!spec) return { ok: false, error: `Unknown option --${name}.` };
+    if (!spec) return { ok: false, error: capitalize(unknownOptionMessage(`--${name}`, Object.keys(specs))) };
     if (!spec.value) {
       if (eq !== -1) return { ok: false, error: `--${name} takes no value.` };
       options[name] = true;
@@ -35,6 +36,8 @@ export function parseArgs(args: readonly string[], specs: Readonly<Record<string
   }
   return { ok: true, options };
 }
+
+const capitalize = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
 /** A non-negative integer option, or an error message. @internal */
 export function integerOption(options: Readonly<Record<string, string | true>>, name: string, fallback: number, min = 0): number | string {

@@ -1,5 +1,6 @@
 /**
- * Authentication: `Authorization: Apikey <key>`. Keys are compared by their SHA-256 with
+ * Authentication: `Authorization: Apikey <key>`, or `?key=<key>` on the query string as the real
+ * service also takes it (the header wins when both are given). Keys are compared by their SHA-256 with
  * `timingSafeEqual`, against every stored key without stopping early, so the time taken says
  * nothing about which key or how much of it matched.
  *
@@ -26,14 +27,18 @@ export class KeyRing {
     this.#keys = keys;
   }
 
-  /** The id of the key in an Authorization header value, or undefined. */
-  authenticate(header: string | undefined): string | undefined {
+  /**
+   * The id of the key presented by an Authorization header value, else by a `key` query value; or
+   * undefined.
+   */
+  authenticate(header: string | undefined, queryKey?: string): string | undefined {
     const match = header === undefined ? null : SCHEME.exec(header);
-    // Hash even when the header is malformed, so both paths cost the same.
-    const presented = hashKey(match?.[1] ?? '');
+    const presentedKey = header !== undefined ? match?.[1] : queryKey;
+    // Hash even when nothing usable was presented, so every path costs the same.
+    const presented = hashKey(presentedKey ?? '');
     let found: string | undefined;
     for (const key of this.#keys) {
-      if (timingSafeEqual(presented, key.keyHash) && match) found ??= key.id;
+      if (timingSafeEqual(presented, key.keyHash) && presentedKey !== undefined && presentedKey !== '') found ??= key.id;
     }
     return found;
   }

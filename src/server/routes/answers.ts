@@ -7,7 +7,7 @@
  * @internal
  */
 import type { OperationName } from '../../catalogue/operations.js';
-import { ApiError } from '../errors.js';
+import { ServiceError } from '../errors.js';
 import type { GroupedOperation, Page } from '../store/store.js';
 import { splitUrl, toTarget, type Scope, type Target } from '../target.js';
 import type { RequestParams } from '../validation/request-params.js';
@@ -16,7 +16,7 @@ import { project, type Answer, type AnswerContext, type AnswerFn } from './answe
 function targetOf(url: string, scope: Scope, ctx: AnswerContext): Target {
   const target = toTarget(url, scope, ctx.parser);
   // Validation has already rejected urls without a host.
-  if (!target) throw new ApiError(400, 'The request is invalid.', [{ parameter: 'url', code: 'invalid_url', message: 'url has no valid host name.' }]);
+  if (!target) throw new ServiceError(400, 'The request is invalid.', [{ parameter: 'url', rule: 'invalid_url', message: 'url has no valid host name.' }]);
   return target;
 }
 
@@ -98,7 +98,7 @@ const matrix: AnswerFn = async (p, ctx) => {
 
 const metrics: AnswerFn = async (p, ctx): Promise<Answer> => {
   const record = await ctx.store.keywordMetrics({ keyword: p.keyword!, country: p.country!, month: p.month! });
-  if (!record) throw new ApiError(404, `No metrics for this keyword in ${p.country} for ${p.month}.`);
+  if (!record) throw new ServiceError(404, `No metrics for this keyword in ${p.country} for ${p.month}.`);
   return { data: project(record, p.fields), meta: { keyword: p.keyword, country: p.country, month: p.month }, lines: 1 };
 };
 

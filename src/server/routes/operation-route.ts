@@ -10,7 +10,7 @@ import { operations, type OperationName, type OperationSpec } from '../../catalo
 import { clockAt } from '../clock.js';
 import { csvColumns, toCsv } from '../csv.js';
 import type { DomainParser } from '../deps.js';
-import { ApiError } from '../errors.js';
+import { ServiceError } from '../errors.js';
 import { admitted } from '../plugins/guard.js';
 import { querySchema, responseSchema } from '../schemas/json-schema.js';
 import type { Store } from '../store/store.js';
@@ -26,13 +26,23 @@ export interface RouteContext {
   readonly now: () => Date;
 }
 
-/** Methods answered with 405 on an operation's path. */
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+/** Methods answered with 405 on an operation's path (OPTIONS is the CORS preflight). */
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
-/** Registers the GET route (and the 405 routes) of one operation. @internal */
+/**
+ * The paths an operation answers at: the interface's (`/_api/apis/v4/...`) and the same without
+ * `/_api` (`/apis/v4/...`), which clients of the real service call. @internal
+ */
+export const operationPaths = (spec: OperationSpec): readonly string[] => [spec.path, spec.path.replace(/^\/_api(?=\/)/, '')];
+
+/** Registers the GET routes (and the 405 routes) of one operation at each of its paths. @internal */
 export function registerOperation(fastify: FastifyInstance, name: OperationName, ctx: RouteContext): void {
+  for (const path of operationPaths(operations[name])) registerAt(fastify, path, name, ctx);
+}
+
+function registerAt(fastify: FastifyInstance, path: string, name: OperationName, ctx: RouteContext): void {
   const spec: OperationSpec = operations[name];
-  fastify.get(spec.path, {
+  fastify.get(path, {
     config: { operation: name },
     exposeHeadRoute: false,
     // The query schema documents the route; the values are checked by validateRequest (the
@@ -48,22 +58,26 @@ export function registerOperation(fastify: FastifyInstance, name: OperationName,
   });
   fastify.route({
     method: [...OTHER_METHODS],
-    url: spec.path,
+    url: path,
     handler: async (_request, reply) => {
-      reply.header('Allow', 'GET');
-      throw new ApiError(405, `${spec.path} answers GET only.`);
+      reply.header('Allow', 'GET, OPTIONS');
+      throw new ServiceError(405, `${path} answers GET only.`);
     },
   });
 }
 
-/** Charges the call to its key, or refuses it with 402 when the balance does not cover it. */
+/**
+ * Charges the call to its key, or refuses it with 402 when the balance does not cover it. A call
+ * whose client went away before its answer was ready is not charged: nobody will read it.
+ */
 async function chargeFor(store: Store, request: FastifyRequest, reply: FastifyReply, spec: OperationSpec, answer: Answer): Promise<void> {
   const state = admitted(request)!;
+  if (state.aborted || request.raw.destroyed) return;
   const units = spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines;
   const result = await store.charge(state.keyId, units);
   if (!result.ok) {
-    throw new ApiError(402, `This call costs ${units} units and the key has ${result.remaining} left.`, [
-      { code: 'insufficient_units', message: 'Not enough units left.', required: units, remaining: result.remaining },
+    throw new ServiceError(402, `This call costs ${units} units and the key has ${result.remaining} left.`, [
+      { rule: 'insufficient_units', message: 'Not enough units left.', required: units, remaining: result.remaining },
     ]);
   }
   state.units = units;

@@ -93,9 +93,10 @@ export function paramSchema(name: string, spec: ParamSpec, record: RecordSpec): 
     case 'string-list':
       return { ...base, type: 'string', description: `${spec.doc} (at most ${spec.maxItems}, comma-separated)` };
     case 'enum':
+      // A case-insensitive enum (country) lists its canonical values; other cases are accepted too.
       return { ...base, type: 'string', enum: spec.values, ...(spec.default ? { default: spec.default } : {}) };
     case 'integer':
-      return { ...base, type: 'integer', minimum: spec.min, ...(name === 'limit' ? { maximum: DEFAULT_MAX_LIMIT } : {}), ...(spec.default !== undefined ? { default: spec.default } : {}) };
+      return { ...base, type: 'integer', minimum: spec.min, ...(spec.serverMaximum ? { maximum: DEFAULT_MAX_LIMIT } : {}), ...(spec.default !== undefined ? { default: spec.default } : {}) };
     case 'month':
       return { ...base, type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$' };
     case 'fields':

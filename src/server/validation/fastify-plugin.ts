@@ -15,6 +15,8 @@ export interface ValidationPluginOptions {
   readonly now?: () => Date;
   /** The largest `limit` (default 10,000). */
   readonly maxLimit?: number;
+  /** The error docs page of the envelope's `type` (default `/errors`), or how to read it off a request. */
+  readonly docsUrl?: string | ((request: FastifyRequest) => string);
 }
 
 const PARAMS = new WeakMap<FastifyRequest, RequestParams>();
@@ -56,6 +58,7 @@ const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, opti
       requestId: request.id,
       ...(options.now ? { now: options.now() } : {}),
       ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}),
+      ...(options.docsUrl ? { docsUrl: typeof options.docsUrl === 'string' ? options.docsUrl : options.docsUrl(request) } : {}),
     });
     if (!result.ok) return reply.code(result.status).header('X-Request-Id', request.id).send(result.body);
     PARAMS.set(request, result.params);

@@ -1,16 +1,18 @@
 /**
  * The server's request validation, framework-agnostic: query parameters in, typed parameters or
- * the 400 envelope out. Every rule comes from the catalogue; every problem is reported at once.
+ * the 400 envelope out. The query's texts are read into values, which the shared parameter rules
+ * of `catalogue/rules.ts` check (the client checks its values with the same rules, codes and
+ * messages); then the filter is parsed. Every problem is reported at once.
  *
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import { isOperationName, operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
-import { suggest } from '../../validate/suggest.js';
+import { checkParameters, defaultValue, parameterIssue, type ParameterIssue, type RuleContext } from '../../catalogue/rules.js';
 import { formatTimestamp } from '../clock.js';
 import { errorEnvelope, type ErrorDetail, type ErrorEnvelope } from '../errors.js';
-import { checkParam, type RuleContext } from './param-rules.js';
-import { checkFields, checkFilter, checkOrderBy, checkRange, checkTargets } from './cross-checks.js';
+import { readWireValue } from './param-rules.js';
+import { checkFilter, returnedFieldList } from './cross-checks.js';
 import type { RequestParams } from './request-params.js';
 
 /**
@@ -34,6 +36,34 @@ export interface ValidateRequestOptions {
   readonly now?: Date;
   /** The largest `limit` (default 10,000). */
   readonly maxLimit?: number;
+  /**
+   * The page documenting the error kinds, the `type` of the envelope without its anchor (default
+   * `/errors`, the page the reference server serves; give an absolute URL of your own docs).
+   */
+  readonly docsUrl?: string;
+}
+
+/**
+ * The error docs page `validateRequest` names by default.
+ *
+ * @example
+ * ```ts
+ * validateRequest('links', {}).body?.error.type; // '/errors#invalid_request'
+ * ```
+ */
+export const DEFAULT_ERROR_DOCS_URL = '/errors';
+
+/**
+ * The top-level message of a 400: the issue itself when there is one, else how many and the first.
+ *
+ * @example
+ * ```ts
+ * invalidRequestMessage([{ parameter: 'limit', rule: 'too_large', message: 'limit must be at most 10000.' }]); // 'limit must be at most 10000.'
+ * ```
+ */
+export function invalidRequestMessage(issues: readonly ErrorDetail[]): string {
+  if (issues.length === 1) return issues[0]!.message;
+  return `The request has ${issues.length} invalid parameter values; the first: ${issues[0]!.message}`;
 }
 
 /** The result of {@link validateRequest}. */
@@ -53,68 +83,71 @@ export type ValidationResult =
  */
 export function validateRequest(operation: OperationName | string, query: RawQuery, options: ValidateRequestOptions = {}): ValidationResult {
   const requestId = options.requestId ?? randomUUID();
+  const docsUrl = options.docsUrl ?? DEFAULT_ERROR_DOCS_URL;
+  const ctx: RuleContext = { currentMonth: formatTimestamp(options.now ?? new Date()).slice(0, 7), maxLimit: options.maxLimit ?? DEFAULT_MAX_LIMIT };
   if (!isOperationName(operation)) {
-    const detail = { parameter: 'operation', code: 'unknown_operation', message: `Unknown operation ${JSON.stringify(operation)}.` };
-    return { ok: false, status: 400, body: errorEnvelope(requestId, 400, 'The request is invalid.', [detail]) };
+    const detail = parameterIssue.unknown_operation(operation);
+    return { ok: false, status: 400, body: errorEnvelope(requestId, 400, detail.message, [detail], docsUrl) };
   }
   const spec: OperationSpec = operations[operation];
-  const ctx = { currentMonth: formatTimestamp(options.now ?? new Date()).slice(0, 7), maxLimit: options.maxLimit ?? DEFAULT_MAX_LIMIT };
-  const issues: ErrorDetail[] = [];
-  const values = readParams(spec, query, ctx, issues);
-  const params = assemble(operation, spec, values, ctx.currentMonth, issues);
-  if (issues.length > 0) {
-    const message = `The request has ${issues.length} invalid parameter value${issues.length === 1 ? '' : 's'}.`;
-    return { ok: false, status: 400, body: errorEnvelope(requestId, 400, message, issues) };
-  }
+  const { given, reported, wireIssues } = readQuery(spec, query);
+  const checked = checkParameters(operation, given, ctx, { reported });
+  const issues: ErrorDetail[] = inCatalogueOrder(spec, [...wireIssues, ...checked.issues]);
+  // The filter is parsed even when other parameters are wrong, so every problem is reported at once.
+  const params = assemble(operation, spec, checked.values, ctx, issues);
+  if (issues.length > 0) return { ok: false, status: 400, body: errorEnvelope(requestId, 400, invalidRequestMessage(issues), issues, docsUrl) };
   return { ok: true, params };
 }
 
-/** Unknown and repeated names, required ones, and each value against its rule. */
-function readParams(spec: OperationSpec, query: RawQuery, ctx: Omit<RuleContext, 'parameter'>, issues: ErrorDetail[]): Map<string, unknown> {
-  const known = Object.keys(spec.params);
-  for (const name of Object.keys(query)) {
-    if (known.includes(name) || query[name] === undefined) continue;
-    const hint = suggest(name, known);
-    issues.push({ parameter: name, code: 'unknown_parameter', message: `Unknown parameter ${name}${hint ? `; did you mean ${hint}?` : '.'}`, ...(hint ? { suggestion: hint } : {}) });
-  }
-  const values = new Map<string, unknown>();
-  for (const [name, rule] of Object.entries(spec.params)) {
-    const raw = query[name];
-    if (Array.isArray(raw)) {
-      issues.push({ parameter: name, code: 'repeated_parameter', message: `${name} may be given only once.` });
-      continue;
+/**
+ * The query's texts as the values the shared rules check. What only text can get wrong is
+ * reported here: a name given twice, an integer not written in digits.
+ */
+function readQuery(spec: OperationSpec, query: RawQuery): { given: Record<string, unknown>; reported: Set<string>; wireIssues: ParameterIssue[] } {
+  const given: Record<string, unknown> = {};
+  const reported = new Set<string>();
+  const wireIssues: ParameterIssue[] = [];
+  for (const [name, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    const rule = Object.prototype.hasOwnProperty.call(spec.params, name) ? spec.params[name] : undefined;
+    if (rule === undefined) {
+      given[name] = raw; // reported as unknown by the shared rules
+    } else if (typeof raw !== 'string') {
+      wireIssues.push(parameterIssue.repeated_parameter(name));
+      reported.add(name);
+    } else if (raw.length > 0) {
+      const read = readWireValue(name, rule, raw);
+      if ('issue' in read) {
+        wireIssues.push(read.issue);
+        reported.add(name);
+      } else {
+        given[name] = read.value;
+      }
     }
-    const text = typeof raw === 'string' && raw.length > 0 ? raw : undefined;
-    if (text === undefined) {
-      if (rule.required) issues.push({ parameter: name, code: 'required', message: `${name} is required.` });
-      continue;
-    }
-    const checked = checkParam(rule, text, { ...ctx, parameter: name });
-    if ('issues' in checked) issues.push(...checked.issues);
-    else values.set(name, checked.value);
   }
-  return values;
+  return { given, reported, wireIssues };
 }
 
-/** Defaults, and the checks that depend on several parameters. */
-function assemble(operation: OperationName, spec: OperationSpec, values: Map<string, unknown>, currentMonth: string, issues: ErrorDetail[]): RequestParams {
-  const defaults: Record<string, unknown> = {};
-  for (const [name, rule] of Object.entries(spec.params)) {
-    if ('default' in rule && rule.default !== undefined && rule.kind !== 'fields') defaults[name] = rule.default;
-  }
-  if (operation === 'metrics') defaults['month'] = currentMonth;
-  if ('date_to' in spec.params) defaults['date_to'] = currentMonth;
-  const get = (name: string): unknown => (values.has(name) ? values.get(name) : defaults[name]);
-  const fields = checkFields(spec, values.get('fields') as string | undefined, issues);
-  const orderBy = checkOrderBy(spec, values.get('order_by') as string | undefined, fields, issues);
-  checkTargets(values, issues);
-  checkRange(values.get('date_from') as string | undefined, get('date_to') as string | undefined, issues);
-  const urls = values.get('urls') as string[] | undefined;
-  const filter = checkFilter(operation, values.get('filter') as string | undefined, urls?.length, issues);
+/** Issues by parameter: unknown names first (in query order), then the catalogue's order. */
+function inCatalogueOrder(spec: OperationSpec, issues: readonly ParameterIssue[]): ParameterIssue[] {
+  const names = Object.keys(spec.params);
+  const rank = (issue: ParameterIssue): number => names.indexOf(issue.parameter);
+  return issues.map((issue, i) => ({ issue, i })).sort((a, b) => rank(a.issue) - rank(b.issue) || a.i - b.i).map(({ issue }) => issue);
+}
+
+/** Defaults, the fields to return in record order, and the filter parsed for the operation. */
+function assemble(operation: OperationName, spec: OperationSpec, values: Readonly<Record<string, unknown>>, ctx: RuleContext, issues: ErrorDetail[]): RequestParams {
+  const get = (name: string): unknown => {
+    const rule = spec.params[name];
+    return values[name] ?? (rule === undefined ? undefined : defaultValue(rule, ctx));
+  };
+  const fields = returnedFieldList(spec, values['fields'] as string[] | undefined);
+  const urls = values['urls'] as string[] | undefined;
+  const filter = checkFilter(operation, values['filter'] as string | undefined, urls?.length, issues);
   const params: Record<string, unknown> = { operation, format: get('format') ?? 'json', fields: fields.list, fieldsGiven: fields.given, ...filter };
   for (const name of Object.keys(spec.params)) {
     if (name === 'fields' || name === 'filter' || name === 'format') continue;
-    const value = name === 'order_by' ? orderBy : get(name);
+    const value = get(name);
     if (value !== undefined) params[name] = value;
   }
   return params as unknown as RequestParams;

@@ -34,9 +34,9 @@ export interface Outcome {
   readonly charged?: number;
   readonly remaining?: number;
   readonly retryAfter?: string;
-  /** The error envelope's `retryable` and `code` (error answers). */
+  /** The error envelope's `retryable`, and the kind its `type` names (error answers). */
   readonly retryable?: boolean;
-  readonly code?: string;
+  readonly kind?: string;
   /** ms since the epoch. */
   readonly started: number;
   readonly ended: number;
@@ -63,7 +63,7 @@ export function get(base: string, path: string, options: { headers?: Record<stri
         const charged = header(res.headers['x-units-charged']);
         const remaining = header(res.headers['x-units-remaining']);
         const retryAfter = header(res.headers['retry-after']);
-        let envelope: { error?: { retryable?: boolean; code?: string } } = {};
+        let envelope: { error?: { retryable?: boolean; type?: string } } = {};
         if (status >= 400) {
           try {
             envelope = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -77,7 +77,7 @@ export function get(base: string, path: string, options: { headers?: Record<stri
           ...(charged === undefined ? {} : { charged: Number(charged) }),
           ...(remaining === undefined ? {} : { remaining: Number(remaining) }),
           ...(retryAfter === undefined ? {} : { retryAfter }),
-          ...(envelope.error ? { retryable: envelope.error.retryable, code: envelope.error.code } : {}),
+          ...(envelope.error ? { retryable: envelope.error.retryable, kind: envelope.error.type?.slice(envelope.error.type.lastIndexOf('#') + 1) } : {}),
         });
       });
     });
@@ -153,9 +153,9 @@ export function describeRun(outcomes: readonly Outcome[]): string {
   return `${outcomes.length} requests, by status ${JSON.stringify(byStatus(outcomes))}, slowest ${slowest(outcomes)} ms; first failures: ${JSON.stringify(failed)}`;
 }
 
-/** The 503s that are not the store's retryable one (`retryable: true`, code `unavailable`, a Retry-After in seconds). */
+/** The 503s that are not the store's retryable one (`retryable: true`, kind `unavailable`, a Retry-After in seconds). */
 export const badUnavailables = (outcomes: readonly Outcome[]): Outcome[] =>
-  outcomes.filter((o) => o.status === 503 && !(o.retryable === true && o.code === 'unavailable' && /^\d+$/.test(o.retryAfter ?? '')));
+  outcomes.filter((o) => o.status === 503 && !(o.retryable === true && o.kind === 'unavailable' && /^\d+$/.test(o.retryAfter ?? '')));
 
 /** The slowest answer, in ms. */
 export const slowest = (outcomes: readonly Outcome[]): number => outcomes.reduce((most, o) => Math.max(most, o.ended - o.started), 0);

@@ -100,6 +100,58 @@ describe('filterFor', () => {
     for (let i = 0; i < 70; i++) deep = i % 2 === 0 ? deep.or(one) : deep.and(one);
     expect(failure(() => deep.toAst())).toBe('too_deep');
   });
+
+  describe('the text limit: at most 4,096 characters (UTF-16 units) of filter text', () => {
+    /** The error thrown by `thunk`. */
+    const thrown = (thunk: () => unknown): unknown => {
+      try {
+        thunk();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a failure');
+    };
+
+    it('passes a built filter of exactly 4,096 characters', () => {
+      // "anchor = ''" is 11 characters; 4,085 more make 4,096.
+      const filter = f.where('anchor', '=', 'x'.repeat(4085));
+      expect(filter.toString()).toHaveLength(4096);
+    });
+
+    it('refuses one of 4,097 with the error the parser gives for that text', () => {
+      const filter = f.where('anchor', '=', 'x'.repeat(4086));
+      const text = `anchor = '${'x'.repeat(4086)}'`;
+      const error = thrown(() => filter.toString());
+      expect(error).toBeInstanceOf(FilterError);
+      expect((error as FilterError).issues).toEqual([
+        { code: 'too_long', offset: 4096, length: 1, line: 1, column: 4097, expected: '4096', message: 'The filter is too long: 4097 characters, at most 4096 allowed.' },
+      ]);
+      expect((error as FilterError).text).toBe(text);
+      const parsed = thrown(() => parseFilter(text, { operation: 'links' }));
+      expect(error).toEqual(parsed);
+      expect((error as FilterError).message).toBe((parsed as FilterError).message);
+      expect(failure(() => filter.toAst())).toBe('too_long');
+    });
+
+    it('counts the text that is sent: escapes included', () => {
+      // 4,085 characters with one quote, escaped as \' in the canonical text: 4,097 in all.
+      const filter = f.where('anchor', '=', `${'x'.repeat(4084)}'`);
+      expect(failure(() => filter.toString())).toBe('too_long');
+    });
+
+    it('checks the whole of a combined filter, whose conditions are each short', () => {
+      // 50 conditions of 91 characters joined by " AND ": 50 × 91 + 49 × 5 = 4,795 characters.
+      const parts = Array.from({ length: 50 }, (_, i) => f.where('anchor', '=', String(i).padStart(80, 'x')));
+      expect(failure(() => f.all(parts).toString())).toBe('too_long');
+      expect(f.all(parts.slice(0, 40)).toString()).toHaveLength(40 * 91 + 39 * 5);
+    });
+
+    it('follows a configured limit', () => {
+      const small = filterFor('links', { limits: { maxLength: 20 } });
+      expect(failure(() => small.where('anchor', '=', '0123456789').toString())).toBe('too_long'); // 21 characters
+      expect(small.where('anchor', '=', '012345678').toString()).toBe("anchor = '012345678'"); // 20 characters
+    });
+  });
 });
 
 describe('run-time checks', () => {
@@ -123,7 +175,7 @@ describe('run-time checks', () => {
     ['index past the targets', () => filterFor('matrix' as string, { targets: 2 }).where('backlinks_counts[3]', '>', 1), 'index_out_of_range'],
     ['an operation without filter', () => filterFor('overview' as string), 'filter_not_allowed'],
     ['an unknown operation', () => filterFor('backlinks' as string), 'operation:unknown_operation'],
-    ['seven targets', () => filterFor('matrix', { targets: 7 }), 'targets:out_of_range'],
+    ['seven targets', () => filterFor('matrix', { targets: 7 }), 'targets:too_large'],
     ['an unknown operator', () => dynamic.where('domain_score', '==' as never, 1), 'operator:invalid_value'],
     ['null as a value', () => dynamic.where('domain_score', '=', null as unknown as number), 'value:invalid_value'],
     ['a number as a pattern', () => dynamic.like('anchor', 5 as unknown as string), 'pattern:invalid_value'],

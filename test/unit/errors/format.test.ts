@@ -126,7 +126,7 @@ describe('FilterError and ParameterError', () => {
     expect(isFilterError(foreign)).toBe(true);
     expect(isFilterError(new Error('x'))).toBe(false);
     expect(isFilterError(null)).toBe(false);
-    expect(isParameterError(new ParameterError('limit', 'out_of_range', 'm'))).toBe(true);
+    expect(isParameterError(new ParameterError('limit', 'too_small', 'm'))).toBe(true);
     expect(isParameterError({ parameter: 'x' })).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { ParameterError } from '../../../src/errors/filter-error.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { booleanLiteral, comparison, field, like, numberLiteral, stringLiteral } from '../../../src/ast/factories.js';
 import type { FilterNode } from '../../../src/ast/nodes.js';
@@ -88,9 +89,9 @@ describe.each(MODES)('compilePredicate, %s mode', (mode) => {
   });
 
   it('rejects a node no parser produces', () => {
-    expect(() => compilePredicate(comparison(field('a'), '<', booleanLiteral(true)), { mode })).toThrow(TypeError);
-    expect(() => compilePredicate(comparison(field('a', 0), '=', numberLiteral(1)), { mode })).toThrow(TypeError);
-    expect(() => compilePredicate({ kind: 'Nope' } as unknown as FilterNode, { mode })).toThrow(TypeError);
+    expect(() => compilePredicate(comparison(field('a'), '<', booleanLiteral(true)), { mode })).toThrow(ParameterError);
+    expect(() => compilePredicate(comparison(field('a', 0), '=', numberLiteral(1)), { mode })).toThrow(ParameterError);
+    expect(() => compilePredicate({ kind: 'Nope' } as unknown as FilterNode, { mode })).toThrow(ParameterError);
   });
 });
 

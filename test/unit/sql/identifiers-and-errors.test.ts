@@ -1,3 +1,4 @@
+import { ParameterError } from '../../../src/errors/filter-error.js';
 import { describe, expect, it } from 'vitest';
 import { comparison, field, like, numberLiteral, stringLiteral } from '../../../src/ast/factories.js';
 import {
@@ -39,7 +40,7 @@ describe('identifier quoting', () => {
   it('refuses empty names and NUL in identifiers and trusted SQL', () => {
     const filter = comparison(field('anchor'), '=', stringLiteral('a'));
     for (const dialect of DIALECTS) {
-      expect(() => toSql(filter, { dialect, columns: { anchor: '' } })).toThrow(TypeError);
+      expect(() => toSql(filter, { dialect, columns: { anchor: '' } })).toThrow(ParameterError);
       expect(() => toSql(filter, { dialect, columns: { anchor: 'a\u0000b' } })).toThrow(UnsupportedError);
       expect(() => toSql(filter, { dialect, columns: { anchor: { sql: 'x\u0000' } } })).toThrow(UnsupportedError);
     }

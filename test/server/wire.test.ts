@@ -1,0 +1,321 @@
+/**
+ * The server as a drop-in stand-in for the real service, over HTTP on loopback: the real
+ * service's error envelope (numeric `code`, `type` documentation URL), read by a client written
+ * only against that envelope; the key as `?key=`; `/apis/v4/...` beside `/_api/apis/v4/...`;
+ * CORS; the units balance; oversized requests; calls abandoned before their answer.
+ * Every expectation is written by hand from the interface, the issue and docs/errors.md.
+ */
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, HttpError } from '../../src/client/index.js';
+import { startServer, type RunningServer } from '../../src/server/server.js';
+import type { Store } from '../../src/server/store/store.js';
+import { validateRequest } from '../../src/server/validation/validate-request.js';
+import { BASE, fixtureStore, type TestStore } from './helpers.js';
+import { KEYS, NOW } from './fixture.js';
+
+const KEY: string = KEYS[0].key;
+const POOR = KEYS[1].key;
+/** The kinds docs/errors.md documents, written out by hand. */
+const KINDS = [
+  'invalid_request', 'unauthorized', 'insufficient_units', 'not_found', 'method_not_allowed', 'request_timeout', 'request_too_large',
+  'rate_limited', 'internal_error', 'unavailable',
+];
+
+/**
+ * A client written only against the real service's documented envelope: it knows nothing of
+ * this package. It prints "code: message" when `error.code` is a number, else gives up.
+ */
+async function realServiceClient(url: string, init: RequestInit = {}): Promise<{ status: number; line: string; type: string; retryable: boolean; body: any }> {
+  const response = await fetch(url, init);
+  const body = (await response.json()) as any;
+  if (response.ok) return { status: response.status, line: 'ok', type: '', retryable: false, body };
+  const error = body?.error;
+  const line = typeof error?.code === 'number' && typeof error?.message === 'string' ? `${error.code}: ${error.message}` : `unreadable: ${JSON.stringify(body)}`;
+  return { status: response.status, line, type: error?.type, retryable: error?.retryable, body };
+}
+
+let server: RunningServer;
+let store: TestStore;
+const logs: any[] = [];
+
+beforeAll(async () => {
+  store = await fixtureStore();
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  server = await startServer({
+    store,
+    keys: [...KEYS, { id: 'slow', key: 'slow-key-0003', units: 1000, rate: 1, concurrency: 5 }, { id: 'counted', key: 'counted-key-0004', units: 777 }],
+    now: () => NOW,
+    port: 0,
+    host: '127.0.0.1',
+    corsOrigins: ['https://app.example'],
+    logger: { level: 'info', stream },
+    rateLimits: { perSecond: 1000, concurrent: 1000 },
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const at = (path: string) => `${server.url}${path}`;
+const headers = (key: string = KEY) => ({ authorization: `Apikey ${key}` });
+
+describe("the real service's error envelope", () => {
+  it('every error our server answers is classified by a client written for the real one', async () => {
+    const cases: [string, Promise<Awaited<ReturnType<typeof realServiceClient>>>, number, string][] = [
+      ['bad limit', realServiceClient(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=0`), { headers: headers() }), 400, 'invalid_request'],
+      ['no key', realServiceClient(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN`)), 401, 'unauthorized'],
+      // links of example.com: 7 lines at 45 units = 315, more than the poor key's 50.
+      ['too few units', realServiceClient(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN`), { headers: headers(POOR) }), 402, 'insufficient_units'],
+      ['unknown path', realServiceClient(at('/apis/v4/backlinks/v1/nothing'), { headers: headers() }), 404, 'not_found'],
+      ['POST', realServiceClient(at(`${BASE}/links`), { method: 'POST', headers: headers() }), 405, 'method_not_allowed'],
+    ];
+    for (const [label, pending, status, kind] of cases) {
+      const result = await pending;
+      expect(result.status, label).toBe(status);
+      expect(result.line, label).toMatch(new RegExp(`^${status}: \\S`));
+      expect(result.type, label).toBe(`${server.url}/errors#${kind}`);
+      expect(result.retryable, label).toBe(false);
+      expect(result.body.meta, label).toMatchObject({ status_code: status, success: false });
+    }
+  });
+
+  it('a 400 names the parameter and the rule in details, and its message is the reason', async () => {
+    const result = await realServiceClient(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=100000`), { headers: headers() });
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toBe('limit must be at most 10000, not 100000.');
+    expect(result.body.error.details).toEqual([{ parameter: 'limit', rule: 'too_large', message: 'limit must be at most 10000, not 100000.', maximum: 10000 }]);
+  });
+
+  it('429 is retryable with Retry-After, and its log line names the key', async () => {
+    const first = await realServiceClient(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: headers('slow-key-0003') });
+    const second = await realServiceClient(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: headers('slow-key-0003') });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(429);
+    expect(second.line).toMatch(/^429: /);
+    expect(second.type).toBe(`${server.url}/errors#rate_limited`);
+    expect(second.retryable).toBe(true);
+    const line = logs.find((entry) => entry.request_id === second.body.meta.request_id);
+    expect(line).toMatchObject({ status: 429, key_id: 'slow' });
+  });
+
+  it('the type URL leads to a page with a section per kind', async () => {
+    const response = await fetch(at('/errors'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    for (const kind of KINDS) expect(html, kind).toContain(`id="${kind}"`);
+  });
+
+  it('docs/errors.md documents each kind under its own heading (the anchor)', () => {
+    const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    for (const kind of KINDS) expect(docs, kind).toMatch(new RegExp(`^## ${kind}$`, 'm'));
+  });
+
+  it('validateRequest, used alone, names /errors by default and a given page when told', () => {
+    const alone = validateRequest('links', {});
+    const told = validateRequest('links', {}, { docsUrl: 'https://docs.example/errors' });
+    expect(alone.ok || alone.body.error.type).toBe('/errors#invalid_request');
+    expect(told.ok || told.body.error.type).toBe('https://docs.example/errors#invalid_request');
+    expect(told.ok || told.body.error.code).toBe(400);
+  });
+});
+
+describe('oversized requests', () => {
+  it('accepts a filter of the maximum length in the worst encoding (3 bytes per character)', async () => {
+    // 4,096 characters: anchor = '€€€…' (10 + 4,085 + 1); percent-encoded, 36,795 bytes of query.
+    const filter = `anchor = '${'€'.repeat(4085)}'`;
+    expect(filter).toHaveLength(4096);
+    const response = await fetch(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&filter=${encodeURIComponent(filter)}`), { headers: headers() });
+    expect(response.status).toBe(200);
+    expect((await response.json()).meta.total).toBe(0);
+  });
+
+  it('answers a request line past the limit with 431 in the envelope', async () => {
+    // A raw socket: the server answers before it has read the whole request, then closes.
+    const { port } = new URL(server.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      socket.write(`GET ${BASE}/links?url=example.com&scope=ROOT_DOMAIN&filter=${'x'.repeat(200_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Apikey ${KEY}\r\n\r\n`);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body.error.code).toBe(431);
+    expect(body.error.message).toMatch(/^The request line and headers are longer than the 128 KiB this server reads/);
+    expect(body.error.type).toBe(`${server.url}/errors#request_too_large`);
+    expect(body.error.retryable).toBe(false);
+    expect(body.meta).toMatchObject({ status_code: 431, success: false });
+  });
+});
+
+describe('wire compatibility', () => {
+  it('takes the key as ?key= on GET, never echoes or logs it, and the header wins over it', async () => {
+    const byQuery = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN&key=${KEY}`));
+    expect(byQuery.status).toBe(200);
+    const body = await byQuery.json();
+    expect(JSON.stringify(body)).not.toContain(KEY);
+    expect(JSON.stringify(logs)).not.toContain(KEY);
+    // A valid header and a wrong query key: the header is used.
+    expect((await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN&key=wrong`), { headers: headers() })).status).toBe(200);
+    // A wrong header and a valid query key: the header is used.
+    expect((await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN&key=${KEY}`), { headers: { authorization: 'Apikey wrong' } })).status).toBe(401);
+  });
+
+  it('answers at /apis/v4/... as at /_api/apis/v4/...', async () => {
+    const query = 'url=example.com&scope=ROOT_DOMAIN&limit=3';
+    const a = await (await fetch(at(`/_api/apis/v4/backlinks/v1/anchors?${query}`), { headers: headers() })).json();
+    const b = await (await fetch(at(`/apis/v4/backlinks/v1/anchors?${query}`), { headers: headers() })).json();
+    expect(b.data).toEqual(a.data);
+    expect(b.data).toHaveLength(3);
+    expect((await fetch(at('/apis/v4/keywords/v1/metrics?keyword=seo%20tools&country=US'), { headers: headers() })).status).not.toBe(404);
+  });
+
+  it('CORS: an allowed origin may call and read the units headers; preflight is answered; others get no grant', async () => {
+    const allowed = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: { ...headers(), origin: 'https://app.example' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('X-Request-Id, X-Units-Charged, X-Units-Remaining, Retry-After');
+    const preflight = await fetch(at(`${BASE}/overview`), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    const other = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: { ...headers(), origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    // The error answers carry the grant too, so a page can read why it failed.
+    const refused = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: { origin: 'https://app.example' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  });
+
+  it('reads the units balance, free of charge, by header or ?key=', async () => {
+    const read = async (init: RequestInit, query = '') => (await (await fetch(at(`/apis/v4/units/v1/balance${query}`), init)).json()).data.units_remaining;
+    const before = await read({ headers: headers(POOR) });
+    expect(before).toBe(50); // the fixture gives the poor key 50 units
+    expect(await read({}, `?key=${POOR}`)).toBe(50); // reading it cost nothing
+    const call = await fetch(at(`${BASE}/score-profile?url=example.com&scope=ROOT_DOMAIN`), { headers: headers(POOR) });
+    expect(call.headers.get('x-units-charged')).toBe(String(before - (await read({ headers: headers(POOR) }))));
+    const unauthorized = await fetch(at('/_api/apis/v4/units/v1/balance'));
+    expect(unauthorized.status).toBe(401);
+  });
+});
+
+describe('calls abandoned by the client', () => {
+  it('are not charged when the client goes away before the answer is ready', async () => {
+    const real = await fixtureStore();
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The real store, whose overview waits at a gate the test opens: the call is provably in flight.
+    const gated: Store = { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) };
+    const own = await startServer({ store: gated, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
+    try {
+      const before = await real.balance('tester');
+      const controller = new AbortController();
+      const pending = fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers(), signal: controller.signal });
+      await inside;
+      controller.abort();
+      await expect(pending).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the server sees the socket close
+      release();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the handler finishes
+      expect(await real.balance('tester')).toBe(before);
+      // The same call, waited for, costs 45 units (overview: 45 per request).
+      const done = await fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers() });
+      expect(done.status).toBe(200);
+      expect(await real.balance('tester')).toBe(before! - 45);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('the client against the server', () => {
+  it('leads an HttpError with the server\'s reason: kind, parameter, rule; the URL shortened', async () => {
+    const client = createClient({ apiKey: KEY, baseUrl: server.url, retry: false });
+    const filter = `anchor LIKE '%${'x'.repeat(3000)}%'`;
+    const error = await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', limit: 100_000, filter }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    const http = error as HttpError;
+    expect([http.status, http.code]).toEqual([400, 'invalid_request']);
+    expect(http.details.map((d) => [d.parameter, d.rule])).toEqual([['limit', 'too_large']]);
+    expect(http.message).toMatch(/^400 invalid_request: limit must be at most 10000\S* .*\[too_large\] \(GET http:\/\/127\.0\.0\.1:\d+\/_api\/apis\/v4\/backlinks\/v1\/links\?/);
+    expect(http.message.length).toBeLessThan(400); // the 3,000-character filter is cut from the URL shown
+    expect(http.url.length).toBeGreaterThan(3000); // and kept whole in url
+  });
+
+  it('reports the units the server charged (X-Units-Charged), not a price it computed', async () => {
+    const reporting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const headers = new Headers(response.headers);
+      headers.set('x-units-charged', '7');
+      return new Response(await response.text(), { status: response.status, headers });
+    };
+    const client = createClient({ apiKey: KEY, baseUrl: server.url, fetch: reporting });
+    const result = await client.overview({ url: 'example.com', scope: 'ROOT_DOMAIN' });
+    expect(result.units).toBe(7);
+    expect(client.unitsSpent).toBe(7);
+  });
+
+  it('reads the balance', async () => {
+    const client = createClient({ apiKey: 'counted-key-0004', baseUrl: server.url });
+    expect(await client.unitsBalance()).toBe(777);
+  });
+
+  it('sends the shortest text of a filter, which the server accepts whole', async () => {
+    const sent: string[] = [];
+    const watching: typeof fetch = (input, init) => {
+      sent.push(new URL(String(input)).searchParams.get('filter') ?? '');
+      return fetch(input, init);
+    };
+    const client = createClient({ apiKey: KEY, baseUrl: server.url, fetch: watching });
+    // 4,011 characters as written; in single quotes (the canonical text) it would be 8,011.
+    const quotes = `anchor = "${"'".repeat(4000)}"`;
+    expect(quotes).toHaveLength(4011);
+    const result = await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: quotes });
+    expect(result.meta.total).toBe(0);
+    await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: "anchor = 'it\\'s'" });
+    await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'page_score>1   and   anchor like "%a%"' });
+    expect(sent).toEqual([quotes, `anchor = "it's"`, "page_score > 1 AND anchor LIKE '%a%'"]);
+  });
+});
+
+describe('a server shutting down', () => {
+  it('answers a request that still reaches it with the 503 envelope, retryable', async () => {
+    const real = await fixtureStore();
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gated: Store = { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) };
+    const own = await startServer({ store: gated, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
+    const path = `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`;
+    const first = fetch(`${own.url}${path}`, { headers: headers() });
+    await inside;
+    const closing = own.close();
+    // A request that reaches the closing server (here injected; over HTTP, one already read on an open connection).
+    const late = own.app.inject({ url: path, headers: headers() });
+    release();
+    expect((await first).status).toBe(200);
+    const answer = await late;
+    await closing;
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.json().error).toMatchObject({ type: 'http://localhost:80/errors#unavailable', code: 503, retryable: true, message: 'The server is shutting down; retry shortly.' });
+  });
+});
