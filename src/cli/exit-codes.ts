@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { isApiError, type ApiError } from '../client/errors.js';
+import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
 import { sentence, UsageError } from './args.js';
 import { EXIT } from './command.js';
@@ -42,6 +42,6 @@ export function exitCodeOf(error: unknown): number {
 export function describeError(error: unknown): string {
   // A filter's issues quote the user's text, which is printed as it is.
   if (isFilterError(error)) return error.message;
-  if (isApiError(error) && error.kind === 'http') return describeHttpFailure(error as ApiError & { status: number });
+  if (isApiError(error) && error.kind === 'http') return describeHttpFailure(error as HttpError);
   return sentence(error instanceof Error ? error.message : String(error));
 }

@@ -9,7 +9,7 @@ import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/op
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient, type Client } from '../client/client.js';
 import type { AnyResult } from '../client/call.js';
-import { isApiError, type ApiError } from '../client/errors.js';
+import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
 import { estimateUnits } from '../client/units.js';
@@ -173,7 +173,7 @@ function operationCommand(operation: OperationName): Command {
     summary: operations[operation].doc,
     help,
     describeError: (error) =>
-      isApiError(error) && error.kind === 'http' ? describeHttpFailure(error as ApiError & { status: number }, (parameter) => whereOf(operation, parameter)) : undefined,
+      isApiError(error) && error.kind === 'http' ? describeHttpFailure(error as HttpError, (parameter) => whereOf(operation, parameter)) : undefined,
     async run(args, io) {
       const parsed = parseCommandArgs(args, optionTable(operation));
       if (parsed.values['help'] === true) {
