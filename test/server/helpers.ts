@@ -69,3 +69,37 @@ export async function build(options: Partial<ServerOptions> = {}): Promise<{ app
 export async function get(app: FastifyInstance, path: string, query: Record<string, string> = {}, headers: Record<string, string> = AUTH) {
   return app.inject({ method: 'GET', url: path.startsWith('/') ? path : `${BASE}/${path}`, query, headers });
 }
+
+/** A store whose calls can be held in flight: see {@link gatedFixtureStore}. */
+export interface GatedStore {
+  /** The real store underneath (its balance, its close). */
+  readonly real: TestStore;
+  /** The store to serve: the real one, with `method` waiting at the gate. */
+  readonly store: Store;
+  /** Resolves once a call has reached the gate: it is provably in flight. */
+  readonly inside: Promise<void>;
+  /** Opens the gate. */
+  release(): void;
+}
+
+/**
+ * The fixture store, whose `overview` or `grouped` waits at a gate the test opens, so a request can
+ * be held in flight (shutdown, a client going away).
+ *
+ * @example
+ * ```ts
+ * const { store, inside, release } = await gatedFixtureStore('overview');
+ * ```
+ */
+export async function gatedFixtureStore(method: 'overview' | 'grouped'): Promise<GatedStore> {
+  const real = await fixtureStore();
+  let entered!: () => void;
+  let release!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const store: Store =
+    method === 'overview'
+      ? { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) }
+      : { ...real, grouped: async (operation, query) => (entered(), await gate, real.grouped(operation, query)) };
+  return { real, store, inside, release };
+}

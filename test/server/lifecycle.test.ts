@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../../src/server/deps.js';
 import { startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/server/store/store.js';
-import { AUTH, BASE, fixtureStore } from './helpers.js';
+import { AUTH, BASE, fixtureStore, gatedFixtureStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -19,13 +19,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('graceful shutdown', () => {
   it('lets an in-flight request finish, refuses new work, then closes the database', async () => {
-    const real = await fixtureStore();
-    let entered!: () => void;
-    let release!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
     // The real store, whose grouped() waits at a gate the test opens: the request is provably in flight.
-    const store: Store = { ...real, grouped: async (op, query) => (entered(), await gate, real.grouped(op, query)) };
+    const { real, store, inside, release } = await gatedFixtureStore('grouped');
     const server = await startServer({ store, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
     const pending = fetch(`${server.url}${BASE}/anchors?url=example.com&scope=ROOT_DOMAIN`, { headers: AUTH });
     await inside;

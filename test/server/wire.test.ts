@@ -11,9 +11,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, HttpError } from '../../src/client/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import type { Store } from '../../src/server/store/store.js';
 import { validateRequest } from '../../src/server/validation/validate-request.js';
-import { BASE, fixtureStore, type TestStore } from './helpers.js';
+import { BASE, fixtureStore, gatedFixtureStore, type TestStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
 const KEY: string = KEYS[0].key;
@@ -216,13 +215,8 @@ describe('wire compatibility', () => {
 
 describe('calls abandoned by the client', () => {
   it('are not charged when the client goes away before the answer is ready', async () => {
-    const real = await fixtureStore();
-    let entered!: () => void;
-    let release!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
     // The real store, whose overview waits at a gate the test opens: the call is provably in flight.
-    const gated: Store = { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) };
+    const { real, store: gated, inside, release } = await gatedFixtureStore('overview');
     const own = await startServer({ store: gated, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
     try {
       const before = await real.balance('tester');
@@ -297,12 +291,7 @@ describe('the client against the server', () => {
 
 describe('a server shutting down', () => {
   it('answers a request that still reaches it with the 503 envelope, retryable', async () => {
-    const real = await fixtureStore();
-    let entered!: () => void;
-    let release!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const gated: Store = { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) };
+    const { store: gated, inside, release } = await gatedFixtureStore('overview');
     const own = await startServer({ store: gated, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
     const path = `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`;
     const first = fetch(`${own.url}${path}`, { headers: headers() });
