@@ -1,14 +1,26 @@
 /**
- * The differential check can fail: a naive lowering (the engine's own `=`, `<` and `LIKE`, no
- * collation, no escaping) is caught on SQLite (LIKE ignores ASCII case, `_` is a wildcard) and on
- * MariaDB (the default collation ignores case and trailing spaces), with a report naming the
- * filter and the rows.
+ * The differential check can fail. Two wrong lowerings must be caught, each with a report naming
+ * the filter and the rows:
+ *
+ * - a naive one (the engine's own `=`, `<` and `LIKE`, no collation, no escaping), on every engine
+ *   with a linguistic default collation, and on SQLite and MariaDB with their out-of-the-box one
+ *   (SQLite's LIKE ignores ASCII case and `_` is a wildcard; MariaDB's utf8mb4_general_ci ignores
+ *   case and trailing spaces);
+ * - the real dialect with its collation clause taken out (`COLLATE "C"`, `COLLATE BINARY`,
+ *   `COLLATE "binary"`, `CAST(? AS BINARY)`), on every engine with a linguistic default
+ *   collation: the mutant a test cluster created with `--locale=C.UTF-8` cannot see.
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FilterNode } from '../../src/ast/nodes.js';
 import { visit, type FilterVisitor } from '../../src/ast/visitor.js';
-import { openEngine, type EngineName, type EngineSession } from '../helpers/engines.js';
+import type { FilterCompiler } from '../../src/sql/compiler.js';
+import { DuckdbCompiler } from '../../src/sql/dialects/duckdb.js';
+import { MysqlCompiler } from '../../src/sql/dialects/mysql.js';
+import { PostgresCompiler } from '../../src/sql/dialects/postgres.js';
+import { SqliteCompiler } from '../../src/sql/dialects/sqlite.js';
+import { toSql, type Dialect } from '../../src/sql/index.js';
+import { ENGINE_NAMES, openEngine, type Collation, type EngineName, type EngineSession } from '../helpers/engines.js';
 import { ENGINE_TRAITS } from '../helpers/engines-tables.js';
 import { caseArbitrary, checkCase, TablePool, type Lowering } from './harness.js';
 
@@ -31,26 +43,77 @@ function naiveLowering(engine: EngineName): Lowering {
   };
 }
 
-describe('the differential check catches a naive lowering', () => {
+// The shipped compilers with the collation clause removed, and nothing else changed.
+class PostgresWithoutCollate extends PostgresCompiler {
+  protected override compareText(left: string, operator: string, right: string): string {
+    return `${left} ${operator} ${right}`;
+  }
+  protected override like(left: string, pattern: string, negated: boolean): string {
+    return `${left} ${negated ? 'NOT LIKE' : 'LIKE'} ${pattern}`;
+  }
+}
+class MysqlWithoutBinary extends MysqlCompiler {
+  protected override compareText(left: string, operator: string, right: string): string {
+    return `${left} ${operator} ${right}`;
+  }
+  protected override like(left: string, pattern: string, negated: boolean): string {
+    return `${left} ${negated ? 'NOT LIKE' : 'LIKE'} ${pattern} ESCAPE '${this.likeEscape}'`;
+  }
+}
+class SqliteWithoutBinary extends SqliteCompiler {
+  protected override compareText(left: string, operator: string, right: string): string {
+    return `${left} ${operator} ${right}`;
+  }
+}
+class DuckdbWithoutBinary extends DuckdbCompiler {
+  protected override compareText(left: string, operator: string, right: string): string {
+    return `${left} ${operator} ${right}`;
+  }
+}
+const WITHOUT_COLLATION: Readonly<Record<EngineName, () => FilterCompiler>> = {
+  sqlite: () => new SqliteWithoutBinary('sqlite'),
+  postgres: () => new PostgresWithoutCollate('postgres'),
+  mysql: () => new MysqlWithoutBinary('mysql'),
+  duckdb: () => new DuckdbWithoutBinary('duckdb'),
+};
+
+function withoutCollation(engine: EngineName): Lowering {
+  const dialect: Dialect = { name: engine, createCompiler: WITHOUT_COLLATION[engine] };
+  return (filter, options) => toSql(filter, { ...options, dialect });
+}
+
+const CASES: [EngineName, Collation, 'naive' | 'without its collation clause'][] = [
+  ['sqlite', 'default', 'naive'],
+  ['mysql', 'default', 'naive'],
+  ...ENGINE_NAMES.flatMap((engine): [EngineName, Collation, 'naive' | 'without its collation clause'][] => [
+    [engine, 'linguistic', 'naive'],
+    [engine, 'linguistic', 'without its collation clause'],
+  ]),
+];
+
+describe('the differential check catches a wrong lowering', () => {
   const sessions: EngineSession[] = [];
   afterAll(async () => {
     for (const session of sessions) await session.close();
   });
 
-  it.each([['sqlite'], ['mysql']] as [EngineName][])('on %s', async (engine) => {
-    const session = await openEngine(engine);
+  it.each(CASES)('on %s, %s collation: the %s lowering', async (engine, collation, kind) => {
+    const session = await openEngine(engine, collation);
     sessions.push(session);
-    const tables = new TablePool(session, `bq_sense_${process.pid}`);
+    const tables = new TablePool(session, `bq_sense_${process.pid}_${collation}`);
+    const lowering = kind === 'naive' ? naiveLowering(engine) : withoutCollation(engine);
     const property = fc.asyncProperty(caseArbitrary('anchors'), async (testCase) => {
-      await checkCase(session, tables, 'anchors', 'columns', testCase, naiveLowering(engine));
+      await checkCase(session, tables, 'anchors', 'columns', testCase, lowering);
     });
     const failure = await fc.assert(property, { numRuns: 200, seed: 42 }).then(
       () => undefined,
       (error: unknown) => error as Error & { cause?: Error },
     );
-    // fast-check reports the seed and the shrunk case; the cause is the harness's mismatch report.
+    // fast-check reports the seed and the shrunk case; the cause is the harness's report: rows
+    // that differ, or (for the naive lowering, which binds numbers as they come) SQL the engine refused.
     expect(failure?.message).toMatch(/seed: 42/);
-    expect(failure?.cause?.message).toMatch(/^\w+ and the evaluator disagree on: .+\nsql: /);
+    const report = kind === 'naive' ? /^\w+ (and the evaluator disagree on:|rejected the lowered SQL for) .+\nsql: / : /^\w+ and the evaluator disagree on: .+\nsql: /;
+    expect(failure?.cause?.message).toMatch(report);
     await tables.dropAll();
   });
 });

@@ -4,14 +4,16 @@
  *
  * Column types follow what a server would use, with each engine's default collation left in place
  * on purpose (MariaDB: utf8mb4_general_ci, which ignores case and trailing spaces), so the
- * lowering has to make text comparison binary itself.
+ * lowering has to make text comparison binary itself. A session opened with the `linguistic`
+ * collation goes further (see `LINGUISTIC` in engines.ts); on SQLite that means declaring the
+ * text columns `COLLATE NOCASE` here.
  *
  * @internal
  * @module
  */
 import { operations, type OperationName } from '../../src/catalogue/operations.js';
 import type { FieldType } from '../../src/catalogue/records.js';
-import type { EngineName, EngineSession } from './engines.js';
+import type { Collation, EngineName, EngineSession } from './engines.js';
 
 /** How `backlinks_counts` is stored: one array column, or one column per target. @internal */
 export type CountsStorage = 'array' | 'columns';
@@ -25,6 +27,8 @@ interface EngineTraits {
   readonly bind: (value: unknown) => unknown;
   /** Array storage the engine offers natively. */
   readonly arrays: readonly CountsStorage[];
+  /** What a text column's type gains on a `linguistic` session, where the engine has no database-wide default. */
+  readonly linguisticText?: string;
 }
 
 const doubleQuote = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
@@ -40,6 +44,7 @@ export const ENGINE_TRAITS: Readonly<Record<EngineName, EngineTraits>> = {
     // SQLite has no boolean type (0/1) and no array type (JSON text, read with json_extract).
     bind: (value) => (typeof value === 'boolean' ? Number(value) : Array.isArray(value) ? JSON.stringify(value) : value),
     arrays: ['array', 'columns'],
+    linguisticText: 'COLLATE NOCASE',
   },
   postgres: {
     types: { string: 'text', timestamp: 'text', integer: 'bigint', number: 'double precision', boolean: 'boolean', 'integer[]': 'bigint[]' },
@@ -78,12 +83,14 @@ export interface RecordTable {
 export const countColumn = (n: number): string => `backlinks_counts_${n}`;
 
 /** The table's columns as `[column, type, field, index]`, from the catalogue. @internal */
-function tableColumns(engine: EngineName, table: RecordTable): [string, string, string, number | null][] {
+function tableColumns(engine: EngineName, table: RecordTable, collation: Collation = 'default'): [string, string, string, number | null][] {
   const traits = ENGINE_TRAITS[engine];
   const record = operations[table.operation].record as Readonly<Record<string, { readonly type: FieldType }>>;
+  const text = (type: string) => (collation === 'linguistic' && traits.linguisticText ? `${type} ${traits.linguisticText}` : type);
   return Object.entries(record).flatMap(([field, spec]): [string, string, string, number | null][] => {
     if (spec.type === 'string[]') throw new Error(`${table.operation}.${field}: string[] fields are not filterable`);
     const column = table.columns[field] ?? field;
+    if (spec.type === 'string' || spec.type === 'timestamp') return [[column, text(traits.types[spec.type]), field, null]];
     if (spec.type !== 'integer[]') return [[column, traits.types[spec.type], field, null]];
     if (!traits.arrays.includes(table.storage)) throw new Error(`${engine} cannot store ${field} as ${table.storage}`);
     if (table.storage === 'array') return [[column, traits.types['integer[]'], field, null]];
@@ -98,7 +105,7 @@ function tableColumns(engine: EngineName, table: RecordTable): [string, string, 
  */
 export async function createRecordTable(session: EngineSession, table: RecordTable): Promise<void> {
   const { quote } = ENGINE_TRAITS[session.name];
-  const columns = tableColumns(session.name, table).map(([column, type]) => `${quote(column)} ${type} NOT NULL`);
+  const columns = tableColumns(session.name, table, session.collation).map(([column, type]) => `${quote(column)} ${type} NOT NULL`);
   await session.exec(`DROP TABLE IF EXISTS ${quote(table.name)}`);
   await session.exec(`CREATE TABLE ${quote(table.name)} (id INTEGER PRIMARY KEY, ${columns.join(', ')})`);
 }

@@ -19,9 +19,30 @@ export type EngineName = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
 /** Every engine, in the order the suites run them. @internal */
 export const ENGINE_NAMES: readonly EngineName[] = ['sqlite', 'postgres', 'mysql', 'duckdb'];
 
+/**
+ * The collation text columns get when a table names none: the engine's own default, or a
+ * linguistic one (case-insensitive, ordered by language rules) under which a lowering that forgets
+ * its collation clause selects the wrong rows. @internal
+ */
+export type Collation = 'default' | 'linguistic';
+
+/**
+ * What `linguistic` means on each engine, for reports and docs. PostgreSQL and MariaDB get a
+ * database of their own whose default is that collation; DuckDB a session setting; SQLite, which
+ * has no database-wide default, text columns declared with it. @internal
+ */
+export const LINGUISTIC: Readonly<Record<EngineName, string>> = {
+  sqlite: 'text columns declared COLLATE NOCASE',
+  postgres: "a database whose default collation is ICU 'en-US'",
+  mysql: 'a database whose default collation is utf8mb4_uca1400_ai_ci',
+  duckdb: "SET default_collation = 'nocase'",
+};
+
 /** One open connection to a real engine. @internal */
 export interface EngineSession {
   readonly name: EngineName;
+  /** The default collation of its text columns. */
+  readonly collation: Collation;
   /** Runs statements without parameters (DDL); several statements are not allowed. */
   exec(sql: string): Promise<void>;
   /** Runs one statement with bound parameters and returns its rows as objects. */
@@ -39,16 +60,17 @@ export function engineUrl(key: 'postgresUrl' | 'mysqlUrl'): string {
   if (!url) {
     throw new Error(
       `${key} was not provided: the global setup started no database engine for this run. ` +
-        `Put the test file under one of ENGINE_FOLDERS in test/setup/engine-selection.ts, or run with BQ_ENGINES=always.`,
+        `List the test file in ENGINE_FILES in test/setup/engine-selection.ts, or run with BQ_ENGINES=always.`,
     );
   }
   return url;
 }
 
-function openSqlite(): EngineSession {
+function openSqlite(collation: Collation): EngineSession {
   const db = new Database(':memory:');
   return {
     name: 'sqlite',
+    collation,
     exec: async (sql) => void db.exec(sql),
     query: async (sql, parameters) => {
       const statement = db.prepare(sql);
@@ -60,23 +82,75 @@ function openSqlite(): EngineSession {
   };
 }
 
-async function openPostgres(): Promise<EngineSession> {
-  const client = new pg.Client({ connectionString: engineUrl('postgresUrl') });
+/** Database names of the linguistic variants (made once per server, kept until it stops). */
+const ICU_DATABASE = 'bq_linguistic_icu_en_us';
+const UCA_DATABASE = 'bq_linguistic_uca1400';
+
+/** `url` with another database name. */
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Runs `create`, accepting that a concurrent test file made the same database first. */
+async function createOnce(create: () => Promise<unknown>, alreadyThere: (error: { code?: string; errno?: number }) => boolean): Promise<void> {
+  try {
+    await create();
+  } catch (error) {
+    if (!alreadyThere(error as { code?: string })) throw error;
+  }
+}
+
+async function postgresUrlFor(collation: Collation): Promise<string> {
+  const url = engineUrl('postgresUrl');
+  if (collation === 'default') return url;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [ICU_DATABASE]);
+    if (exists.rowCount === 0) {
+      await createOnce(
+        () => admin.query(`CREATE DATABASE ${ICU_DATABASE} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`),
+        // 42P04 duplicate_database; 23505 when two CREATE DATABASE race on pg_database's index.
+        (error) => error.code === '42P04' || error.code === '23505',
+      );
+    }
+  } finally {
+    await admin.end();
+  }
+  return withDatabase(url, ICU_DATABASE);
+}
+
+async function openPostgres(collation: Collation): Promise<EngineSession> {
+  const client = new pg.Client({ connectionString: await postgresUrlFor(collation) });
   await client.connect();
   return {
     name: 'postgres',
+    collation,
     exec: async (sql) => void (await client.query(sql)),
     query: async (sql, parameters) => (await client.query(sql, parameters as unknown[])).rows as Record<string, unknown>[],
     close: () => client.end(),
   };
 }
 
-async function openMysql(): Promise<EngineSession> {
+async function openMysql(collation: Collation): Promise<EngineSession> {
+  let uri = engineUrl('mysqlUrl');
+  if (collation === 'linguistic') {
+    const admin = await mysql.createConnection({ uri });
+    try {
+      await admin.query(`CREATE DATABASE IF NOT EXISTS ${UCA_DATABASE} CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci`);
+    } finally {
+      await admin.end();
+    }
+    uri = withDatabase(uri, UCA_DATABASE);
+  }
   // `execute` sends the statement and the values separately (server-side prepared statements);
   // `query` would splice escaped values into the text on the client, which proves nothing.
-  const connection = await mysql.createConnection({ uri: engineUrl('mysqlUrl'), charset: 'utf8mb4_general_ci' });
+  const connection = await mysql.createConnection({ uri, charset: 'utf8mb4_general_ci' });
   return {
     name: 'mysql',
+    collation,
     exec: async (sql) => void (await connection.query(sql)),
     query: async (sql, parameters) => {
       const [rows] = await connection.execute(sql, parameters as never[]);
@@ -98,11 +172,13 @@ function toDuckValue(value: unknown): DuckDBValue {
   return value as DuckDBValue;
 }
 
-async function openDuckdb(): Promise<EngineSession> {
+async function openDuckdb(collation: Collation): Promise<EngineSession> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  if (collation === 'linguistic') await connection.run("SET default_collation = 'nocase'");
   return {
     name: 'duckdb',
+    collation,
     exec: async (sql) => void (await connection.run(sql)),
     query: async (sql, parameters) => {
       const reader = await connection.runAndReadAll(sql, parameters.map(toDuckValue));
@@ -115,7 +191,7 @@ async function openDuckdb(): Promise<EngineSession> {
   };
 }
 
-const OPENERS: Readonly<Record<EngineName, () => EngineSession | Promise<EngineSession>>> = {
+const OPENERS: Readonly<Record<EngineName, (collation: Collation) => EngineSession | Promise<EngineSession>>> = {
   sqlite: openSqlite,
   postgres: openPostgres,
   mysql: openMysql,
@@ -123,10 +199,11 @@ const OPENERS: Readonly<Record<EngineName, () => EngineSession | Promise<EngineS
 };
 
 /**
- * Opens a session on one engine.
+ * Opens a session on one engine, with the engine's default collation or a linguistic one
+ * ({@link LINGUISTIC}).
  *
  * @internal
  */
-export async function openEngine(name: EngineName): Promise<EngineSession> {
-  return OPENERS[name]();
+export async function openEngine(name: EngineName, collation: Collation = 'default'): Promise<EngineSession> {
+  return OPENERS[name](collation);
 }
