@@ -9,9 +9,11 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/load/**',
 ];
 
+/** Starts the database servers the project's selected files need; per project, so the root runs none. */
+const globalSetup = ['test/setup/global-setup.ts'];
+
 export default defineConfig({
   test: {
-    globalSetup: ['test/setup/global-setup.ts'],
     // The JSON report lets .ci/run print the plain 'N passed, N failed' line.
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
     testTimeout: 60_000,
@@ -21,6 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'all',
+          globalSetup,
           include: ['test/**/*.test.ts'],
           exclude: ['test/server/load/**'],
           typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
@@ -31,6 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server-postgres',
+          globalSetup,
           include: ['test/server/*.test.ts'],
           exclude: ENGINE_SPECIFIC_SERVER_TESTS,
           env: { BQ_SERVER_STORE: 'postgres' },
@@ -42,6 +46,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'load',
+          globalSetup,
           include: ['test/server/load/**/*.test.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },

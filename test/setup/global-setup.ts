@@ -6,13 +6,13 @@
  *   127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
  * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` name existing servers to use instead.
  * - An engine that cannot start fails the whole run with its log tail; nothing is skipped.
- * - Runs whose selected files need no engine start nothing (see `engine-selection.ts`).
+ * - Each server starts only when a selected file needs it (see `engine-selection.ts`).
  *
  * @module
  */
 import type { TestProject } from 'vitest/node';
 import { makeBaseDir, runScript, SERVERS, startServer, type RunningServer, type ServerName } from './engine-processes.js';
-import { runNeedsEngines } from './engine-selection.js';
+import { enginesNeeded } from './engine-selection.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,12 +28,13 @@ const log = (message: string): void => void process.stderr.write(`[engines] ${me
 /** Starts what the run needs and returns the teardown. @internal */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
-  const { needed, reason } = await runNeedsEngines(project);
-  if (!needed) {
-    log(`not started: ${reason}`);
+  const needed = await enginesNeeded(project);
+  const reason = [...needed].map(([name, file]) => `${name} for ${file}`).join(', ');
+  if (needed.size === 0) {
+    log(`${project.name}: none started (no selected file needs one)`);
     return async () => {};
   }
-  const toStart = (Object.keys(SERVERS) as ServerName[]).filter((name) => !process.env[SERVERS[name].urlEnv]);
+  const toStart = [...needed.keys()].filter((name) => !process.env[SERVERS[name].urlEnv]);
   if (toStart.length > 0) await runScript('install.sh', []);
   const base = await makeBaseDir();
   const results = await Promise.allSettled(toStart.map((name) => startServer(name, base.dir)));
@@ -48,8 +49,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(`database engines failed to start:\n${failures.join('\n\n')}`);
   }
   const urls = new Map<ServerName, string>(toStart.map((name, i) => [name, (running[i] as RunningServer).url]));
-  project.provide('postgresUrl', process.env.BQ_POSTGRES_URL ?? urls.get('postgres'));
-  project.provide('mysqlUrl', process.env.BQ_MYSQL_URL ?? urls.get('mysql'));
-  log(`ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
+  project.provide('postgresUrl', needed.has('postgres') ? (process.env.BQ_POSTGRES_URL ?? urls.get('postgres')) : undefined);
+  project.provide('mysqlUrl', needed.has('mysql') ? (process.env.BQ_MYSQL_URL ?? urls.get('mysql')) : undefined);
+  log(`${project.name}: ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
   return teardown;
 }
