@@ -1,0 +1,246 @@
+/**
+ * Named mutants for `npm run mutate`: small, deliberate bugs in the filter core, the SQL dialects,
+ * pricing and ordering, each with the tests that must catch it. A mutant replaces one exact piece
+ * of source text (which must occur exactly once in its file), so the list breaks loudly when the
+ * code it names changes.
+ *
+ * @internal
+ * @module
+ */
+
+/** One deliberate bug. */
+export interface Mutant {
+  /** A short stable name (`--only` takes it). */
+  readonly name: string;
+  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire';
+  /** File under the repository root. */
+  readonly file: string;
+  /** Source text replaced, exactly once. */
+  readonly find: string;
+  readonly replace: string;
+  /** Test files run against the mutant; any failure means it was caught. */
+  readonly tests: readonly string[];
+  /** vitest project (`all` unless the mutant is about another). */
+  readonly project?: string;
+  /**
+   * Set only for a mutant no test can catch because it changes nothing observable: why. A
+   * survivor without a reason fails the run.
+   */
+  readonly survives?: string;
+}
+
+const PRICES = ['test/server/prices.test.ts'];
+const ORDER = ['test/server/order.test.ts', 'test/server/paging.test.ts'];
+
+export const MUTANTS: readonly Mutant[] = [
+  // ---- dialects: each must be caught by that engine's differential suites (default and linguistic collation)
+  {
+    name: 'postgres-compare-without-collate',
+    area: 'dialects',
+    file: 'src/sql/dialects/postgres.ts',
+    find: 'return `${left} COLLATE "C" ${operator} ${right}`;',
+    replace: 'return `${left} ${operator} ${right}`;',
+    tests: ['test/differential/postgres.test.ts', 'test/differential/postgres-linguistic.test.ts'],
+  },
+  {
+    name: 'postgres-like-without-collate',
+    area: 'dialects',
+    file: 'src/sql/dialects/postgres.ts',
+    find: "return `${left} COLLATE \"C\" ${negated ? 'NOT LIKE' : 'LIKE'} ${pattern}`;",
+    replace: "return `${left} ${negated ? 'NOT LIKE' : 'LIKE'} ${pattern}`;",
+    tests: ['test/differential/postgres.test.ts', 'test/differential/postgres-linguistic.test.ts'],
+  },
+  {
+    name: 'postgres-decimal-not-cast',
+    area: 'dialects',
+    file: 'src/sql/dialects/postgres.ts',
+    find: 'return Number.isInteger(value) ? placeholder : `CAST(${placeholder} AS double precision)`;',
+    replace: 'return placeholder;',
+    tests: ['test/differential/postgres.test.ts'],
+  },
+  {
+    name: 'mysql-compare-not-binary',
+    area: 'dialects',
+    file: 'src/sql/dialects/mysql.ts',
+    find: 'return `${left} ${operator} CAST(${right} AS BINARY)`;',
+    replace: 'return `${left} ${operator} ${right}`;',
+    tests: ['test/differential/mysql.test.ts', 'test/differential/mysql-linguistic.test.ts'],
+  },
+  {
+    name: 'mysql-array-index-from-1',
+    area: 'dialects',
+    file: 'src/sql/dialects/mysql.ts',
+    find: "'$[${position - 1}]'",
+    replace: "'$[${position}]'",
+    tests: ['test/differential/mysql.test.ts'],
+  },
+  {
+    name: 'sqlite-compare-without-binary',
+    area: 'dialects',
+    file: 'src/sql/dialects/sqlite.ts',
+    find: 'return `${left} COLLATE BINARY ${operator} ${right}`;',
+    replace: 'return `${left} ${operator} ${right}`;',
+    tests: ['test/differential/sqlite.test.ts', 'test/differential/sqlite-linguistic.test.ts'],
+  },
+  {
+    name: 'sqlite-glob-question-mark-unescaped',
+    area: 'dialects',
+    file: 'src/sql/like-pattern.ts',
+    find: "'?': '[?]'",
+    replace: "'?': '?'",
+    tests: ['test/differential/sqlite.test.ts'],
+  },
+  {
+    name: 'duckdb-compare-without-binary',
+    area: 'dialects',
+    file: 'src/sql/dialects/duckdb.ts',
+    find: 'return `${left} COLLATE "binary" ${operator} ${right}`;',
+    replace: 'return `${left} ${operator} ${right}`;',
+    tests: ['test/differential/duckdb.test.ts', 'test/differential/duckdb-linguistic.test.ts'],
+  },
+  {
+    name: 'like-underscore-unescaped',
+    area: 'dialects',
+    file: 'src/sql/like-pattern.ts',
+    find: "char === '_' || char === escape ? escape + char : char",
+    replace: 'char === escape ? escape + char : char',
+    tests: ['test/differential/postgres.test.ts', 'test/differential/mysql.test.ts', 'test/differential/duckdb.test.ts'],
+  },
+  {
+    name: 'array-element-from-0',
+    area: 'dialects',
+    file: 'src/sql/compiler.ts',
+    find: 'return `(${array})[${position}]`;',
+    replace: 'return `(${array})[${position - 1}]`;',
+    tests: ['test/differential/postgres.test.ts', 'test/differential/duckdb.test.ts'],
+  },
+  {
+    name: 'sql-not-equal-as-equal',
+    area: 'dialects',
+    file: 'src/sql/compiler.ts',
+    find: "{ '=': '=', '!=': '<>',",
+    replace: "{ '=': '=', '!=': '=',",
+    tests: ['test/differential/sqlite.test.ts'],
+  },
+  // ---- filter core: parser, validator, evaluator, printer, limits
+  {
+    name: 'evaluator-utf16-text-order',
+    area: 'filter core',
+    file: 'src/evaluate/text-order.ts',
+    find: 'if (unit < 0xd800) return unit;',
+    replace: 'return unit;',
+    tests: ['test/unit/evaluate/text-order.test.ts', 'test/differential/sqlite.test.ts'],
+  },
+  {
+    name: 'evaluator-like-pieces-overlap',
+    area: 'filter core',
+    file: 'src/evaluate/like.ts',
+    find: 'if (end < first.length || !value.startsWith(first)',
+    replace: 'if (!value.startsWith(first)',
+    tests: ['test/unit/evaluate/like.test.ts', 'test/differential/sqlite.test.ts'],
+  },
+  {
+    name: 'evaluator-closure-le-as-lt',
+    area: 'filter core',
+    file: 'src/evaluate/closure-mode.ts',
+    find: "'<=': (name, c) => (row) => (row[name] as Scalar) <= c,",
+    replace: "'<=': (name, c) => (row) => (row[name] as Scalar) < c,",
+    tests: ['test/unit/evaluate/modes.property.test.ts', 'test/differential/sqlite.test.ts'],
+  },
+  {
+    name: 'parser-or-drops-right-operand',
+    area: 'filter core',
+    file: 'src/syntax/parser.ts',
+    find: 'operands.push(this.SUBRULE2(this.andExpr));',
+    replace: 'this.SUBRULE2(this.andExpr);',
+    tests: ['test/unit/syntax', 'test/conformance/corpus.test.ts'],
+  },
+  {
+    name: 'validator-like-on-numbers',
+    area: 'filter core',
+    file: 'src/validate/validate.ts',
+    find: "if (type !== 'string' && type !== 'timestamp') {\n      issues.push({ code: 'operator_not_allowed'",
+    replace: "if (type === 'boolean') {\n      issues.push({ code: 'operator_not_allowed'",
+    tests: ['test/unit/validate', 'test/conformance/corpus.test.ts'],
+  },
+  {
+    name: 'limits-length-off-by-one',
+    area: 'filter core',
+    file: 'src/syntax/parse.ts',
+    find: 'if (text.length > limits.maxLength) {',
+    replace: 'if (text.length > limits.maxLength + 1) {',
+    tests: ['test/property/limits.test.ts', 'test/conformance/corpus.test.ts'],
+  },
+  {
+    name: 'printer-quote-unescaped',
+    area: 'filter core',
+    file: 'src/print/printer.ts',
+    find: "return `'${value.replace(/[\\\\']/g, (c) => `\\\\${c}`)}'`;",
+    replace: "return `'${value.replace(/[\\\\]/g, (c) => `\\\\${c}`)}'`;",
+    tests: ['test/unit/print', 'test/property/round-trip.test.ts'],
+  },
+  // ---- pricing: the interface's Limits table, written out by hand in the tests
+  { name: 'price-links-44', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 45 },", replace: "price: { per: 'line', units: 44 },", tests: PRICES },
+  { name: 'price-metrics-19', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'request', units: 20 },", replace: "price: { per: 'request', units: 19 },", tests: PRICES },
+  { name: 'price-overview-per-line', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'request', units: 45 },", replace: "price: { per: 'line', units: 45 },", tests: PRICES },
+  { name: 'price-ref-ips-40', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 20 },", replace: "price: { per: 'line', units: 40 },", tests: PRICES },
+  { name: 'price-score-profile-2', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 1 },", replace: "price: { per: 'line', units: 2 },", tests: PRICES },
+  {
+    name: 'charge-at-least-one-line',
+    area: 'pricing',
+    file: 'src/server/routes/operation-route.ts',
+    find: 'spec.price.units * answer.lines;',
+    replace: 'spec.price.units * Math.max(1, answer.lines);',
+    tests: PRICES,
+  },
+  // ---- ordering
+  {
+    name: 'pages-always-ascending',
+    area: 'ordering',
+    file: 'src/server/routes/answers.ts',
+    find: 'const result = await ctx.store.grouped(operation, { target, page: pageOf(p),',
+    replace: "const result = await ctx.store.grouped(operation, { target, page: operation === 'pages' ? { ...pageOf(p), direction: 'ASC' } : pageOf(p),",
+    tests: ORDER,
+  },
+  {
+    name: 'default-direction-ascending',
+    area: 'ordering',
+    file: 'src/server/routes/answers.ts',
+    find: "direction: p.direction ?? 'DESC',",
+    replace: "direction: p.direction ?? 'ASC',",
+    tests: ORDER,
+  },
+  {
+    name: 'direction-ignored',
+    area: 'ordering',
+    file: 'src/server/store/sql/run-list.ts',
+    find: "raw(page.direction === 'ASC' ? 'ASC' : 'DESC')",
+    replace: "raw('DESC')",
+    tests: ORDER,
+  },
+  {
+    name: 'tie-break-descending',
+    area: 'ordering',
+    file: 'src/server/store/sql/run-list.ts',
+    find: ", _key ASC`;",
+    replace: ", _key DESC`;",
+    tests: ORDER,
+  },
+  // ---- wire
+  {
+    name: 'csv-lf-line-ends',
+    area: 'wire',
+    file: 'src/server/csv.ts',
+    find: "return `${lines.join('\\r\\n')}\\r\\n`;",
+    replace: "return `${lines.join('\\n')}\\n`;",
+    tests: ['test/server/csv.test.ts'],
+  },
+  {
+    name: 'csv-semicolon-unquoted',
+    area: 'wire',
+    file: 'src/server/csv.ts',
+    find: 'const NEEDS_QUOTES = /[;"\\r\\n]/;',
+    replace: 'const NEEDS_QUOTES = /["\\r\\n]/;',
+    tests: ['test/server/csv.test.ts'],
+  },
+];

@@ -1,0 +1,188 @@
+/**
+ * `npm run mutate`: applies each named mutant of `mutants.ts` to a private copy of the working
+ * tree, runs the tests the mutant names, and prints which were caught and which survived, with a
+ * score. The working tree itself is never changed.
+ *
+ * - The copy is a git worktree of HEAD in the system temp folder, with the working tree's
+ *   uncommitted changes and untracked files applied, and `node_modules` linked.
+ * - PostgreSQL and MariaDB are started once (scripts/engines/*.sh) and handed to every vitest run
+ *   through `BQ_POSTGRES_URL` / `BQ_MYSQL_URL`.
+ * - First the named tests run on the unmutated copy: a failure there stops the run.
+ * - Exit code 1 when a mutant survives without a written reason (`survives` in mutants.ts), or a
+ *   mutant's text is no longer in its file.
+ *
+ * Usage: npm run mutate [-- --only name,name] [-- --list]
+ *
+ * @module
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { makeBaseDir, startServer, runScript, type RunningServer } from '../../test/setup/engine-processes.js';
+import { MUTANTS, type Mutant } from './mutants.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const exec = promisify(execFile);
+/** A mutant whose tests run longer than this is counted as caught (a hang is a failure too). */
+const TIMEOUT_MS = 10 * 60_000;
+
+const git = async (args: string[], cwd = ROOT) => (await exec('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 })).stdout;
+
+function parseArgs(argv: string[]): { only?: Set<string>; list: boolean } {
+  let only: Set<string> | undefined;
+  let list = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--list') list = true;
+    else if (argv[i] === '--only') only = new Set((argv[++i] ?? '').split(',').filter(Boolean));
+    else if (argv[i]?.startsWith('--only=')) only = new Set(argv[i]!.slice(7).split(',').filter(Boolean));
+    else throw new Error(`Unknown argument ${argv[i]}. Usage: npm run mutate [-- --only name,name] [-- --list]`);
+  }
+  if (only) for (const name of only) if (!MUTANTS.some((m) => m.name === name)) throw new Error(`No mutant named ${name}.`);
+  return { only, list };
+}
+
+/** The source with the mutant applied; throws when its text is not there exactly once. */
+function mutated(source: string, mutant: Mutant): string {
+  const count = source.split(mutant.find).length - 1;
+  if (count !== 1) throw new Error(`${mutant.name}: its text occurs ${count} times in ${mutant.file} (must be exactly once); update scripts/mutate/mutants.ts`);
+  return source.replace(mutant.find, () => mutant.replace);
+}
+
+/** A worktree of HEAD plus the uncommitted changes and untracked files of the working tree. */
+async function makeCopy(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = join(mkdtempSync(join(tmpdir(), 'bq-mutate-')), 'tree');
+  await git(['worktree', 'add', '--detach', dir, 'HEAD']);
+  const diff = await git(['diff', 'HEAD', '--binary']);
+  if (diff.trim() !== '') {
+    const patch = join(dirname(dir), 'working-tree.patch');
+    writeFileSync(patch, diff);
+    await git(['apply', '--whitespace=nowarn', patch], dir);
+  }
+  for (const file of (await git(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)) {
+    cpSync(join(ROOT, file), join(dir, file), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return {
+    dir,
+    remove: async () => {
+      await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
+      rmSync(dirname(dir), { recursive: true, force: true });
+    },
+  };
+}
+
+interface RunResult {
+  readonly passed: boolean;
+  readonly timedOut: boolean;
+  readonly ms: number;
+  readonly tail: string;
+}
+
+/** Runs vitest on `tests` in the copy; never throws. */
+function runTests(dir: string, mutant: Pick<Mutant, 'tests' | 'project'>, env: NodeJS.ProcessEnv): Promise<RunResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(dir, 'node_modules/vitest/vitest.mjs'), 'run', '--project', mutant.project ?? 'all', '--reporter=dot', '--bail=1', ...mutant.tests], {
+      cwd: dir,
+      env: { ...process.env, ...env, CI: '', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-20_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }, TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ passed: code === 0 && !timedOut, timedOut, ms: Date.now() - started, tail: output.trim().split('\n').slice(-25).join('\n') });
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  const { only, list } = parseArgs(process.argv.slice(2));
+  const mutants = MUTANTS.filter((m) => !only || only.has(m.name));
+  if (list) {
+    for (const m of mutants) process.stdout.write(`${m.name.padEnd(40)} ${m.area.padEnd(12)} ${m.file}\n`);
+    return 0;
+  }
+  // Every mutant's text must be in its file, and every test path must exist (vitest would quietly
+  // run the others), before anything runs.
+  for (const m of mutants) {
+    mutated(readFileSync(join(ROOT, m.file), 'utf8'), m);
+    for (const test of m.tests) if (!existsSync(join(ROOT, test))) throw new Error(`${m.name}: no test path ${test}`);
+  }
+
+  const copy = await makeCopy();
+  const base = await makeBaseDir();
+  const servers: RunningServer[] = [];
+  const log = (line: string) => void process.stderr.write(`[mutate] ${line}\n`);
+  try {
+    await runScript('install.sh', []);
+    const [postgres, mysql] = await Promise.all([startServer('postgres', base.dir), startServer('mysql', base.dir)]);
+    servers.push(postgres, mysql);
+    const env = { BQ_POSTGRES_URL: postgres.url, BQ_MYSQL_URL: mysql.url };
+    log(`copy of the working tree in ${copy.dir}; PostgreSQL ${postgres.url}, MariaDB ${mysql.url}`);
+
+    // The tests must pass without a mutant, or a "caught" would mean nothing.
+    const groups = new Map<string, Set<string>>();
+    for (const m of mutants) for (const t of m.tests) (groups.get(m.project ?? 'all') ?? groups.set(m.project ?? 'all', new Set()).get(m.project ?? 'all')!).add(t);
+    for (const [project, tests] of groups) {
+      log(`baseline: ${tests.size} test paths on project ${project}`);
+      const baseline = await runTests(copy.dir, { project, tests: [...tests] }, env);
+      if (!baseline.passed) throw new Error(`the tests fail without any mutant, so nothing can be judged:\n${baseline.tail}`);
+    }
+
+    const rows: { mutant: Mutant; result: RunResult }[] = [];
+    for (const mutant of mutants) {
+      const file = join(copy.dir, mutant.file);
+      const original = readFileSync(file, 'utf8');
+      writeFileSync(file, mutated(original, mutant));
+      try {
+        const result = await runTests(copy.dir, mutant, env);
+        rows.push({ mutant, result });
+        log(`${mutant.name}: ${result.passed ? 'SURVIVED' : result.timedOut ? 'caught (timed out)' : 'caught'} in ${(result.ms / 1000).toFixed(1)} s`);
+      } finally {
+        writeFileSync(file, original);
+      }
+    }
+
+    const caught = rows.filter((r) => !r.result.passed);
+    const survivors = rows.filter((r) => r.result.passed);
+    const unexplained = survivors.filter((r) => !r.mutant.survives);
+    const out: string[] = ['', '| mutant | area | result | seconds |', '| --- | --- | --- | ---: |'];
+    for (const { mutant, result } of rows) {
+      const verdict = result.passed ? (mutant.survives ? `survived (reason: ${mutant.survives})` : '**SURVIVED**') : result.timedOut ? 'caught (timeout)' : 'caught';
+      out.push(`| ${mutant.name} | ${mutant.area} | ${verdict} | ${(result.ms / 1000).toFixed(1)} |`);
+    }
+    out.push('', `Mutation score: ${caught.length} of ${rows.length} caught (${((100 * caught.length) / Math.max(1, rows.length)).toFixed(1)}%).`);
+    for (const { mutant } of rows.filter((r) => !r.result.passed && r.mutant.survives)) {
+      out.push(`Note: ${mutant.name} is listed as a survivor but was caught; remove its reason.`);
+    }
+    for (const { mutant, result } of unexplained) out.push('', `Survived without a reason: ${mutant.name} (${mutant.file}); tests run: ${mutant.tests.join(' ')}\n${result.tail}`);
+    process.stdout.write(`${out.join('\n')}\n`);
+    return unexplained.length > 0 ? 1 : 0;
+  } finally {
+    await Promise.allSettled(servers.map((s) => s.stop()));
+    await base.remove();
+    await copy.remove();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`[mutate] ${(error as Error).message}\n`);
+    process.exit(2);
+  },
+);
