@@ -71,7 +71,80 @@ describe('operation commands', () => {
   });
 
   // In-process (the same main) to keep the suite fast; the cases above run the real process.
-  it.each(OPERATION_NAMES)('%s runs, with the target as its positional argument', async (operation) => {
+  // Expected output written by hand from the fixture server's rows (test/client/helpers/fixtures.ts):
+  // row i has text `<field>-<i>-<tricky text i>`, integers i, booleans i even, timestamps 2024-(i+1)-01T10:0i:00,
+  // numbers i/100, one count per target from i; a single record (overview, metrics) is row 7.
+  // `--limit 3` gives rows 0-2; score-profile takes no limit (101 rows, one per score); comparison one row per target.
+  const row0 = (names: string) => Object.fromEntries(names.split(' ').map((n) => [n, `${n}-0-plain`]));
+  const row2 = (names: string) => Object.fromEntries(names.split(' ').map((n) => [n, `${n}-2-say "hi"`]));
+  const T0 = { first_seen_at: '2024-01-01T10:00:00', last_seen_at: '2024-01-01T10:00:00' };
+  const T2 = { first_seen_at: '2024-03-01T10:02:00', last_seen_at: '2024-03-01T10:02:00' };
+  const HISTORY_0 = { score: 0, backlinks_count: 0, domains_count: 0, follows_count: 0, ...row0('month_date url scope') };
+  const HISTORY_2 = { score: 2, backlinks_count: 2, domains_count: 2, follows_count: 2, ...row2('month_date url scope') };
+  const LINK_FLAGS = { is_nofollow: true, is_ugc: true, is_sponsored: true, is_form: true, is_frame: true, is_image: true, is_sitewide_main: true, is_new: true, is_lost: true };
+  const linkRow = (i: 0 | 2) => ({
+    ...(i === 0 ? row0 : row2)('source_url target_url anchor redirect_url source_title target_title image_url image_alt ip_address lang'),
+    source_size: i, external_links_count: i, internal_links_count: i, response_code: i, page_score: i, domain_score: i,
+    ...(i === 0 ? T0 : T2),
+    source_domain: i === 0 ? 'source_domain-0-plain' : 'source_domain-2-say "hi"',
+    ...LINK_FLAGS,
+  });
+  const OVERVIEW = Object.fromEntries(
+    'backlinks_count domains_count urls_count follows_count nofollows_count sponsored_count ugc_count frames_count forms_count images_count texts_count ips_count ip_class_c_count new_count lost_count score'
+      .split(' ')
+      .map((n) => [n, 7]),
+  );
+  const METRICS = {
+    competitive_density: 7, cpc: 'cpc-7-semi;colon', intents: ['COMMERCIAL', 'INFORMATIONAL', 'SITELINKS'], keyword_difficulty: 7,
+    number_of_results: 'number_of_results-7-semi;colon', search_volume: 'search_volume-7-semi;colon',
+    serp_features: ['COMMERCIAL', 'INFORMATIONAL', 'SITELINKS'], trends: [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
+  };
+  const EXPECTED: Record<string, { lines: number; first: object; last: object; stderr: string }> = {
+    overview: { lines: 1, first: OVERVIEW, last: OVERVIEW, stderr: '45 units' },
+    summary: { lines: 3, first: HISTORY_0, last: HISTORY_2, stderr: '3 rows · 120 units' },
+    links: { lines: 3, first: linkRow(0), last: linkRow(2), stderr: '3 rows · 135 units' },
+    'ref-domains': {
+      lines: 3,
+      first: { ...row0('domain ip_address country'), backlinks_count: 0, domain_score: 0, ...T0, is_follow: true, is_new: true, is_lost: true },
+      last: { ...row2('domain ip_address country'), backlinks_count: 2, domain_score: 2, ...T2, is_follow: true, is_new: true, is_lost: true },
+      stderr: '3 rows · 120 units',
+    },
+    'ref-ips': {
+      lines: 3,
+      first: { ...row0('ip_address country'), backlinks_count: 0, domains_count: 0, ...T0 },
+      last: { ...row2('ip_address country'), backlinks_count: 2, domains_count: 2, ...T2 },
+      stderr: '3 rows · 60 units',
+    },
+    pages: {
+      lines: 3,
+      first: { ...row0('source_url source_title'), response_code: 0, backlinks_count: 0, domains_count: 0, external_links_count: 0, internal_links_count: 0, ...T0 },
+      last: { ...row2('source_url source_title'), response_code: 2, backlinks_count: 2, domains_count: 2, external_links_count: 2, internal_links_count: 2, ...T2 },
+      stderr: '3 rows · 120 units',
+    },
+    anchors: {
+      lines: 3,
+      first: { anchor: 'anchor-0-plain', backlinks_count: 0, domains_count: 0, ...T0 },
+      last: { anchor: 'anchor-2-say "hi"', backlinks_count: 2, domains_count: 2, ...T2 },
+      stderr: '3 rows · 120 units',
+    },
+    'score-profile': { lines: 101, first: { domain_score: 0, domains_count: 0 }, last: { domain_score: 100, domains_count: 100 }, stderr: '101 rows · 101 units' },
+    competitors: {
+      lines: 3,
+      first: { domain: 'domain-0-plain', similarity: 0, common_refdomains: 0 },
+      last: { domain: 'domain-2-say "hi"', similarity: 0.02, common_refdomains: 2 },
+      stderr: '3 rows · 120 units',
+    },
+    comparison: { lines: 3, first: HISTORY_0, last: HISTORY_2, stderr: '3 rows · 120 units' },
+    matrix: {
+      lines: 3,
+      first: { ...row0('domain'), domain_score: 0, ...row0('ip_address country'), matches_count: 0, backlinks_counts: [0, 1, 2] },
+      last: { ...row2('domain'), domain_score: 2, ...row2('ip_address country'), matches_count: 2, backlinks_counts: [2, 3, 4] },
+      stderr: '3 rows · 120 units',
+    },
+    metrics: { lines: 1, first: METRICS, last: METRICS, stderr: '20 units' },
+  };
+
+  it.each(OPERATION_NAMES)('%s runs, with the target as its positional argument, and prints the rows it was sent', async (operation) => {
     const target = operation === 'comparison' || operation === 'matrix' ? ['a.com,b.com', 'c.com'] : ['example.com'];
     const scope = 'scope' in operations[operation].params ? ['--scope', 'PAGE'] : [];
     const country = operation === 'metrics' ? ['--country', 'US'] : [];
@@ -81,7 +154,15 @@ describe('operation commands', () => {
     expect(run.code).toBe(0);
     expect(server.requests[0]!.path).toBe(operations[operation].path);
     if (target.length > 1) expect(server.requests[0]!.query.get('urls')).toBe('a.com,b.com,c.com');
-    expect(run.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    const expected = EXPECTED[operation]!;
+    expect(run.stdout.endsWith('\n')).toBe(true);
+    const lines = run.stdout.slice(0, -1).split('\n');
+    expect(lines).toHaveLength(expected.lines);
+    // Byte for byte: the key order of the hand-written rows is the record order of the interface.
+    expect(lines[0]).toBe(JSON.stringify(expected.first));
+    expect(lines.at(-1)).toBe(JSON.stringify(expected.last));
+    for (const line of lines) expect(Object.keys(JSON.parse(line) as object)).toEqual(Object.keys(expected.first));
+    expect(run.stderr.trim()).toBe(expected.stderr);
   });
 });
 

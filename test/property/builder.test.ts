@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { nodesEqual, parseFilter, printFilter, type Condition, type FilterNode } from '../../src/index.js';
 import { filterFor, type DynamicFilterBuilder, type Filter } from '../../src/builder/index.js';
 import { filterAstArbitrary } from '../../src/testing/index.js';
-import { RUNS, TARGETED } from './support.js';
+import { RUNS, seeded, TARGETED } from './support.js';
 
 /** Rebuilds an AST through the builder's public methods, choosing among equivalent spellings. */
 function rebuild(node: FilterNode, f: DynamicFilterBuilder, style: number): Filter<string> {
@@ -40,7 +40,7 @@ describe.each(TARGETED)('builder for $operation with $targets targets', ({ opera
         expect(built.toString()).toBe(printFilter(tree));
         expect(nodesEqual(parseFilter(built.toString(), { operation, targets }), node)).toBe(true);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
   });
 });
@@ -59,7 +59,7 @@ describe('builder strings', () => {
           expect(nodesEqual(parsed, f.where('anchor', '=', value).or(f.like('source_url', value)).toAst())).toBe(true);
         }
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
   });
 });

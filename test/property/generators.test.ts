@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isFilterError, validateFilter, visit, type FilterNode, type FilterVisitor, type Literal } from '../../src/index.js';
 import { datasetArbitrary, filterAstArbitrary, filterTextArbitrary, valuePools } from '../../src/testing/index.js';
-import { RUNS } from './support.js';
+import { RUNS, seeded } from './support.js';
 
 const count: FilterVisitor<number> = {
   Or: (n) => n.operands.reduce((s, o) => s + visit(count, o), 0),
@@ -44,7 +44,7 @@ describe('filterAstArbitrary', () => {
         expect(visit(count, tree)).toBeLessThanOrEqual(5);
         expect(validateFilter(tree, { operation: 'links', limits: { maxConditions: 5, maxDepth: 8 } })).toEqual([]);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
   });
 
@@ -60,7 +60,7 @@ describe('filterAstArbitrary', () => {
           if (literal.value === 'POOL' || literal.value === 4242 || String(literal.value).startsWith('1999')) fromPool++;
         }
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
     expect(fromPool / total).toBeGreaterThan(0.5);
   });
@@ -75,7 +75,7 @@ describe('filterAstArbitrary', () => {
         expect(validateFilter(tree, { operation: 'anchors' })).toEqual([]);
         if (visit(literals, tree).some((l) => anchors.has(l.value as string))) hits++;
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
     expect(hits).toBeGreaterThan(RUNS / 10);
   });
@@ -96,7 +96,7 @@ describe('filterAstArbitrary', () => {
       fc.property(filterTextArbitrary('links', { maxLength: 120 }), (text) => {
         expect(text.length).toBeLessThanOrEqual(120);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 by default
     );
   });
 });

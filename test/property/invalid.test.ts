@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, type IssueCode } from '../../src/index.js';
 import { invalidFilterArbitrary } from '../../src/testing/index.js';
-import { parseWellFormed, RUNS } from './support.js';
+import { parseWellFormed, RUNS, seeded } from './support.js';
 
 const CASES = OPERATION_NAMES.flatMap<{ operation: string; targets: number | undefined }>((operation) =>
   operation === 'matrix' ? [undefined, 1, 3, 6].map((targets) => ({ operation, targets })) : [{ operation, targets: undefined }],
@@ -16,7 +16,7 @@ describe.each(CASES)('$operation with $targets targets', ({ operation, targets }
         expect(result.ok).toBe(false);
         if (!result.ok) expect(result.issues.map((i) => i.code)).toContain(code);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 labelled invalid texts by default
     );
   });
 });
@@ -41,7 +41,7 @@ describe('invalidFilterArbitrary', () => {
         expect(['too_many_conditions', 'too_long']).toContain(code);
         expect(!result.ok && result.issues.some((i) => i.code === code)).toBe(true);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 labelled invalid texts by default
     );
     expect(() => invalidFilterArbitrary('links', { codes: ['too_deep'], limits: { maxDepth: Infinity } })).toThrow(RangeError);
   });

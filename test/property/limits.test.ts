@@ -44,16 +44,27 @@ describe('10,000 nested parentheses', () => {
     expect(codes(nested)).toEqual(['too_long']);
   });
 
-  it('parses, or answers with an issue, when every limit is Infinity', () => {
+  // The language page lets the caller raise every limit, but the package's decision 5
+  // (docs/filter-language.md, "Decisions", part of the language) caps the parser itself at 256
+  // levels whatever maxDepth says: deeper input is too_deep with expected 256, at the first `(`
+  // past 256, never a stack overflow.
+  it('is too_deep at the 257th parenthesis, expected 256, when every limit is Infinity', () => {
     const result = safeParseFilter(nested, { ...links, limits: UNLIMITED });
-    if (result.ok) expect(nodesEqual(result.filter, ast.comparison(ast.field('domain_score'), '=', ast.numberLiteral(1)))).toBe(true);
-    // A parser may cap nesting even then; the answer must still be the clear too_deep issue.
-    else expect(result.issues.map((i) => i.code)).toEqual(['too_deep']);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues).toMatchObject([{ code: 'too_deep', offset: 256, length: 1, line: 1, column: 257, expected: '256' }]);
   });
 
-  it('answers unbalanced deep input when every limit is Infinity', () => {
+  it('parses 256 levels, and only 256, when every limit is Infinity', () => {
+    const depth = (n: number) => safeParseFilter(`${'('.repeat(n)}domain_score = 1${')'.repeat(n)}`, { ...links, limits: UNLIMITED });
+    const at256 = depth(256);
+    expect(at256.ok && nodesEqual(at256.filter, ast.comparison(ast.field('domain_score'), '=', ast.numberLiteral(1)))).toBe(true);
+    const at257 = depth(257);
+    expect(at257.ok ? [] : at257.issues.map((i) => [i.code, i.offset, i.expected])).toEqual([['too_deep', 256, '256']]);
+  });
+
+  it('answers unbalanced deep input with the same too_deep when every limit is Infinity', () => {
     const result = safeParseFilter(`${'('.repeat(10_000)}domain_score = 1`, { ...links, limits: UNLIMITED });
-    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.issues.map((i) => [i.code, i.offset, i.expected])).toEqual([['too_deep', 256, '256']]);
   });
 
   it('validates a deeply nested AST built in code without recursion', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nodesEqual, parseFilter, printFilter, validateFilter } from '../../src/index.js';
 import { filterAstArbitrary, filterCaseArbitrary } from '../../src/testing/index.js';
-import { RUNS, TARGETED } from './support.js';
+import { RUNS, seeded, TARGETED } from './support.js';
 
 describe.each(TARGETED)('$operation with $targets targets', ({ operation, targets }) => {
   const options = { operation, targets };
@@ -12,7 +12,7 @@ describe.each(TARGETED)('$operation with $targets targets', ({ operation, target
       fc.property(filterAstArbitrary(operation, { targets }), (tree) => {
         expect(nodesEqual(parseFilter(printFilter(tree), options), tree)).toBe(true);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 filters by default
     );
   });
 
@@ -22,7 +22,7 @@ describe.each(TARGETED)('$operation with $targets targets', ({ operation, target
         const text = printFilter(tree);
         expect(printFilter(parseFilter(text, options))).toBe(text);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 filters by default
     );
   });
 
@@ -33,7 +33,7 @@ describe.each(TARGETED)('$operation with $targets targets', ({ operation, target
         expect(nodesEqual(parsed, ast)).toBe(true);
         expect(printFilter(parsed)).toBe(printFilter(ast));
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 filters by default
     );
   });
 
@@ -42,7 +42,7 @@ describe.each(TARGETED)('$operation with $targets targets', ({ operation, target
       fc.property(filterAstArbitrary(operation, { targets, maxDepth: 6 }), (tree) => {
         expect(validateFilter(tree, options)).toEqual([]);
       }),
-      { numRuns: RUNS },
+      seeded(RUNS), // 1,000 filters by default
     );
   });
 });

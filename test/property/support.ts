@@ -8,6 +8,32 @@ import { ISSUE_CODES, OPERATION_NAMES, operations, safeParseFilter, type ParseOp
 /** Runs per property: at least 1,000 in `npm test`; raise with FC_RUNS for a longer fuzz. */
 export const RUNS = Math.max(1000, Number(process.env['FC_RUNS'] ?? 0) || 0);
 
+/**
+ * The seed every property of `npm test` runs with, so a run checks the same cases each time and a
+ * red run is never a matter of luck. `FC_SEED=<seed>` (and `FC_PATH=<path>`, both from fast-check's
+ * failure report) replays a failure; `FC_SEED=random` draws a fresh seed for an exploratory run.
+ */
+export const FIXED_SEED = 20_261_122;
+
+/**
+ * fast-check parameters for a property of `npm test`: `numRuns` runs with the fixed seed (or the
+ * one `FC_SEED` names), and `FC_PATH` when given, to go straight to a shrunk counterexample.
+ *
+ * @example
+ * fc.assert(fc.property(arb, check), seeded(1000));
+ */
+export function seeded(numRuns: number, seed: number = FIXED_SEED): { numRuns: number; seed?: number; path?: string } {
+  const raw = process.env['FC_SEED'];
+  const path = process.env['FC_PATH'];
+  let chosen: number | undefined = seed;
+  if (raw === 'random') chosen = undefined;
+  else if (raw !== undefined && raw !== '') {
+    chosen = Number(raw);
+    if (!Number.isInteger(chosen)) throw new Error(`FC_SEED must be an integer or "random", got ${raw}`);
+  }
+  return { numRuns, ...(chosen !== undefined && { seed: chosen }), ...(path ? { path } : {}) };
+}
+
 // A longer fuzz (FC_RUNS) needs a longer test timeout, in proportion; the default run keeps vitest's.
 if (RUNS > 1000) vi.setConfig({ testTimeout: 60_000 * (RUNS / 1000) });
 

@@ -3,6 +3,7 @@
  * processes, and the message when the optional dependencies are missing.
  */
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +71,22 @@ describe('commands as processes', () => {
     const response = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-units-remaining')).toBe('955');
-    expect((await response.json()).data.backlinks_count).toBeGreaterThan(0);
+    // The sample is deterministic (docs/server.md, "Sample data"): 1,500 links, seed 3 and now
+    // 2026-06-15 give example.com 570 links from 98 referring domains, 145 of them nofollow.
+    // The same numbers counted straight from the links table of the file, not through the rollups.
+    const file = new Database(db, { readonly: true });
+    const counted = file
+      .prepare(`SELECT count(*) AS backlinks, count(DISTINCT source_domain) AS domains, sum(is_nofollow) AS nofollows FROM links WHERE target_domain = 'example.com'`)
+      .get();
+    file.close();
+    expect(counted).toEqual({ backlinks: 570, domains: 98, nofollows: 145 });
+    const { data } = await response.json();
+    expect({ backlinks: data.backlinks_count, domains: data.domains_count, follows: data.follows_count, nofollows: data.nofollows_count }).toEqual({
+      backlinks: 570,
+      domains: 98,
+      follows: 425,
+      nofollows: 145,
+    });
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
     expect(serve.err()).toContain('Server closed; database closed.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FilterError, isFilterError, isParameterError, parseFilter, printFilter, stripSpans } from '../../../src/index.js';
+import { FilterError, isFilterError, isParameterError, parseFilter, stripSpans } from '../../../src/index.js';
 import { Filter, filterFor } from '../../../src/builder/index.js';
 
 const f = filterFor('links');
@@ -198,9 +198,27 @@ describe('run-time checks', () => {
     }
   });
 
-  it('prints the same text as printFilter of the AST', () => {
-    const filter = dynamic.where('anchor', '=', 'x').or(dynamic.where('domain_score', '>', 1));
-    expect(filter.toString()).toBe(printFilter(filter.toAst()));
-    expect(filter.operation).toBe('links');
+  // Canonical text written by hand from the language's "Canonical text" rules: single spaces, upper-case
+  // keywords, lower-case booleans, `!=` for `<>`, single quotes with `'` and `\` escaped, shortest
+  // numbers without exponent, parentheses only for an OR inside an AND, same-operator groups flattened.
+  it.each<[string, () => Filter<string>, string]>([
+    ['an OR of two conditions', () => dynamic.where('anchor', '=', 'x').or(dynamic.where('domain_score', '>', 1)), "anchor = 'x' OR domain_score > 1"],
+    ['<> as != and booleans in lower case', () => dynamic.where('is_nofollow', '<>', true).and(dynamic.where('is_lost', '=', false)), 'is_nofollow != true AND is_lost = false'],
+    ['quotes and backslashes escaped in single quotes', () => dynamic.where('anchor', '=', `it's "C:\\x"`), `anchor = 'it\\'s "C:\\\\x"'`],
+    ['LIKE and NOT LIKE in upper case', () => dynamic.like('anchor', '%seo%').and(dynamic.where('source_url', 'NOT LIKE', '%/tag/%')), "anchor LIKE '%seo%' AND source_url NOT LIKE '%/tag/%'"],
+    ['numbers in their shortest form, no exponent', () => dynamic.any([dynamic.where('page_score', '<', 0.0000001), dynamic.where('page_score', '>=', 5.0), dynamic.where('domain_score', '=', -0), dynamic.where('source_size', '>', 9007199254740991), dynamic.where('page_score', '<=', -12.25)]), 'page_score < 0.0000001 OR page_score >= 5 OR domain_score = 0 OR source_size > 9007199254740991 OR page_score <= -12.25'],
+    ['parentheses for an OR inside an AND only', () => dynamic.all([dynamic.any([dynamic.where('domain_score', '>', 50), dynamic.where('is_new', '=', true)]), dynamic.where('lang', '=', 'en')]), "(domain_score > 50 OR is_new = true) AND lang = 'en'"],
+    ['no parentheses for an AND inside an OR', () => dynamic.any([dynamic.all([dynamic.where('domain_score', '>', 50), dynamic.where('is_new', '=', true)]), dynamic.where('lang', '=', 'en')]), "domain_score > 50 AND is_new = true OR lang = 'en'"],
+    ['same-operator groups flattened', () => dynamic.and(dynamic.where('page_score', '>', 1), dynamic.and(dynamic.where('page_score', '>', 2), dynamic.where('page_score', '>', 3))), 'page_score > 1 AND page_score > 2 AND page_score > 3'],
+    ['timestamps as quoted text', () => dynamic.where('first_seen_at', '>=', '2024-05-01T10:30'), "first_seen_at >= '2024-05-01T10:30'"],
+    ['a matrix index in brackets, no spaces inside', () => filterFor('matrix' as string, { targets: 3 }).where('backlinks_counts[3]', '>=', 1), 'backlinks_counts[3] >= 1'],
+  ])('prints %s canonically (text written by hand)', (_, build, text) => {
+    const filter = build();
+    expect(filter.toString()).toBe(text);
+    expect(String(filter)).toBe(text);
+  });
+
+  it('keeps the operation of a dynamic builder', () => {
+    expect(dynamic.where('anchor', '=', 'x').operation).toBe('links');
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeLikePattern, globPattern } from '../../../src/sql/like-pattern.js';
 import { rewriteIntegerComparison } from '../../../src/sql/numeric-kind.js';
 import { COMPARISON_OPERATORS } from '../../../src/ast/nodes.js';
+import { seeded } from '../../property/support.js';
 
 describe('escapeLikePattern', () => {
   it.each([
@@ -32,7 +33,7 @@ describe('globPattern', () => {
 });
 
 describe('rewriteIntegerComparison', () => {
-  it('is exact for every integer against every decimal literal', () => {
+  it('is exact for every integer against every decimal literal (5,000 seeded runs)', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -1000, max: 1000 }),
@@ -48,6 +49,8 @@ describe('rewriteIntegerComparison', () => {
           return after[rewritten.operator] === holds[operator];
         },
       ),
+      // 5,000 runs: about 800 per operator, over integers and doubles in -1000..1000.
+      seeded(5000),
     );
   });
 });

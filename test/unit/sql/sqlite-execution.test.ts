@@ -7,6 +7,7 @@ import { compilePredicate } from '../../../src/evaluate/index.js';
 import { printFilter } from '../../../src/print/printer.js';
 import { toSql, UnsupportedError } from '../../../src/sql/index.js';
 import { parseFilter } from '../../../src/syntax/parse.js';
+import { seeded } from '../../property/support.js';
 
 const TEXTS = ['', 'a', 'A', 'a ', 'a_b', 'axb', 'a%b', "it's", 'back\\slash', '\uFFFF', '\uE000', '😀', '😀x', 'é', 'E', 'ab', 'abc', '[x]', '*', '?', 'Ab', 'b'];
 const NUMBERS = [-3, 0, 1, 2, 5, 9007199254740991];
@@ -62,12 +63,13 @@ const filter = fc.oneof(
 );
 
 describe('SQLite execution', () => {
-  it('selects the rows the evaluator selects, for generated filters and both array storages', () => {
+  it('selects the rows the evaluator selects, for 1,500 generated filters (fixed seed) and both array storages', () => {
     fc.assert(
       fc.property(filter, fc.constantFrom('array' as const, 'columns' as const), (f, array) => {
         expect(engineIds(f, array), printFilter(f)).toEqual(evaluatorIds(f));
       }),
-      { numRuns: 1500 },
+      // 1,500 runs: each of the 5 condition kinds in about 300 filters, alone and in AND/OR groups.
+      seeded(1500),
     );
   });
 
