@@ -63,7 +63,8 @@ const errorResponse = (description: string) => ({
 function operationObject(name: string, spec: OperationSpec): Record<string, unknown> {
   const content: Record<string, unknown> = { 'application/json': { schema: responseSchema(name as keyof typeof operations) } };
   if (spec.csv) content['text/csv'] = { schema: { type: 'string', description: 'Header then rows; `;` delimiter; RFC 4180 quoting' } };
-  const price = spec.price.per === 'request' ? `${spec.price.units} units per request` : `${spec.price.units} units per returned line`;
+  const units = `${spec.price.units} ${spec.price.units === 1 ? 'unit' : 'units'}`;
+  const price = spec.price.per === 'request' ? `${units} per request` : `${units} per returned line`;
   return {
     operationId: spec.method,
     summary: spec.doc,

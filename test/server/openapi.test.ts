@@ -254,7 +254,7 @@ describe('OpenAPI, checked against the interface by hand', () => {
       'backlinks/v1/comparison': '40 units per returned line',
       'backlinks/v1/matrix': '40 units per returned line',
       'backlinks/v1/ref-ips': '20 units per returned line',
-      'backlinks/v1/score-profile': '1 units per returned line',
+      'backlinks/v1/score-profile': '1 unit per returned line',
     };
     for (const [path, price] of Object.entries(PRICES)) expect(op(path).description, path).toContain(`Price: ${price}.`);
   });
