@@ -8,7 +8,7 @@ export type StoreKind = 'sqlite' | 'postgres';
 
 /** The benchmark's options. */
 export interface BenchOptions {
-  /** Link counts of the per-operation tables. */
+  /** Link counts of the per-operation tables (on SQLite, and on PostgreSQL unless `postgresSizes` is given). */
   readonly sizes: readonly number[];
   /** Link counts measured on PostgreSQL (default: `sizes`); a size seeds for about an hour per 10M links. */
   readonly postgresSizes: readonly number[];
@@ -32,9 +32,10 @@ export const SAMPLE_LINKS = 50_000;
 
 const HELP = `Usage: npm run bench:server -- [options]
 
-  --sizes LIST             link counts of the per-operation tables (default 100000,1000000)
+  --sizes LIST             link counts of the per-operation tables on SQLite, and on PostgreSQL
+                           unless --postgres-sizes is given (default 100000,1000000)
   --stores LIST            sqlite,postgres (default both)
-  --postgres-sizes LIST    link counts measured on PostgreSQL (default: --sizes)
+  --postgres-sizes LIST    link counts measured on PostgreSQL, in or beyond --sizes (default: --sizes)
   --duration S             seconds per concurrency-10 autocannon run (default 10)
   --overhead-duration S    seconds per concurrency-1 run for the overhead ratio (default 3)
   --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)

@@ -168,7 +168,8 @@ async function main(): Promise<number> {
   prepareDataDir(options.data);
   const keyFile = writeKeyFile(options.data);
   const { tldts } = await loadServerDeps();
-  const sizes = [...new Set([...options.sizes, ...options.mixedSizes])].sort((a, b) => a - b);
+  const postgresSizes = options.stores.includes('postgres') ? options.postgresSizes : [];
+  const sizes = [...new Set([...options.sizes, ...postgresSizes, ...options.mixedSizes])].sort((a, b) => a - b);
 
   let cluster: PostgresCluster | undefined;
   if (options.stores.includes('postgres')) {
@@ -181,7 +182,8 @@ async function main(): Promise<number> {
   try {
     for (const store of options.stores as StoreKind[]) {
       for (const size of sizes) {
-        if (store === 'postgres' && !options.postgresSizes.includes(size) && !options.mixedSizes.includes(size)) continue;
+        const measured = store === 'postgres' ? options.postgresSizes : options.sizes;
+        if (!measured.includes(size) && !options.mixedSizes.includes(size)) continue;
         // A size that cannot be seeded or served is reported (and fails the run) without losing the others.
         try {
           const db = store === 'sqlite' ? await sqliteDatabase(options.data, size) : await postgresDatabase(options.data, cluster!, size);
