@@ -56,7 +56,9 @@ export const MUTANTS: readonly Mutant[] = [
     file: 'src/sql/dialects/postgres.ts',
     find: 'return Number.isInteger(value) ? placeholder : `CAST(${placeholder} AS double precision)`;',
     replace: 'return placeholder;',
-    tests: ['test/differential/postgres.test.ts'],
+    // The generated suites name the operation, so integer fields take the integer rewrite; the
+    // cast matters where the lowering cannot know the type (a column mapped to a SQL expression).
+    tests: ['test/differential/pinned.test.ts'],
   },
   {
     name: 'mysql-compare-not-binary',
@@ -182,7 +184,16 @@ export const MUTANTS: readonly Mutant[] = [
   // ---- pricing: the interface's Limits table, written out by hand in the tests
   { name: 'price-links-44', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 45 },", replace: "price: { per: 'line', units: 44 },", tests: PRICES },
   { name: 'price-metrics-19', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'request', units: 20 },", replace: "price: { per: 'request', units: 19 },", tests: PRICES },
-  { name: 'price-overview-per-line', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'request', units: 45 },", replace: "price: { per: 'line', units: 45 },", tests: PRICES },
+  {
+    name: 'price-overview-per-line',
+    area: 'pricing',
+    file: 'src/catalogue/operations.ts',
+    find: "price: { per: 'request', units: 45 },",
+    replace: "price: { per: 'line', units: 45 },",
+    tests: PRICES,
+    survives: 'overview always answers exactly one line (a target without links too), so 45 per line and 45 per request charge the same for every call',
+  },
+  { name: 'price-summary-per-request', area: 'pricing', file: 'src/catalogue/operations.ts', find: "defaultIsCurrentMonth: true, doc: 'Last month, inclusive (default: current month)' },\n    },\n    price: { per: 'line', units: 40 },", replace: "defaultIsCurrentMonth: true, doc: 'Last month, inclusive (default: current month)' },\n    },\n    price: { per: 'request', units: 40 },", tests: PRICES },
   { name: 'price-ref-ips-40', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 20 },", replace: "price: { per: 'line', units: 40 },", tests: PRICES },
   { name: 'price-score-profile-2', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 1 },", replace: "price: { per: 'line', units: 2 },", tests: PRICES },
   {
@@ -205,9 +216,9 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'default-direction-ascending',
     area: 'ordering',
-    file: 'src/server/routes/answers.ts',
-    find: "direction: p.direction ?? 'DESC',",
-    replace: "direction: p.direction ?? 'ASC',",
+    file: 'src/catalogue/parameters.ts',
+    find: "default: 'DESC',",
+    replace: "default: 'ASC',",
     tests: ORDER,
   },
   {

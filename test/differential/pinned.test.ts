@@ -10,7 +10,8 @@ import { parseFilter } from '../../src/syntax/parse.js';
 import { ENGINE_NAMES, openEngine, type EngineName, type EngineSession } from '../helpers/engines.js';
 import { ENGINE_TRAITS, type CountsStorage } from '../helpers/engines-tables.js';
 import { anchorRow } from '../injection/fixture.js';
-import { checkCase, evaluatorIds, TablePool } from './harness.js';
+import { toSql } from '../../src/sql/index.js';
+import { checkCase, evaluatorIds, TablePool, type Lowering } from './harness.js';
 
 const ANCHORS = ['abc', 'ABC', 'abc ', 'a_c', 'aXc', '', 'ß', 'ss', 'SS', 'é', 'e\u0301', '\uffff', '\u{10000}', 'a\\b', 'a%b', "it's", '\ue000', '\ufffd', '\ufffe'];
 const TIMES = ['2024-05-01T00:00:00', '2024-05-01T10:30:00', '2024-04-30T23:59:59', '2024-05-02T00:00:00'];
@@ -45,6 +46,13 @@ const ANCHOR_CASES: [string, number[]][] = [
   ['backlinks_count != 2.5', ANCHORS.map((_, i) => i + 1)],
   ['backlinks_count <= -0.5 OR backlinks_count >= 9007199254740991', []],
 ];
+
+/**
+ * Number cases again with `backlinks_count` mapped to a SQL expression (`columns: { backlinks_count:
+ * { sql } }`): the lowering cannot know the expression is an integer, so it cannot use the integer
+ * rewrite, and a decimal must still compare as a decimal against the engine's bigint.
+ */
+const EXPRESSION_CASES = ANCHOR_CASES.filter(([text]) => text.startsWith('backlinks_count'));
 
 const matrix = [
   [0, 5, 0],
@@ -87,6 +95,13 @@ describe.each(ENGINE_NAMES.map((name) => [name] as [EngineName]))('pinned cases 
   };
 
   it.each(ANCHOR_CASES)('anchors: %s', (text, expected) => run('anchors', 'columns', anchors, text, expected));
+  it.each(EXPRESSION_CASES)('anchors, backlinks_count as a SQL expression: %s', async (text, expected) => {
+    const filter = parseFilter(text, { operation: 'anchors' });
+    expect(evaluatorIds(filter, anchors as never[]), `evaluator: ${text}`).toEqual(expected);
+    const expression: Lowering = (f, options) => toSql(f, { ...options, columns: { backlinks_count: { sql: `(${ENGINE_TRAITS[engine].quote('backlinks_count')})` } } });
+    const result = await checkCase(session, tables, 'anchors', 'columns', { rows: anchors as never[], targets: 1, filters: [filter] }, expression);
+    expect(result).toEqual({ ran: 1, refused: 0 });
+  });
   it.each(ENGINE_TRAITS[engine].arrays.flatMap((storage) => MATRIX_CASES.map(([t, e]) => [storage, t, e] as const)))(
     'matrix (%s): %s',
     (storage, text, expected) => run('matrix', storage, matrix, text, [...expected]),

@@ -5,8 +5,8 @@
  * Column types follow what a server would use, with each engine's default collation left in place
  * on purpose (MariaDB: utf8mb4_general_ci, which ignores case and trailing spaces), so the
  * lowering has to make text comparison binary itself. A session opened with the `linguistic`
- * collation goes further (see `LINGUISTIC` in engines.ts); on SQLite that means declaring the
- * text columns `COLLATE NOCASE` here.
+ * collation goes further (see `LINGUISTIC` in engines.ts); on SQLite and PostgreSQL that includes
+ * the collation declared on text columns here.
  *
  * @internal
  * @module
@@ -27,8 +27,13 @@ interface EngineTraits {
   readonly bind: (value: unknown) => unknown;
   /** Array storage the engine offers natively. */
   readonly arrays: readonly CountsStorage[];
-  /** What a text column's type gains on a `linguistic` session, where the engine has no database-wide default. */
-  readonly linguisticText?: string;
+  /**
+   * What a text column's type gains on a `linguistic` session, beyond the database's default: on
+   * SQLite (no database-wide default) `NOCASE` for every text column; on PostgreSQL a
+   * nondeterministic case-insensitive ICU collation for string columns (timestamps keep the
+   * database's ICU `en-US`), the one kind of collation under which LIKE needs its own.
+   */
+  readonly linguisticText?: Partial<Readonly<Record<'string' | 'timestamp', string>>>;
 }
 
 const doubleQuote = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
@@ -44,7 +49,7 @@ export const ENGINE_TRAITS: Readonly<Record<EngineName, EngineTraits>> = {
     // SQLite has no boolean type (0/1) and no array type (JSON text, read with json_extract).
     bind: (value) => (typeof value === 'boolean' ? Number(value) : Array.isArray(value) ? JSON.stringify(value) : value),
     arrays: ['array', 'columns'],
-    linguisticText: 'COLLATE NOCASE',
+    linguisticText: { string: 'COLLATE NOCASE', timestamp: 'COLLATE NOCASE' },
   },
   postgres: {
     types: { string: 'text', timestamp: 'text', integer: 'bigint', number: 'double precision', boolean: 'boolean', 'integer[]': 'bigint[]' },
@@ -52,6 +57,7 @@ export const ENGINE_TRAITS: Readonly<Record<EngineName, EngineTraits>> = {
     placeholder: (n) => `$${n}`,
     bind: asIs,
     arrays: ['array', 'columns'],
+    linguisticText: { string: 'COLLATE bq_nocase' },
   },
   mysql: {
     types: { string: 'LONGTEXT', timestamp: 'VARCHAR(19)', integer: 'BIGINT', number: 'DOUBLE', boolean: 'BOOLEAN', 'integer[]': 'JSON' },
@@ -86,11 +92,14 @@ export const countColumn = (n: number): string => `backlinks_counts_${n}`;
 function tableColumns(engine: EngineName, table: RecordTable, collation: Collation = 'default'): [string, string, string, number | null][] {
   const traits = ENGINE_TRAITS[engine];
   const record = operations[table.operation].record as Readonly<Record<string, { readonly type: FieldType }>>;
-  const text = (type: string) => (collation === 'linguistic' && traits.linguisticText ? `${type} ${traits.linguisticText}` : type);
+  const text = (type: 'string' | 'timestamp') => {
+    const extra = collation === 'linguistic' ? traits.linguisticText?.[type] : undefined;
+    return extra ? `${traits.types[type]} ${extra}` : traits.types[type];
+  };
   return Object.entries(record).flatMap(([field, spec]): [string, string, string, number | null][] => {
     if (spec.type === 'string[]') throw new Error(`${table.operation}.${field}: string[] fields are not filterable`);
     const column = table.columns[field] ?? field;
-    if (spec.type === 'string' || spec.type === 'timestamp') return [[column, text(traits.types[spec.type]), field, null]];
+    if (spec.type === 'string' || spec.type === 'timestamp') return [[column, text(spec.type), field, null]];
     if (spec.type !== 'integer[]') return [[column, traits.types[spec.type], field, null]];
     if (!traits.arrays.includes(table.storage)) throw new Error(`${engine} cannot store ${field} as ${table.storage}`);
     if (table.storage === 'array') return [[column, traits.types['integer[]'], field, null]];

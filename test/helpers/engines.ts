@@ -33,7 +33,7 @@ export type Collation = 'default' | 'linguistic';
  */
 export const LINGUISTIC: Readonly<Record<EngineName, string>> = {
   sqlite: 'text columns declared COLLATE NOCASE',
-  postgres: "a database whose default collation is ICU 'en-US'",
+  postgres: "a database whose default collation is ICU 'en-US', string columns a case-insensitive nondeterministic ICU collation",
   mysql: 'a database whose default collation is utf8mb4_uca1400_ai_ci',
   duckdb: "SET default_collation = 'nocase'",
 };
@@ -119,7 +119,20 @@ async function postgresUrlFor(collation: Collation): Promise<string> {
   } finally {
     await admin.end();
   }
-  return withDatabase(url, ICU_DATABASE);
+  const icu = withDatabase(url, ICU_DATABASE);
+  // Case-insensitive and nondeterministic: '=' and '<' ignore case, and LIKE is an error unless
+  // the query names a deterministic collation of its own.
+  const client = new pg.Client({ connectionString: icu });
+  await client.connect();
+  try {
+    await createOnce(
+      () => client.query("CREATE COLLATION IF NOT EXISTS bq_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)"),
+      (error) => error.code === '42710' || error.code === '23505',
+    );
+  } finally {
+    await client.end();
+  }
+  return icu;
 }
 
 async function openPostgres(collation: Collation): Promise<EngineSession> {

@@ -20,7 +20,7 @@ function targetOf(url: string, scope: Scope, ctx: AnswerContext): Target {
   return target;
 }
 
-const pageOf = (p: RequestParams): Page => ({ orderBy: p.order_by!, direction: p.direction ?? 'DESC', limit: p.limit!, offset: p.offset ?? 0 });
+const pageOf = (p: RequestParams): Page => ({ orderBy: p.order_by!, direction: p.direction!, limit: p.limit!, offset: p.offset ?? 0 });
 
 /** The request values every list meta may echo. */
 const listEcho = (p: RequestParams, target: Target | undefined, total: number) => ({
