@@ -185,7 +185,7 @@ function operationCommand(operation: OperationName): Command {
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
       checkFirst(operation, params, settings);
       const client = clientOf(parsed, settings, io);
-      await confirmCost(estimateRun(operation, params, settings), settings.confirmAbove, settings.yes, io);
+      await confirmCost(estimateRun(operation, params, settings), settings.confirmAbove, { yes: settings.yes, bounded: settings.maxUnits !== undefined }, io);
       await (settings.all ? runAll : runOnce)(client, operation, params, settings, io);
       return EXIT.ok;
     },

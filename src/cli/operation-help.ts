@@ -33,10 +33,11 @@ Parameters:
 ${parameterHelp(operation).join('\n')}
 
 Output and cost:
-  -f, --format <fmt>            table (default, aligned for people), json, ndjson, csv (semicolons, as the service writes it)
-${list ? '      --all                     Page through every row (progress on stderr when it is a terminal)\n      --max-rows <n>            With --all: stop after n rows\n' : ''}      --max-units <n>           Spend at most n units (calls that could cost more are not sent)
-      --confirm-above <n>       Ask before a call that may cost more than n units (default ${DEFAULT_CONFIRM_ABOVE});
-                                without a terminal on stdin the call is refused instead (exit code 4)
+  -f, --format <fmt>            table (default, aligned for people), json, ndjson, csv (semicolons and CRLF, as the service writes it)
+${list ? '      --all                     Page through every row (progress on stderr when it is a terminal)\n      --max-rows <n>            With --all: stop after n rows\n' : ''}      --max-units <n>           Spend at most n units (calls that could cost more are not sent);\n                                the cap answers the cost question, as --yes does
+      --confirm-above <n>       Ask before a call that may cost more than n units (default ${DEFAULT_CONFIRM_ABOVE}),
+                                unless --yes or --max-units is given; without a terminal on stdin
+                                the call is refused instead (exit code 4)
   -y, --yes                     Do not ask about cost
       --api-key <key>           API key (default: $BACKLINK_QUERY_API_KEY)
       --base-url <url>          Service base URL (default: $BACKLINK_QUERY_BASE_URL)

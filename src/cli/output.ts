@@ -1,12 +1,13 @@
 /**
  * The output formats of operation commands: `table` (aligned, for people), `json`, `ndjson` and
- * `csv` (the service's own dialect: semicolons, a header row, booleans true/false, arrays
- * comma-joined in the cell). ndjson and csv stream row by row; table and json need every row.
+ * `csv` (the service's own dialect, written by the service's own writer: semicolons, a header row,
+ * booleans true/false, arrays comma-joined in the cell, RFC 4180 quoting, lines ending in CRLF).
+ * ndjson and csv stream row by row; table and json need every row.
  *
  * @module
  * @internal
  */
-import Papa from 'papaparse';
+import { toCsv } from '../server/csv.js';
 import type { TextSink } from './command.js';
 import { cellText, renderRecord, renderTable } from './table.js';
 
@@ -23,8 +24,12 @@ export interface RowWriter {
   end(): void;
 }
 
+/**
+ * One CSV line, byte for byte as the service writes it: `toCsv` with no rows is exactly its header
+ * line, so any list of cells goes through the service's quoting and its CRLF line end.
+ */
 function csvLine(cells: readonly string[]): string {
-  return Papa.unparse([cells as string[]], { delimiter: ';', newline: '\n', quotes: false }) + '\n';
+  return toCsv([], cells);
 }
 
 /**

@@ -200,9 +200,9 @@ describe('--all', () => {
 
 describe('cost confirmation and refusals', () => {
   it('refuses a call above --confirm-above when stdin is not a terminal, sending nothing', async () => {
-    const run = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN'], { env });
+    const run = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '200'], { env });
     expect(run.code).toBe(4);
-    expect(run.stderr).toContain('may cost up to 4,500 units');
+    expect(run.stderr).toContain('may cost up to 9,000 units');
     expect(server.requests).toHaveLength(0);
   });
 
@@ -210,9 +210,9 @@ describe('cost confirmation and refusals', () => {
     const unbounded = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--all'], { env });
     expect(unbounded.code).toBe(4);
     expect(unbounded.stderr).toContain('unbounded');
-    const yes = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--yes', '--format', 'ndjson'], { env });
+    const yes = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '200', '--yes', '--format', 'ndjson'], { env });
     expect(yes.code).toBe(0);
-    const higher = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--confirm-above', '5000', '--format', 'ndjson'], { env });
+    const higher = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '200', '--confirm-above', '9000', '--format', 'ndjson'], { env });
     expect(higher.code).toBe(0);
     expect(server.requests).toHaveLength(2);
   });
@@ -262,14 +262,14 @@ describe('errors and exit codes', () => {
 
 describe('on a terminal (in-process, with stdin and stderr claiming to be terminals)', () => {
   it('asks before an expensive call and goes on after "y"', async () => {
-    const run = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '30', '--format', 'ndjson'], { env, tty: true, stdin: 'y\n' });
-    expect(run.stderr).toContain('This call may cost up to 1,350 units (--confirm-above 1,000). Continue? [y/N]');
+    const run = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '120', '--format', 'ndjson'], { env, tty: true, stdin: 'y\n' });
+    expect(run.stderr).toContain('This call may cost up to 5,400 units (--confirm-above 5,000). Continue? [y/N]');
     expect(run.code).toBe(0);
     expect(server.requests).toHaveLength(1);
   });
 
   it('stops after any other answer, with exit 4', async () => {
-    const run = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '30'], { env, tty: true, stdin: 'n\n' });
+    const run = await runMain(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limit', '120'], { env, tty: true, stdin: 'n\n' });
     expect(run.code).toBe(4);
     expect(server.requests).toHaveLength(0);
   });
