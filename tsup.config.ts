@@ -1,4 +1,21 @@
+import { join } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+
+/**
+ * backlink-query/kysely and /testing load their optional peer in `optional-peer.ts` with a
+ * top-level await import(), so that a missing peer gets a message naming what to install
+ * (src/peers.ts). CommonJS has no top-level await: in the CommonJS build each `./optional-peer.js`
+ * import resolves to its twin `optional-peer.cjs.ts`, which uses require(). (TSUP_FORMAT is the
+ * define tsup sets for each format.)
+ */
+const cjsPeerLoaders: Plugin = {
+  name: 'cjs-peer-loaders',
+  setup(build) {
+    if (build.initialOptions.define?.['TSUP_FORMAT'] !== JSON.stringify('cjs')) return;
+    build.onResolve({ filter: /^\.\/optional-peer\.js$/ }, (args) => ({ path: join(args.resolveDir, 'optional-peer.cjs.ts') }));
+  },
+};
 
 export default defineConfig({
   entry: {
@@ -18,4 +35,5 @@ export default defineConfig({
   treeshake: true,
   // import.meta.url in the CommonJS build (the SQLite store resolves its worker's driver with it).
   shims: true,
+  esbuildPlugins: [cjsPeerLoaders],
 });

@@ -1,7 +1,8 @@
 /**
  * The Kysely adapter (`backlink-query/kysely`): a filter AST as a Kysely expression for `.where()`,
  * with the exact meaning `toSql` gives it and every literal bound by Kysely as a parameter. Kysely
- * is an optional peer dependency, needed only by this entry point.
+ * is an optional peer dependency, needed only by this entry point; without it, importing the entry
+ * throws an error whose message says `npm install kysely`.
  *
  * @example
  * ```ts
@@ -12,9 +13,10 @@
  *
  * @module
  */
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { RawBuilder, SqlBool } from 'kysely';
 import type { FilterNode } from '../ast/nodes.js';
 import { toSqlFragments, type SqlOptions } from '../sql/to-sql.js';
+import { kysely } from './optional-peer.js';
 
 /**
  * Options of {@link filterToKysely}: the same as `toSql`'s. `dialect` decides the meaning (binary
@@ -44,5 +46,5 @@ export function filterToKysely(filter: FilterNode, options: KyselyFilterOptions)
   const { fragments, parameters } = toSqlFragments(filter, options);
   // Kysely's `sql` tag takes the strings of a template; each parameter becomes a bound value.
   const strings = Object.assign([...fragments], { raw: [...fragments] }) as unknown as TemplateStringsArray;
-  return sql<SqlBool>(strings, ...parameters);
+  return kysely.sql<SqlBool>(strings, ...parameters);
 }

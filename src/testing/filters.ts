@@ -4,7 +4,8 @@
  *
  * @module
  */
-import fc, { type Arbitrary } from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fc } from './optional-peer.js';
 import * as ast from '../ast/factories.js';
 import type { Condition, Field, FilterNode, Literal } from '../ast/nodes.js';
 import { COMPARISON_OPERATORS } from '../ast/nodes.js';

@@ -1,6 +1,7 @@
 /**
  * `backlink-query/testing`: fast-check arbitraries for fuzzing code that produces or consumes
- * filters, such as your own endpoint. fast-check is a peer dependency of this entry only.
+ * filters, such as your own endpoint. fast-check is a peer dependency of this entry only; without
+ * it, importing the entry throws an error whose message says `npm install fast-check`.
  *
  * @example
  * ```ts

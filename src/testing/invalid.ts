@@ -4,7 +4,8 @@
  *
  * @module
  */
-import fc, { type Arbitrary } from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fc } from './optional-peer.js';
 import { operations, type OperationName } from '../catalogue/operations.js';
 import type { IssueCode } from '../errors/issue.js';
 import { printFilter, printNumber, printString } from '../print/printer.js';

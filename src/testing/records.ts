@@ -11,7 +11,8 @@
  *
  * @module
  */
-import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { fc } from './optional-peer.js';
 import { MAX_MATRIX_TARGETS, operations, type FilterableOperation } from '../catalogue/operations.js';
 import type { FieldType } from '../catalogue/records.js';
 import type { RowOf } from '../catalogue/types.js';
@@ -56,7 +57,7 @@ const EDGE_STRINGS = [
 const fragment = fc.constantFrom(...EDGE_FRAGMENTS);
 
 /** Any text value: an edge value, or a few fragments glued together. @internal */
-export const textArbitrary: fc.Arbitrary<string> = fc.oneof(
+export const textArbitrary: Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...EDGE_STRINGS) },
   { weight: 3, arbitrary: fc.array(fragment, { minLength: 0, maxLength: 4 }).map((parts) => parts.join('')) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }).filter((s) => !s.includes('\u0000')) },
@@ -65,7 +66,7 @@ export const textArbitrary: fc.Arbitrary<string> = fc.oneof(
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** A valid `YYYY-MM-DDTHH:MM:SS`, years at the edges and dense around 2024. @internal */
-export const timestampArbitrary: fc.Arbitrary<string> = fc
+export const timestampArbitrary: Arbitrary<string> = fc
   .record({
     year: fc.constantFrom(1, 999, 1999, 2000, 2023, 2024, 2024, 2025, 9999),
     month: fc.integer({ min: 1, max: 12 }),
@@ -83,7 +84,7 @@ export const timestampArbitrary: fc.Arbitrary<string> = fc
 const BIG = [2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 53 - 1] as const;
 
 /** Integers by what the field holds: scores 0-100, HTTP codes, or counts up to 2^53-1. @internal */
-function integerArbitrary(field: string): fc.Arbitrary<number> {
+function integerArbitrary(field: string): Arbitrary<number> {
   if (field.endsWith('_score')) return fc.oneof(fc.constantFrom(0, 1, 49, 50, 51, 99, 100), fc.integer({ min: 0, max: 100 }));
   if (field === 'response_code') return fc.constantFrom(0, 200, 201, 301, 302, 404, 410, 500, 503);
   return fc.oneof(
@@ -94,7 +95,7 @@ function integerArbitrary(field: string): fc.Arbitrary<number> {
 }
 
 /** Doubles where the field is `number` (0-1 similarity): exact and inexact decimals. @internal */
-const numberArbitrary: fc.Arbitrary<number> = fc.oneof(
+const numberArbitrary: Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, 0.1, 0.2, 0.3, 0.5, 1 / 3, 0.7, 0.9999999, 1),
   fc.double({ min: 0, max: 1, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)),
 );
@@ -118,13 +119,13 @@ interface Vocabulary {
   readonly timestamps: readonly string[];
 }
 
-const vocabularyArbitrary: fc.Arbitrary<Vocabulary> = fc
+const vocabularyArbitrary: Arbitrary<Vocabulary> = fc
   .record({ text: fc.array(textArbitrary, { minLength: 1, maxLength: 5 }), timestamps: fc.array(timestampArbitrary, { minLength: 1, maxLength: 3 }) })
   .map(({ text, timestamps }) => ({ text: text.flatMap(textVariants), timestamps: timestamps.flatMap(timestampVariants) }));
 
 /** A value of one field type, drawn from the vocabulary half of the time. @internal */
-function valueArbitrary(field: string, type: FieldType, vocabulary: Vocabulary | undefined): fc.Arbitrary<unknown> {
-  const shared = <T>(own: fc.Arbitrary<T>, pool: readonly T[] | undefined): fc.Arbitrary<T> =>
+function valueArbitrary(field: string, type: FieldType, vocabulary: Vocabulary | undefined): Arbitrary<unknown> {
+  const shared = <T>(own: Arbitrary<T>, pool: readonly T[] | undefined): Arbitrary<T> =>
     pool && pool.length > 0 ? fc.oneof(own, fc.constantFrom(...pool)) : own;
   switch (type) {
     case 'string':
@@ -149,9 +150,9 @@ const countArbitrary = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...BIG) },
 );
 
-function rowArbitrary<Op extends FilterableOperation>(operation: Op, targets: number, vocabulary?: Vocabulary): fc.Arbitrary<RowOf<Op>> {
+function rowArbitrary<Op extends FilterableOperation>(operation: Op, targets: number, vocabulary?: Vocabulary): Arbitrary<RowOf<Op>> {
   const record = operations[operation].record as Readonly<Record<string, { readonly type: FieldType }>>;
-  const shape: Record<string, fc.Arbitrary<unknown>> = {};
+  const shape: Record<string, Arbitrary<unknown>> = {};
   for (const [name, spec] of Object.entries(record)) {
     if (spec.type === 'integer[]') shape[name] = fc.array(countArbitrary, { minLength: targets, maxLength: targets });
     else if (name !== 'matches_count') shape[name] = valueArbitrary(name, spec.type, vocabulary);
@@ -164,7 +165,7 @@ function rowArbitrary<Op extends FilterableOperation>(operation: Op, targets: nu
   });
 }
 
-const targetsArbitrary = (targets: number | undefined): fc.Arbitrary<number> =>
+const targetsArbitrary = (targets: number | undefined): Arbitrary<number> =>
   targets === undefined ? fc.integer({ min: 1, max: MAX_MATRIX_TARGETS }) : fc.constant(checkTargets(targets));
 
 function checkTargets(targets: number): number {
@@ -185,7 +186,7 @@ function checkTargets(targets: number): number {
  * row.backlinks_counts.length; // 3; row.matches_count counts its non-zero elements
  * ```
  */
-export function recordArbitrary<Op extends FilterableOperation>(operation: Op, options: RecordArbitraryOptions = {}): fc.Arbitrary<RowOf<Op>> {
+export function recordArbitrary<Op extends FilterableOperation>(operation: Op, options: RecordArbitraryOptions = {}): Arbitrary<RowOf<Op>> {
   return targetsArbitrary(options.targets).chain((targets) => rowArbitrary(operation, targets));
 }
 
@@ -203,7 +204,7 @@ export function recordArbitrary<Op extends FilterableOperation>(operation: Op, o
  * }));
  * ```
  */
-export function datasetArbitrary<Op extends FilterableOperation>(operation: Op, options: DatasetArbitraryOptions = {}): fc.Arbitrary<RowOf<Op>[]> {
+export function datasetArbitrary<Op extends FilterableOperation>(operation: Op, options: DatasetArbitraryOptions = {}): Arbitrary<RowOf<Op>[]> {
   const { minRows = 0, maxRows = 40 } = options;
   return fc
     .tuple(targetsArbitrary(options.targets), vocabularyArbitrary)
