@@ -77,7 +77,7 @@ export const GOALS = {
 
 const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1));
+const ms = (n: number | undefined) => (n == null || Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1));
 const ratio = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(2));
 const links = (n: number) => `${n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : int(n)}`;
 function bytes(n: number): string {
@@ -154,13 +154,20 @@ function p99GoalLines(results: readonly DatabaseResult[], broken: readonly Datab
     .filter((store) => !at.some((db) => db.store === store) && !broken.some((b) => b.store === store && b.links === size))
     .map((store) => ({ text: `${label}, ${STORE_NAME[store]}: not measured in this run.`, met: undefined }));
   return [...failedHere, ...absent, ...at.map((db) => {
-    const calls = db.calls!.filter((r) => r.load);
-    const over = calls.filter((r) => r.load!.p99 > goal);
-    const worst = [...calls].sort((a, b) => b.load!.p99 - a.load!.p99)[0];
+    // A call that was not answered (its probe failed) or answered errors under load misses the
+    // goal too: a 503 in time is not an answer.
+    const calls = db.calls!;
+    const missed = calls.flatMap((r): string[] => {
+      if (!r.load) return [`${r.call.name} not answered (probe: ${r.probe.status})`];
+      const failure = failureText(r.load)?.replace(/^FAILED: /, ' with ') ?? '';
+      if (r.load.p99 > goal) return [`${r.call.name} ${ms(r.load.p99)} ms (+${ms(r.load.p99 - goal)})${failure}`];
+      return failure ? [`${r.call.name}${failure}`] : [];
+    });
+    const loaded = calls.filter((r) => r.load);
+    const worst = [...loaded].sort((a, b) => b.load!.p99 - a.load!.p99)[0];
     const worstText = worst ? `worst ${worst.call.name} p99 ${ms(worst.load!.p99)} ms` : 'no run';
-    if (over.length === 0) return { text: `${label}, ${STORE_NAME[db.store]}: **met** (${worstText}).`, met: true };
-    const list = over.map((r) => `${r.call.name} ${ms(r.load!.p99)} ms (+${ms(r.load!.p99 - goal)})`).join(', ');
-    return { text: `${label}, ${STORE_NAME[db.store]}: **missed** by ${over.length} of ${calls.length} calls: ${list}.`, met: false };
+    if (missed.length === 0) return { text: `${label}, ${STORE_NAME[db.store]}: **met** (${worstText}).`, met: true };
+    return { text: `${label}, ${STORE_NAME[db.store]}: **missed** by ${missed.length} of ${calls.length} calls: ${missed.join(', ')}.`, met: false };
   })];
 }
 
