@@ -21,6 +21,9 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     client: 'src/client/index.ts',
+    // The filter language alone (its chunks are shared with what the client loads, with import(),
+    // to validate filters locally).
+    filter: 'src/filter/index.ts',
     server: 'src/server/index.ts',
     testing: 'src/testing/index.ts',
     kysely: 'src/kysely/index.ts',

@@ -68,7 +68,8 @@ export type ParameterRule = keyof typeof PARAMETER_RULES;
  * PARAMETER_RULE_CODES.includes('required'); // true
  * ```
  */
-export const PARAMETER_RULE_CODES = Object.keys(PARAMETER_RULES) as readonly ParameterRule[];
+// Pure: a bundle that never reads the codes (the client's) leaves out the rule table with them.
+export const PARAMETER_RULE_CODES = /* @__PURE__ */ Object.keys(PARAMETER_RULES) as readonly ParameterRule[];
 
 /** One broken rule: the parameter, the rule's code, a sentence, and what helps (bounds, a suggestion). */
 export interface ParameterIssue {

@@ -10,6 +10,7 @@ import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient, type Client } from '../client/client.js';
 import type { AnyResult } from '../client/call.js';
 import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
+import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
 import { estimateUnits } from '../client/units.js';
@@ -86,7 +87,7 @@ const DOCUMENTED_MAX_LIMIT = DEFAULT_MAX_LIMIT;
  */
 function checkFirst(operation: OperationName, params: Row, settings: RunSettings): void {
   try {
-    checkParams(operation, params, Date.now());
+    checkParams(operation, params, Date.now(), normalizeFilter);
   } catch (error) {
     if (!isParameterError(error)) throw error;
     throw new UsageError(`${whereOf(operation, error.parameter)} (${error.code}): ${sentence(error.message)}`);

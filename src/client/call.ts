@@ -10,7 +10,8 @@ import { operations, type OperationName } from '../catalogue/operations.js';
 import { UnitLedger } from './budget.js';
 import { decodeCsv, decodeJson, ShapeProblem } from './decode.js';
 import { ResponseShapeError } from './errors.js';
-import { checkParams, type RawParams } from './params.js';
+import type { RawParams } from './params.js';
+import { queryFor, type ValidationMode } from './query.js';
 import { send, type RawResponse, type TransportConfig } from './transport.js';
 import type { CallOptions, CsvResult, JsonResult } from './types.js';
 import { estimateUnits, unitsOf } from './units.js';
@@ -20,6 +21,8 @@ export interface CallContext {
   readonly baseUrl: string;
   readonly transport: TransportConfig;
   readonly ledger: UnitLedger;
+  /** Where parameters and filters are checked (`ClientOptions.validation`). */
+  readonly validation: ValidationMode;
 }
 
 type Row = Record<string, unknown>;
@@ -40,7 +43,9 @@ export function requestUrl(baseUrl: string, operation: OperationName, query: URL
  * @internal
  */
 export async function callOperation(context: CallContext, operation: OperationName, params: RawParams, options: CallOptions = {}): Promise<AnyResult> {
-  const query = checkParams(operation, params, context.transport.timing.now());
+  // Awaited only while a checker is still loading (the first calls with local validation).
+  const checked = queryFor(context.validation, operation, params, context.transport.timing.now());
+  const query = checked instanceof URLSearchParams ? checked : await checked;
   const url = requestUrl(context.baseUrl, operation, query);
   const estimate = estimateUnits(operation, params as never);
   context.ledger.reserve(estimate, url);

@@ -9,6 +9,7 @@ import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/op
 import { ParameterError } from '../errors/filter-error.js';
 import { UnitLedger } from './budget.js';
 import { callBalance, callOperation, type CallContext } from './call.js';
+import { preloadChecks, VALIDATION_MODES, type ValidationMode } from './query.js';
 import { DEFAULT_RATE_LIMIT, Limiter, type RateLimit } from './limiter.js';
 import { paginate } from './paginate.js';
 import type { RawParams } from './params.js';
@@ -19,6 +20,7 @@ import type { CallOptions, OperationMethods, PaginateOptions, PaginationEnd, Pag
  * @example
  * ```ts
  * createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com', timeout: 10_000, retry: 3, budget: 5_000, rateLimit: true });
+ * createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com', validation: 'server' }); // checks nothing locally, loads nothing more
  * ```
  */
 export interface ClientOptions {
@@ -40,6 +42,18 @@ export interface ClientOptions {
   readonly timing?: Partial<Timing>;
   /** Extra request headers (a `User-Agent`, a tracing header). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Where a call's parameters and filter are checked. `'local'` (the default): by the client,
+   * before anything is reserved or sent; a mistake rejects with `ParameterError` or `FilterError`
+   * (every issue of the filter in it), and the filter is sent as the shortest text that means the
+   * same. The parameter rules (a few KB) are loaded with `import()` when the client is created,
+   * the filter language (parser and validator, with Chevrotain: about 50 KB gzip) on the first call
+   * with a filter. `'server'`: values are sent as given (lists comma-joined, an AST or builder
+   * result printed) and only the service checks them: a mistake comes back as a 400
+   * `invalid_request` `HttpError` whose `details` name each parameter and rule; the client never
+   * loads either. The TypeScript types check the parameters either way.
+   */
+  readonly validation?: ValidationMode;
 }
 
 /** The client: one method per operation, plus units and pagination. *
@@ -80,6 +94,9 @@ function checkOptions(options: ClientOptions): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParameterError('baseUrl', 'invalid_value', 'baseUrl must use http or https.');
   if (options.budget !== undefined && !(options.budget >= 0)) throw new ParameterError('budget', 'too_small', 'budget must be 0 or more units.');
   if (options.timeout !== undefined && options.timeout !== false && !(options.timeout > 0)) throw new ParameterError('timeout', 'too_small', 'timeout must be more than 0 ms, or false.');
+  if (options.validation !== undefined && !VALIDATION_MODES.includes(options.validation)) {
+    throw new ParameterError('validation', 'invalid_value', `validation must be 'local' or 'server', not ${JSON.stringify(options.validation)}.`);
+  }
   // A base URL may carry a path prefix (a gateway); the operation's path follows it.
   return url.href.replace(/\/+$/, '');
 }
@@ -104,12 +121,15 @@ function resolveRateLimit(option: ClientOptions['rateLimit']): RateLimit | undef
  */
 export function createClient(options: ClientOptions): Client {
   const baseUrl = checkOptions(options);
+  const validation = options.validation ?? 'local';
+  if (validation === 'local') preloadChecks();
   const timing: Timing = { ...REAL_TIMING, ...options.timing };
   const rateLimit = resolveRateLimit(options.rateLimit);
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const context: CallContext = {
     baseUrl,
     ledger: new UnitLedger(options.budget),
+    validation,
     transport: {
       apiKey: options.apiKey,
       fetch: fetchImpl,

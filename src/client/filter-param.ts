@@ -1,63 +1,93 @@
 /**
- * The `filter` parameter: text, an AST or a builder result, validated for the operation and (for
- * matrix) the number of targets, and sent as the shortest text that means the same: the canonical
- * text with each string in the quotes that need fewer escapes, or the caller's own text when that
- * is shorter still (the service's length limit applies to what it receives).
+ * The `filter` parameter, without the filter language: how a call's filter becomes the text it
+ * sends, and which code that takes. Text sent unchecked needs nothing; an AST or a builder result
+ * needs the printer; local validation needs the parser and the validator. The last two are loaded
+ * with `import()` on the first call that needs them, so a bundle of the client carries neither
+ * unless it is used (a bundler puts them in chunks of their own).
  *
  * @module
+ * @internal
  */
 import type { FilterNode } from '../ast/nodes.js';
-import type { OperationName } from '../catalogue/operations.js';
-import { FilterError, ParameterError } from '../errors/filter-error.js';
-import { printFilter } from '../print/printer.js';
-import { safeParseFilter } from '../syntax/parse.js';
-import { validateFilter } from '../validate/validate.js';
+import { isOperationName, operations, type OperationName } from '../catalogue/operations.js';
+import { ParameterError } from '../errors/filter-error.js';
+import type { ValidationMode } from './query.js';
 import type { FilterBuilderLike } from './types.js';
+
+/**
+ * Turns the checked `filter` value of a call into the text to send; `undefined` for no filter.
+ * Throws `FilterError` (local validation) or `ParameterError` (not a filter at all).
+ *
+ * @internal
+ */
+export type FilterEncoder = (operation: OperationName, value: unknown, params: Readonly<Record<string, unknown>>) => string | undefined;
 
 const FILTER_KINDS = new Set(['Or', 'And', 'Comparison', 'Like']);
 
-function isFilterNode(value: unknown): value is FilterNode {
+/** Whether `value` is a filter node (by its kind; the printer and validator check the rest). @internal */
+export function isFilterNode(value: unknown): value is FilterNode {
   return typeof value === 'object' && value !== null && FILTER_KINDS.has((value as { kind?: unknown }).kind as string);
 }
 
-function isBuilder(value: unknown): value is FilterBuilderLike {
+/** Whether `value` has a `toAst()`, as results of the filter builder do. @internal */
+export function isBuilder(value: unknown): value is FilterBuilderLike {
   return typeof value === 'object' && value !== null && typeof (value as { toAst?: unknown }).toAst === 'function';
 }
 
-/** The number of targets of a call (its `urls`), which bounds `backlinks_counts[n]`. */
-function targetsOf(params: Readonly<Record<string, unknown>>): number | undefined {
-  const urls = params['urls'];
-  return Array.isArray(urls) ? urls.length : undefined;
-}
+/** The interface treats a text that is empty or only white space as no filter. */
+const isBlank = (text: string) => /^[ \t\r\n]*$/.test(text);
+
+/** The error of a `filter` that is neither text, nor an AST, nor a builder result. @internal */
+export const notAFilter = () => new ParameterError('filter', 'invalid_type', 'filter must be filter text, a filter AST, or an object with toAst().');
 
 /**
- * Validates a filter for `operation` and returns the text to send, or `undefined` for a text that
- * is empty or only white space (which the interface treats as no filter).
- * Throws `FilterError` with every issue, or `ParameterError` when the value is not a filter at all.
+ * Filter text sent as the caller wrote it, unchecked (the service checks it); blank text is no
+ * filter. Only text reaches it: anything else goes to an encoder that prints.
  *
- * @example
- * ```ts
- * normalizeFilter('links', 'domain_score>50  and  anchor like "%seo%"', {});
- * // "domain_score > 50 AND anchor LIKE '%seo%'" (the canonical text, shorter here)
- * normalizeFilter('links', "anchor = 'it\\'s'", {});
- * // `anchor = "it's"` (in double quotes, where ' needs no escape)
- * ```
+ * @internal
  */
-export function normalizeFilter(operation: OperationName, value: unknown, params: Readonly<Record<string, unknown>>): string | undefined {
-  const targets = targetsOf(params);
-  const options = { operation, ...(targets !== undefined && { targets }) };
-  if (typeof value === 'string') {
-    if (/^[ \t\r\n]*$/.test(value)) return undefined;
-    const result = safeParseFilter(value, options);
-    if (!result.ok) throw new FilterError(result.issues, value);
-    const printed = printFilter(result.filter, { quotes: 'shortest' });
-    return printed.length <= value.length ? printed : value;
-  }
-  const ast = isBuilder(value) ? value.toAst() : value;
-  if (!isFilterNode(ast)) {
-    throw new ParameterError('filter', 'invalid_type', 'filter must be filter text, a filter AST, or an object with toAst().');
-  }
-  const issues = validateFilter(ast, options);
-  if (issues.length > 0) throw new FilterError(issues, printFilter(ast));
-  return printFilter(ast, { quotes: 'shortest' });
+export const sendAsWritten: FilterEncoder = (_operation, value) => {
+  if (typeof value !== 'string') throw notAFilter();
+  return isBlank(value) ? undefined : value;
+};
+
+/**
+ * An `import()` done once, on first need: the loaded function itself once it is there (no await
+ * on later calls), the pending load until then; a failed load is tried again by the next call.
+ *
+ * @internal
+ */
+export function lazy<F extends (...args: never[]) => unknown>(load: () => Promise<F>): () => F | Promise<F> {
+  let loaded: F | undefined;
+  let loading: Promise<F> | undefined;
+  return () =>
+    loaded ??
+    (loading ??= load().then(
+      (encoder) => (loaded = encoder),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
+}
+
+/** Parser, validator and printer: the whole filter language. */
+const localEncoder = lazy<FilterEncoder>(() => import('./local-filter.js').then((m) => m.normalizeFilter));
+/** The printer only, for ASTs and builder results sent unchecked. */
+const printingEncoder = lazy<FilterEncoder>(() => import('./printed-filter.js').then((m) => m.printedFilter));
+
+/**
+ * The encoder for the filter of one call, loading what it needs on first use. Calls without a
+ * filter, on operations that take none, or with blank text load nothing; so does text with
+ * `'server'` validation.
+ *
+ * @internal
+ */
+export function filterEncoderFor(validation: ValidationMode, operation: OperationName, params: unknown): FilterEncoder | Promise<FilterEncoder> {
+  const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['filter'] : undefined;
+  if (value === undefined || value === null || !isOperationName(operation) || !operations[operation].filter) return sendAsWritten;
+  if (typeof value === 'string') return validation === 'local' && !isBlank(value) ? localEncoder() : sendAsWritten;
+  // Not a filter at all: sendAsWritten says so, once the other parameters have been checked.
+  if (!isFilterNode(value) && !isBuilder(value)) return sendAsWritten;
+  return validation === 'local' ? localEncoder() : printingEncoder();
 }

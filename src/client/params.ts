@@ -10,7 +10,7 @@ import { isOperationName, operations, type OperationName } from '../catalogue/op
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { checkParameters, parameterIssue, returnedFields as fieldsReturned } from '../catalogue/rules.js';
 import { ParameterError } from '../errors/filter-error.js';
-import { normalizeFilter } from './filter-param.js';
+import { sendAsWritten, type FilterEncoder } from './filter-param.js';
 
 /** Parameters as plain data, before typing narrows them. @internal */
 export type RawParams = Readonly<Record<string, unknown>>;
@@ -18,16 +18,17 @@ export type RawParams = Readonly<Record<string, unknown>>;
 /**
  * Checks `params` against the operation's rules and returns the query to send, in catalogue order
  * (canonical values: a country in upper case, list items trimmed; lists comma-joined, the filter
- * in canonical text). Throws `ParameterError` with the first broken rule (its `code` is the rule's
- * code, as the server names it in `details[].rule`), or `FilterError`.
+ * as `encodeFilter` makes it: as written by default, in canonical text with `normalizeFilter`).
+ * Throws `ParameterError` with the first broken rule (its `code` is the rule's code, as the
+ * server names it in `details[].rule`), or `FilterError`.
  *
  * @example
  * ```ts
- * checkParams('links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['anchor'] }, Date.now());
+ * checkParams('links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['anchor'] }, Date.now(), normalizeFilter);
  * // URLSearchParams url=example.com&scope=ROOT_DOMAIN&fields=anchor
  * ```
  */
-export function checkParams(operation: OperationName, params: RawParams, now: number): URLSearchParams {
+export function checkParams(operation: OperationName, params: RawParams, now: number, encodeFilter: FilterEncoder = sendAsWritten): URLSearchParams {
   if (!isOperationName(operation)) {
     const issue = parameterIssue.unknown_operation(operation);
     throw new ParameterError(issue.parameter, issue.rule, issue.message);
@@ -42,7 +43,7 @@ export function checkParams(operation: OperationName, params: RawParams, now: nu
   for (const name of Object.keys(operations[operation].params)) {
     const value = values[name];
     if (value === undefined) continue;
-    const wire = name === 'filter' ? normalizeFilter(operation, value, values) : Array.isArray(value) ? value.join(',') : String(value);
+    const wire = name === 'filter' ? encodeFilter(operation, value, values) : Array.isArray(value) ? value.join(',') : String(value);
     if (wire !== undefined) query.set(name, wire);
   }
   return query;

@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { EmbeddedActionsParser, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { EmbeddedActionsParser, type IParserErrorMessageProvider, type ISerializedGast, type IToken, type TokenType } from 'chevrotain';
 import * as ast from '../ast/factories.js';
 import type { ComparisonOperator, Condition, Field, FilterNode, Literal, Span, StringLiteral } from '../ast/nodes.js';
 import { OPERATOR_SPELLINGS } from '../ast/nodes.js';
@@ -75,14 +75,36 @@ export class FilterParser extends EmbeddedActionsParser {
    */
   private pending: FilterNode | undefined;
 
-  /** @param recovery whether to re-sync after an error and go on (finds every issue, costs time). */
+  /** Whether Chevrotain's self-analysis has run (see {@link FilterParser.analyse}). */
+  private analysed = false;
+
+  /**
+   * Construction only registers the rules; the grammar is analysed (recorded, validated, its
+   * lookahead computed: the costly part) on the first {@link FilterParser.load}, so that loading
+   * the package does not build parsers that a program may never use.
+   *
+   * @param recovery whether to re-sync after an error and go on (finds every issue, costs time).
+   */
   constructor(recovery = true) {
     super(t.allTokens, { recoveryEnabled: recovery, maxLookahead: 2, errorMessageProvider: expectations });
+  }
+
+  /** Runs Chevrotain's self-analysis once; every use of the parser goes through here first. */
+  private analyse(): void {
+    if (this.analysed) return;
     this.performSelfAnalysis();
+    this.analysed = true;
+  }
+
+  /** The grammar as Chevrotain records it (for the railroad diagrams and the EBNF check). */
+  override getSerializedGastProductions(): ISerializedGast[] {
+    this.analyse();
+    return super.getSerializedGastProductions();
   }
 
   /** Sets the next input; also clears what the previous parse marked. */
   load(tokens: IToken[]): void {
+    this.analyse();
     this.input = tokens;
     this.doubtful = new WeakSet();
     this.pending = undefined;
@@ -267,8 +289,9 @@ function literalOf(token: IToken): Literal {
 /**
  * The parser instances, reused for every parse (Chevrotain parsers are meant to be reused): one
  * without error recovery for the common case of a well-formed filter, and one that recovers, run
- * only when the first one met an error, to find every issue.
+ * only when the first one met an error, to find every issue. Each analyses its grammar on its
+ * first use (the recovering one only when some filter has an error).
  */
-export const filterParser = new FilterParser();
+export const filterParser = /* @__PURE__ */ new FilterParser();
 /** @internal */
-export const fastParser = new FilterParser(false);
+export const fastParser = /* @__PURE__ */ new FilterParser(false);

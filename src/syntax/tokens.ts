@@ -111,8 +111,13 @@ export const allTokens: TokenType[] = [
   CompareOp,
 ];
 
-/** The one lexer instance. Line tracking is off: positions are computed only when reporting. */
-export const filterLexer = new Lexer(allTokens, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: true,
-});
+let lexer: Lexer | undefined;
+
+/**
+ * The one lexer, built on its first `tokenize` rather than when this module loads: building a
+ * Chevrotain lexer analyses every pattern, which a program that imports the package but never
+ * parses should not pay for. Line tracking is off: positions are computed only when reporting.
+ */
+export const filterLexer: Pick<Lexer, 'tokenize'> = {
+  tokenize: (text) => (lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true })).tokenize(text),
+};

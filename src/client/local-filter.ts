@@ -1,0 +1,53 @@
+/**
+ * The `filter` parameter validated locally (`filterValidation: 'local'`, the default): text, an
+ * AST or a builder result, validated for the operation and (for matrix) the number of targets,
+ * and sent as the shortest text that means the same: the canonical text with each string in the
+ * quotes that need fewer escapes, or the caller's own text when that is shorter still (the
+ * service's length limit applies to what it receives). It needs the whole filter language
+ * (Chevrotain included), so the client loads it with `import()` on the first call with a filter.
+ *
+ * @module
+ * @internal
+ */
+import type { OperationName } from '../catalogue/operations.js';
+import { FilterError } from '../errors/filter-error.js';
+import { printFilter } from '../print/printer.js';
+import { safeParseFilter } from '../syntax/parse.js';
+import { validateFilter } from '../validate/validate.js';
+import { isBuilder, isFilterNode, notAFilter } from './filter-param.js';
+
+/** The number of targets of a call (its `urls`), which bounds `backlinks_counts[n]`. */
+function targetsOf(params: Readonly<Record<string, unknown>>): number | undefined {
+  const urls = params['urls'];
+  return Array.isArray(urls) ? urls.length : undefined;
+}
+
+/**
+ * Validates a filter for `operation` and returns the text to send, or `undefined` for a text that
+ * is empty or only white space (which the interface treats as no filter).
+ * Throws `FilterError` with every issue, or `ParameterError` when the value is not a filter at all.
+ *
+ * @example
+ * ```ts
+ * normalizeFilter('links', 'domain_score>50  and  anchor like "%seo%"', {});
+ * // "domain_score > 50 AND anchor LIKE '%seo%'" (the canonical text, shorter here)
+ * normalizeFilter('links', "anchor = 'it\\'s'", {});
+ * // `anchor = "it's"` (in double quotes, where ' needs no escape)
+ * ```
+ */
+export function normalizeFilter(operation: OperationName, value: unknown, params: Readonly<Record<string, unknown>>): string | undefined {
+  const targets = targetsOf(params);
+  const options = { operation, ...(targets !== undefined && { targets }) };
+  if (typeof value === 'string') {
+    if (/^[ \t\r\n]*$/.test(value)) return undefined;
+    const result = safeParseFilter(value, options);
+    if (!result.ok) throw new FilterError(result.issues, value);
+    const printed = printFilter(result.filter, { quotes: 'shortest' });
+    return printed.length <= value.length ? printed : value;
+  }
+  const ast = isBuilder(value) ? value.toAst() : value;
+  if (!isFilterNode(ast)) throw notAFilter();
+  const issues = validateFilter(ast, options);
+  if (issues.length > 0) throw new FilterError(issues, printFilter(ast));
+  return printFilter(ast, { quotes: 'shortest' });
+}

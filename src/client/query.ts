@@ -1,0 +1,87 @@
+/**
+ * The query string of a call, checked where the client's `validation` option says. `'local'`
+ * (the default): the parameters go through the shared parameter rules (`params.ts`) and the
+ * filter through the filter language (`local-filter.ts`), each loaded with `import()` on the
+ * first call that needs it. `'server'`: the values are sent as given and the service checks them;
+ * neither is ever loaded. Either way neither is in the client's bundle: a bundler puts each in a
+ * chunk of its own, fetched only when used.
+ *
+ * @module
+ * @internal
+ */
+import { isOperationName, operations, type OperationName } from '../catalogue/operations.js';
+import { ParameterError } from '../errors/filter-error.js';
+import { filterEncoderFor, lazy, type FilterEncoder } from './filter-param.js';
+import type { RawParams } from './params.js';
+
+/**
+ * Where a call's parameters and filter are checked: `'local'`, by the client before anything is
+ * sent (the default), or `'server'`, only by the service.
+ */
+export type ValidationMode = 'local' | 'server';
+
+/** The validation modes {@link createClient} accepts. @internal */
+export const VALIDATION_MODES: readonly ValidationMode[] = ['local', 'server'];
+
+/** The parameter rules, loaded on the first call with local validation. */
+const loadCheckParams = lazy(() => import('./params.js').then((m) => m.checkParams));
+
+/**
+ * Starts loading what local validation needs for every call (the parameter rules, a few KB), so
+ * that a client's first call does not wait for it; the filter language is loaded only by a call
+ * with a filter. A failed load is left for that call to report.
+ *
+ * @internal
+ */
+export function preloadChecks(): void {
+  const loading = loadCheckParams();
+  if (typeof loading !== 'function') loading.catch(() => undefined);
+}
+
+/**
+ * The query of a call, checked as `mode` says; a promise only while a checker is still loading.
+ * Throws (or rejects with) `ParameterError` or `FilterError` before anything is sent.
+ *
+ * @internal
+ */
+export function queryFor(mode: ValidationMode, operation: OperationName, params: RawParams, now: number): URLSearchParams | Promise<URLSearchParams> {
+  const encoder = filterEncoderFor(mode, operation, params);
+  if (mode === 'server') {
+    return typeof encoder === 'function' ? uncheckedQuery(operation, params, encoder) : encoder.then((loaded) => uncheckedQuery(operation, params, loaded));
+  }
+  const checkParams = loadCheckParams();
+  if (typeof checkParams === 'function' && typeof encoder === 'function') return checkParams(operation, params, now, encoder);
+  return Promise.all([checkParams, encoder]).then(([check, encode]) => check(operation, params, now, encode));
+}
+
+const isAbsent = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * The query of a call as given: the operation's parameters in catalogue order, then any other
+ * names (the service answers those with `unknown_parameter`); lists comma-joined; absent values
+ * (`undefined`, `null`, `''`, `[]`) left out, as the rules treat them. Only what stops a request
+ * from being built at all is refused here: an unknown operation, parameters that are not an object.
+ *
+ * @example
+ * ```ts
+ * uncheckedQuery('links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['anchor'], limit: 5 }, sendAsWritten);
+ * // url=example.com&scope=ROOT_DOMAIN&fields=anchor&limit=5
+ * ```
+ * @internal
+ */
+export function uncheckedQuery(operation: OperationName, params: RawParams, encodeFilter: FilterEncoder): URLSearchParams {
+  if (!isOperationName(operation)) throw new ParameterError('operation', 'unknown_operation', `Unknown operation ${JSON.stringify(operation)}.`);
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new ParameterError('params', 'invalid_type', `The parameters must be an object, not ${Array.isArray(params) ? 'an array' : String(params)}.`);
+  }
+  const known = operations[operation].params as RawParams;
+  const has = (name: string) => Object.prototype.hasOwnProperty.call(known, name);
+  const query = new URLSearchParams();
+  for (const name of [...Object.keys(known), ...Object.keys(params).filter((name) => !has(name))]) {
+    const value = params[name];
+    if (isAbsent(value)) continue;
+    const wire = name === 'filter' && has(name) ? encodeFilter(operation, value, params) : Array.isArray(value) ? value.join(',') : String(value);
+    if (wire !== undefined) query.set(name, wire);
+  }
+  return query;
+}
