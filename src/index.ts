@@ -120,6 +120,7 @@ export {
   resolveRetryPolicy,
   type Client,
   type ClientOptions,
+  type ValidationMode,
   type ApiErrorKind,
   type ErrorEnvelope,
   type ErrorDetail,
