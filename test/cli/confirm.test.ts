@@ -6,22 +6,18 @@
  * the answer too). docs/cli.md and `--help` state the same default.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, operations, type OperationName } from '../../src/catalogue/operations.js';
 import { estimateUnits } from '../../src/client/units.js';
 import { DEFAULT_CONFIRM_ABOVE } from '../../src/cli/confirm.js';
-import { startFixtureServer, type FixtureServer } from '../client/helpers/fixture-server.js';
+import type { FixtureServer } from '../client/helpers/fixture-server.js';
+import { useCliFixture } from './helpers/fixture.js';
 import { PROJECT, runCli } from './helpers/run-cli.js';
 import { runMain } from './helpers/run-main.js';
 
 let server: FixtureServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  env = { BACKLINK_QUERY_API_KEY: 'cli-key', BACKLINK_QUERY_BASE_URL: server.baseUrl };
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useCliFixture((fixture) => void ({ server, env } = fixture));
 
 const LINKS = ['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--format', 'ndjson'];
 

@@ -4,20 +4,16 @@
  * every line ending in CRLF, as src/server/csv.ts and the interface's format=csv answer do. The
  * expected bytes are written by hand from the fixture rows (test/client/helpers/fixtures.ts).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../client/helpers/fixture-server.js';
+import { describe, expect, it } from 'vitest';
+import type { FixtureServer } from '../client/helpers/fixture-server.js';
+import { useCliFixture } from './helpers/fixture.js';
 import { listWriter, writeRecord } from '../../src/cli/output.js';
 import { toCsv } from '../../src/server/csv.js';
 import { runCli } from './helpers/run-cli.js';
 
 let server: FixtureServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  env = { BACKLINK_QUERY_API_KEY: 'cli-key', BACKLINK_QUERY_BASE_URL: server.baseUrl };
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useCliFixture((fixture) => void ({ server, env } = fixture));
 
 describe('the CLI writes CSV as the service does', () => {
   it('a list: header, quoted cells where needed, booleans, CRLF after every line (an LF inside a quoted cell stays)', async () => {

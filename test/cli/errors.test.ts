@@ -4,18 +4,14 @@
  * of the service's refusal printed (parameter, rule, message, and a caret for a filter). Expected
  * texts are written from docs/cli.md.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fail, startFixtureServer, type FixtureServer } from '../client/helpers/fixture-server.js';
+import { describe, expect, it } from 'vitest';
+import { fail, type FixtureServer } from '../client/helpers/fixture-server.js';
+import { useCliFixture } from './helpers/fixture.js';
 import { runCli } from './helpers/run-cli.js';
 
 let server: FixtureServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  env = { BACKLINK_QUERY_API_KEY: 'cli-key', BACKLINK_QUERY_BASE_URL: server.baseUrl };
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useCliFixture((fixture) => void ({ server, env } = fixture));
 
 describe('did you mean', () => {
   it('names only the unknown command, with the closest one', async () => {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { OPERATION_NAMES, operations } from '../../src/catalogue/operations.js';
 import { sampleRow } from '../client/helpers/fixtures.js';
-import { errorBody, fail, startFixtureServer, type FixtureServer } from '../client/helpers/fixture-server.js';
+import { errorBody, fail, type FixtureServer } from '../client/helpers/fixture-server.js';
+import { useCliFixture } from './helpers/fixture.js';
 import { runCli } from './helpers/run-cli.js';
 import { runMain } from './helpers/run-main.js';
 
 let server: FixtureServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  server = await startFixtureServer();
-  env = { BACKLINK_QUERY_API_KEY: 'cli-key', BACKLINK_QUERY_BASE_URL: server.baseUrl };
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+useCliFixture((fixture) => void ({ server, env } = fixture));
 
 const LINKS = ['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--fields', 'anchor,domain_score', '--filter', 'domain_score > 50', '--limit', '5'];
 

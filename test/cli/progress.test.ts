@@ -3,9 +3,10 @@
  * last figures before it is cleared. The unit tests drive an injected clock (no timing); the CLI
  * run (in-process, stderr claiming to be a terminal) checks the bound against the time it took.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProgress, REDRAW_INTERVAL_MS } from '../../src/cli/progress.js';
-import { startFixtureServer, type FixtureServer } from '../client/helpers/fixture-server.js';
+import type { FixtureServer } from '../client/helpers/fixture-server.js';
+import { useCliFixture } from './helpers/fixture.js';
 import { runMain } from './helpers/run-main.js';
 
 /** A terminal-like sink that records each write with the clock's time. */
@@ -82,12 +83,7 @@ describe('createProgress with an injected clock', () => {
 describe('the CLI with stderr on a terminal', () => {
   let server: FixtureServer;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    server = await startFixtureServer();
-    env = { BACKLINK_QUERY_API_KEY: 'cli-key', BACKLINK_QUERY_BASE_URL: server.baseUrl };
-  });
-  afterAll(() => server.close());
-  beforeEach(() => server.reset());
+  useCliFixture((fixture) => void ({ server, env } = fixture));
 
   it('1,500 rows with --all: at most one redraw per 100 ms of the run, plus the first and the final one', async () => {
     server.total = 1500;
