@@ -11,26 +11,9 @@
  *
  * @module
  */
-export type {
-  And,
-  BooleanLiteral,
-  Comparison,
-  ComparisonOperator,
-  Condition,
-  Field,
-  FilterNode,
-  Like,
-  Literal,
-  Node,
-  NodeKind,
-  NumberLiteral,
-  Or,
-  Span,
-  StringLiteral,
-} from './ast/nodes.js';
-export { COMPARISON_OPERATORS, NO_SPAN } from './ast/nodes.js';
-export { and, booleanLiteral, comparison, field, like, numberLiteral, or, stringLiteral } from './ast/factories.js';
-export { nodesEqual, stripSpans, visit, type FilterVisitor } from './ast/visitor.js';
+// The filter language (AST, parse, validate, print, issues) is the `backlink-query/filter` entry; the
+// root re-exports it whole rather than listing its names a second time.
+export * from './filter/index.js';
 
 export {
   operations,
