@@ -17,20 +17,41 @@ const cjsPeerLoaders: Plugin = {
   },
 };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    client: 'src/client/index.ts',
-    // The filter language alone (its chunks are shared with what the client loads, with import(),
-    // to validate filters locally).
-    filter: 'src/filter/index.ts',
-    server: 'src/server/index.ts',
-    testing: 'src/testing/index.ts',
-    kysely: 'src/kysely/index.ts',
-    cli: 'src/cli/main.ts',
+/**
+ * Chevrotain 11 is published as ES modules only, so the CommonJS build cannot `require()` it on a
+ * Node without require(esm) (20.19 with `--no-experimental-require-module`, or older 20.x). The
+ * CommonJS build bundles it (with its own dependencies); the ES module build imports it, so an
+ * application that uses Chevrotain itself shares one copy. `noExternal` bundles it in both
+ * formats; this plugin, which runs after tsup's own external plugin, puts it back outside for ESM.
+ */
+const chevrotainExternalInEsm: Plugin = {
+  name: 'chevrotain-external-in-esm',
+  setup(build) {
+    if (build.initialOptions.define?.['TSUP_FORMAT'] === JSON.stringify('cjs')) return;
+    build.onResolve({ filter: /^chevrotain$/ }, (args) => ({ path: args.path, external: true }));
   },
+};
+
+/** The package's entries, in both formats and with their types. */
+const library = {
+  index: 'src/index.ts',
+  client: 'src/client/index.ts',
+  // The filter language alone (its chunks are shared with what the client loads, with import(),
+  // to validate filters locally).
+  filter: 'src/filter/index.ts',
+  server: 'src/server/index.ts',
+  testing: 'src/testing/index.ts',
+  kysely: 'src/kysely/index.ts',
+};
+
+export default defineConfig({
+  // The CLI is built as an ES module only: bin/backlink-query.js imports dist/cli.js.
+  entry: { ...library, cli: 'src/cli/main.ts' },
   format: ['esm', 'cjs'],
-  dts: true,
+  esbuildOptions(options, { format }) {
+    if (format === 'cjs') options.entryPoints = library;
+  },
+  dts: { entry: library },
   clean: true,
   sourcemap: true,
   target: 'node20',
@@ -38,5 +59,6 @@ export default defineConfig({
   treeshake: true,
   // import.meta.url in the CommonJS build (the SQLite store resolves its worker's driver with it).
   shims: true,
-  esbuildPlugins: [cjsPeerLoaders],
+  noExternal: ['chevrotain'],
+  esbuildPlugins: [cjsPeerLoaders, chevrotainExternalInEsm],
 });

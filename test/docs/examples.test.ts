@@ -7,17 +7,16 @@
  * docs list are checked against the database `npm start` made. Last, SIGTERM to npm stops the
  * server: nothing is left running or listening.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshCopy, ROOT } from '../helpers/fresh-copy.js';
 import { allExamples, linesMatch, moduleSource, runsAppear, shownOutput, type DocExample } from './doc-examples.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLES = allExamples(ROOT);
 const DEMO_KEY = 'bq_demo_key_0123456789';
 /** The root package's scripts `npm ci` runs, in npm's order (docs.npmjs.com, "npm ci" and "Life Cycle Scripts"). */
@@ -47,21 +46,6 @@ const linesOf = (text: string) => text.replace(/\n+$/, '').split('\n');
 /** npm's own warnings (about the user's npm configuration, say) are not the program's output. */
 const withoutNpmNotes = (lines: readonly string[]) => lines.filter((line) => !/^npm (warn|notice) /.test(line));
 const tail = (text: string) => (text.length > 4000 ? `…${text.slice(-4000)}` : text);
-
-/** A fresh copy of the clone: the files git tracks or would add (no dist/, no .backlink-query/), node_modules linked in. */
-function freshCopy(into: string): void {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-  for (const file of listed.stdout.split('\0').filter(Boolean)) {
-    mkdirSync(dirname(join(into, file)), { recursive: true });
-    try {
-      copyFileSync(join(ROOT, file), join(into, file)); // keeps the mode: bin/backlink-query.js stays executable
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // deleted in the work tree
-    }
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(into, 'node_modules'), 'dir');
-}
 
 /** Every process below `pid`, from /proc. */
 function descendants(pid: number): number[] {
