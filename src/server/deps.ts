@@ -8,6 +8,11 @@
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
+import { isMissing, MissingDependencyError } from '../peers.js';
+
+export { MissingDependencyError };
+/** What the server's messages about missing packages call it. @internal */
+export const SERVER = 'The backlink-query server';
 
 /** The subset of tldts the server uses. @internal */
 export interface DomainParser {
@@ -21,35 +26,11 @@ export interface ServerDeps {
   readonly tldts: DomainParser;
 }
 
-/**
- * Thrown when an optional peer is missing; its message names the npm command to run.
- *
- * @example
- * ```ts
- * try { await loadServerDeps(); } catch (error) { if (error instanceof MissingDependencyError) console.error(error.message); }
- * ```
- */
-export class MissingDependencyError extends Error {
-  override readonly name = 'MissingDependencyError';
-  /** The packages that could not be loaded. */
-  readonly packages: readonly string[];
-  constructor(packages: readonly string[]) {
-    super(
-      `The backlink-query server needs optional packages that are not installed: ${packages.join(', ')}.\n` +
-        `Install them with:\n  npm install ${packages.join(' ')}`,
-    );
-    this.packages = packages;
-  }
-}
-
-const isMissing = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && ['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes(String((error as { code?: unknown }).code));
-
 async function tryImport<T>(name: string, missing: string[]): Promise<T | undefined> {
   try {
     return (await import(name)) as T;
   } catch (error) {
-    if (isMissing(error)) {
+    if (isMissing(error, name)) {
       missing.push(name);
       return undefined;
     }
@@ -81,6 +62,6 @@ async function loadAll(): Promise<ServerDeps> {
   const fastifyModule = await tryImport<{ default: ServerDeps['fastify'] }>('fastify', missing);
   const sqliteModule = await tryImport<{ default: typeof BetterSqlite3 }>('better-sqlite3', missing);
   const tldtsModule = await tryImport<DomainParser>('tldts', missing);
-  if (missing.length > 0 || !fastifyModule || !sqliteModule || !tldtsModule) throw new MissingDependencyError(missing);
+  if (missing.length > 0 || !fastifyModule || !sqliteModule || !tldtsModule) throw new MissingDependencyError(SERVER, missing);
   return { fastify: fastifyModule.default, Database: sqliteModule.default, tldts: tldtsModule };
 }

@@ -133,7 +133,7 @@ describe('missing optional dependencies', () => {
   });
 
   it('names the packages and the command to install them', () => {
-    const error = new MissingDependencyError(['fastify', 'tldts']);
+    const error = new MissingDependencyError('The backlink-query server', ['fastify', 'tldts']);
     expect(error.message).toBe(
       'The backlink-query server needs optional packages that are not installed: fastify, tldts.\nInstall them with:\n  npm install fastify tldts',
     );

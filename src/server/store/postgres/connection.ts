@@ -19,7 +19,8 @@
  * @module
  */
 import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
-import { MissingDependencyError } from '../../deps.js';
+import { isMissing } from '../../../peers.js';
+import { MissingDependencyError, SERVER } from '../../deps.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import { numbered, type Fragment } from '../sql/fragment.js';
 
@@ -28,9 +29,6 @@ export const postgresStoreDialect: StoreDialect = Object.freeze({ filter: 'postg
 
 /** The pg module (its default export). @internal */
 export type PgModule = typeof import('pg').default;
-
-const isMissing = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && ['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes(String((error as { code?: unknown }).code));
 
 let loadedPg: Promise<PgModule> | undefined;
 
@@ -47,7 +45,7 @@ export function loadPg(): Promise<PgModule> {
     (module) => (module.default ?? module) as PgModule,
     (error: unknown) => {
       loadedPg = undefined;
-      throw isMissing(error) ? new MissingDependencyError(['pg']) : error;
+      throw isMissing(error, 'pg') ? new MissingDependencyError(SERVER, ['pg'], error) : error;
     },
   );
   return loadedPg;
