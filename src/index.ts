@@ -36,6 +36,7 @@ export {
   type ParameterIssue,
   type CheckParametersOptions,
   type CheckedParameters,
+  type RuleContext,
 } from './catalogue/rules.js';
 export type { FieldTypeOf, FieldsOfType, FieldValueTypes, RecordSpecOf, RowOf, ValueOfType } from './catalogue/types.js';
 export {

@@ -40,10 +40,10 @@ export { nodesEqual, stripSpans, visit, type FilterVisitor } from '../ast/visito
 
 export { ISSUE_CODES, type FilterIssue, type IssueCode } from '../errors/issue.js';
 export { FilterError, isFilterError, ParameterError, isParameterError } from '../errors/filter-error.js';
-export { formatIssues } from '../errors/format.js';
+export { formatIssues, MAX_FORMATTED_ISSUES, SOURCE_WINDOW, type FormatOptions } from '../errors/format.js';
 
 export { parseFilter, safeParseFilter, type ParseOptions, type ParseResult } from '../syntax/parse.js';
 export { validateFilter, checkTargetOptions, type TargetOptions, type ValidateOptions } from '../validate/validate.js';
 export { DEFAULT_LIMITS, type Limits } from '../validate/limits.js';
 export { isTimestampLiteral } from '../validate/timestamp.js';
-export { printFilter, printNumber, printString } from '../print/printer.js';
+export { printFilter, printNumber, printString, type PrintOptions } from '../print/printer.js';

@@ -53,7 +53,10 @@ export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } fro
 export { parseKeys, DEFAULT_KEY_UNITS } from './keys-config.js';
 
 export { seedSample, type SampleOptions, type SampleStats } from './sample/generate.js';
-export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type TargetPageInput } from './store/inputs.js';
+export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type LinkRow, type TargetPageInput } from './store/inputs.js';
+export type { CorsOrigins } from './plugins/cors.js';
+export type { PostgresConnection } from './store/postgres/connection.js';
+export type { LinkSink } from './store/sql/writer.js';
 export { hashKey, normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
 export { createSqlStore, type SqlStoreOptions } from './store/sql/sql-store.js';
 export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/sql/connection.js';
