@@ -1,7 +1,8 @@
 #!/bin/bash
-# Installs the database servers the differential and injection suites run against (PostgreSQL and
-# MariaDB, from Debian's packages), only when they are missing. Idempotent; needs root on a fresh
-# machine and prints every step it takes. Nothing is started here: see postgres.sh and mariadb.sh.
+# Installs the database servers the differential and injection suites run against (PostgreSQL,
+# MariaDB and ClickHouse, from Debian's packages), only when they are missing. Idempotent; needs
+# root on a fresh machine and prints every step it takes. Nothing is started here: see
+# postgres.sh, mariadb.sh and clickhouse.sh.
 set -euo pipefail
 
 log() { echo "[engines/install] $*" >&2; }
@@ -11,10 +12,15 @@ have_mariadb() {
   { command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; } &&
     { command -v mariadb-install-db >/dev/null || command -v mysql_install_db >/dev/null; }
 }
+have_clickhouse() {
+  { command -v clickhouse-server >/dev/null || [ -x /usr/sbin/clickhouse-server ]; } && command -v clickhouse-client >/dev/null &&
+    [ -f /etc/clickhouse-server/config.xml ] && [ -f /etc/clickhouse-server/users.xml ] && id clickhouse >/dev/null 2>&1
+}
 
 packages=()
 if have_postgres; then log "PostgreSQL found: $(ls -d /usr/lib/postgresql/*/bin/initdb | head -n1)"; else packages+=(postgresql); fi
 if have_mariadb; then log "MariaDB found: $(command -v mariadbd || echo /usr/sbin/mysqld)"; else packages+=(mariadb-server); fi
+if have_clickhouse; then log "ClickHouse found: $(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)"; else packages+=(clickhouse-server clickhouse-client); fi
 
 if [ ${#packages[@]} -eq 0 ]; then
   log "nothing to install"
@@ -22,7 +28,7 @@ if [ ${#packages[@]} -eq 0 ]; then
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-  log "missing ${packages[*]} and not root: install them with apt-get (or set BQ_POSTGRES_URL / BQ_MYSQL_URL)"
+  log "missing ${packages[*]} and not root: install them with apt-get (or set BQ_POSTGRES_URL / BQ_MYSQL_URL / BQ_CLICKHOUSE_URL)"
   exit 1
 fi
 
@@ -46,4 +52,5 @@ apt-get install -y -q --no-install-recommends -o Dpkg::Options::=--force-confdef
 
 have_postgres || { log "PostgreSQL still missing after install"; exit 1; }
 have_mariadb || { log "MariaDB still missing after install"; exit 1; }
+have_clickhouse || { log "ClickHouse still missing after install"; exit 1; }
 log "installed ${packages[*]}"

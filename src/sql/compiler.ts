@@ -58,7 +58,7 @@ export class FilterCompiler {
   compile(filter: FilterNode, context: CompileContext = {}): CompiledSql {
     const { fragments, parameters } = this.compileFragments(filter, context);
     let sql = fragments[0]!;
-    for (let i = 1; i < fragments.length; i++) sql += this.placeholder(i) + fragments[i]!;
+    for (let i = 1; i < fragments.length; i++) sql += this.placeholder(i, parameters[i - 1]) + fragments[i]!;
     return Object.freeze({ sql, parameters: Object.freeze([...parameters]) });
   }
 
@@ -178,8 +178,8 @@ export class FilterCompiler {
 
   // ---- Hooks: the differences between dialects. ----
 
-  /** The placeholder of the index-th parameter (from 1). */
-  protected placeholder(_index: number): string {
+  /** The placeholder of the index-th parameter (from 1), which binds `value`. */
+  protected placeholder(_index: number, _value: unknown): string {
     return '?';
   }
 

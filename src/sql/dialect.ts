@@ -13,7 +13,7 @@ import type { FilterCompiler } from './compiler.js';
  * const name: DialectName = 'duckdb';
  * ```
  */
-export type DialectName = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
+export type DialectName = 'sqlite' | 'postgres' | 'mysql' | 'duckdb' | 'clickhouse' | 'clickhouse-literals';
 
 /**
  * A SQL dialect: a fresh {@link FilterCompiler} subclass per compilation. Write one to support an

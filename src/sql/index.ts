@@ -1,5 +1,6 @@
 /**
- * Parameterized SQL for a filter, in the dialects SQLite, PostgreSQL, MySQL/MariaDB and DuckDB.
+ * Parameterized SQL for a filter, in the dialects SQLite, PostgreSQL, MySQL/MariaDB, DuckDB and
+ * ClickHouse.
  *
  * @example
  * ```ts

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type FilterableOperation } from '../../src/catalogue/operations.js';
-import { LINGUISTIC, openEngine, type Collation, type EngineName, type EngineSession } from '../helpers/engines.js';
+import { LINGUISTIC, LINGUISTIC_ENGINES, openEngine, type Collation, type EngineName, type EngineSession } from '../helpers/engines.js';
 import { ENGINE_TRAITS, type CountsStorage } from '../helpers/engines-tables.js';
 import { assertParameters, casesPerEngine, floorOf, timeoutFor } from './budget.js';
 import { caseArbitrary, checkCase, TablePool } from './harness.js';
@@ -41,6 +41,7 @@ export function suitePlan(engine: EngineName): PlanEntry[] {
  * @internal
  */
 export function defineDifferentialSuite(engine: EngineName, collation: Collation = 'default'): void {
+  if (collation === 'linguistic' && !LINGUISTIC_ENGINES.includes(engine)) throw new Error(`no linguistic suite on ${engine}: ${LINGUISTIC[engine]}`);
   const plan = suitePlan(engine);
   const total = casesPerEngine();
   const perEntry = Math.ceil(total / plan.length);

@@ -1,13 +1,16 @@
 /**
- * Connections to the four real SQL engines the differential and injection suites run on, behind
+ * Connections to the five real SQL engines the differential and injection suites run on, behind
  * one small interface: SQLite (better-sqlite3, in memory), PostgreSQL (pg), MariaDB/MySQL (mysql2,
- * server-side prepared statements) and DuckDB (@duckdb/node-api, in memory). PostgreSQL and
- * MariaDB come from the global setup (`inject('postgresUrl')`, `inject('mysqlUrl')`); a suite
- * that cannot reach one fails, it never skips.
+ * server-side prepared statements), DuckDB (@duckdb/node-api, in memory) and ClickHouse
+ * (@clickhouse/client over HTTP; no bound parameters on the 18.16 server, so rows go in as
+ * JSONEachRow data and filters come from the literal dialect). PostgreSQL, MariaDB and ClickHouse
+ * come from the global setup (`inject('postgresUrl')`, `inject('mysqlUrl')`,
+ * `inject('clickhouseUrl')`); a suite that cannot reach one fails, it never skips.
  *
  * @internal
  * @module
  */
+import { createClient } from '@clickhouse/client';
 import { DuckDBInstance, listValue, type DuckDBValue } from '@duckdb/node-api';
 import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
@@ -15,9 +18,9 @@ import pg from 'pg';
 import { inject } from 'vitest';
 
 /** The engines, by the name of the SQL dialect they speak. @internal */
-export type EngineName = 'sqlite' | 'postgres' | 'mysql' | 'duckdb';
+export type EngineName = 'sqlite' | 'postgres' | 'mysql' | 'duckdb' | 'clickhouse';
 /** Every engine, in the order the suites run them. @internal */
-export const ENGINE_NAMES: readonly EngineName[] = ['sqlite', 'postgres', 'mysql', 'duckdb'];
+export const ENGINE_NAMES: readonly EngineName[] = ['sqlite', 'postgres', 'mysql', 'duckdb', 'clickhouse'];
 
 /**
  * The collation text columns get when a table names none: the engine's own default, or a
@@ -27,16 +30,31 @@ export const ENGINE_NAMES: readonly EngineName[] = ['sqlite', 'postgres', 'mysql
 export type Collation = 'default' | 'linguistic';
 
 /**
+ * Why ClickHouse has no `linguistic` variant: its `String` is bytes, compared byte by byte (code
+ * point order on UTF-8), and there is no column, table, database or session collation that could
+ * change what `=`, `<` or `LIKE` do (`ORDER BY ... COLLATE` only sorts). A linguistic ClickHouse
+ * suite would be the default one under another name, so there is none, and
+ * `openEngine('clickhouse', 'linguistic')` throws this sentence. @internal
+ */
+export const CLICKHOUSE_HAS_NO_COLLATION =
+  'ClickHouse strings are bytes compared byte by byte (code point order on UTF-8) and ClickHouse has no column, database or session collation (ORDER BY ... COLLATE only sorts), so there is no linguistic ClickHouse session or suite';
+
+/**
  * What `linguistic` means on each engine, for reports and docs. PostgreSQL and MariaDB get a
  * database of their own whose default is that collation; DuckDB a session setting; SQLite, which
- * has no database-wide default, text columns declared with it. @internal
+ * has no database-wide default, text columns declared with it; ClickHouse has no collations at
+ * all ({@link CLICKHOUSE_HAS_NO_COLLATION}). @internal
  */
 export const LINGUISTIC: Readonly<Record<EngineName, string>> = {
   sqlite: 'text columns declared COLLATE NOCASE',
   postgres: "a database whose default collation is ICU 'en-US', string columns a case-insensitive nondeterministic ICU collation",
   mysql: 'a database whose default collation is utf8mb4_uca1400_ai_ci',
   duckdb: "SET default_collation = 'nocase'",
+  clickhouse: `none: ${CLICKHOUSE_HAS_NO_COLLATION}`,
 };
+
+/** The engines that have a linguistic collation, so a linguistic session and suite. @internal */
+export const LINGUISTIC_ENGINES: readonly EngineName[] = ENGINE_NAMES.filter((name) => name !== 'clickhouse');
 
 /** One open connection to a real engine. @internal */
 export interface EngineSession {
@@ -45,8 +63,18 @@ export interface EngineSession {
   readonly collation: Collation;
   /** Runs statements without parameters (DDL); several statements are not allowed. */
   exec(sql: string): Promise<void>;
-  /** Runs one statement with bound parameters and returns its rows as objects. */
+  /**
+   * Runs one statement with bound parameters and returns its rows as objects. An engine without
+   * bound parameters (ClickHouse 18.16) throws when `parameters` is not empty: values are never
+   * spliced into the SQL text here.
+   */
   query(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * Sends rows to a table as data, never as SQL text (ClickHouse: `INSERT ... FORMAT
+   * JSONEachRow`, each row an object keyed by column name). Only engines without bound
+   * parameters have it; `ENGINE_TRAITS[name].insert` says which path an engine takes.
+   */
+  insertData?(quotedTable: string, rows: readonly Readonly<Record<string, unknown>>[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,7 +83,7 @@ export interface EngineSession {
  *
  * @internal
  */
-export function engineUrl(key: 'postgresUrl' | 'mysqlUrl'): string {
+export function engineUrl(key: 'postgresUrl' | 'mysqlUrl' | 'clickhouseUrl'): string {
   const url = inject(key);
   if (!url) {
     throw new Error(
@@ -204,16 +232,68 @@ async function openDuckdb(collation: Collation): Promise<EngineSession> {
   };
 }
 
+/**
+ * JSON of a row for `INSERT ... FORMAT JSONEachRow`, as `JSON.stringify` writes it except that a
+ * negative zero stays `-0` (JSON.stringify writes `0`, and ClickHouse would store +0).
+ */
+function clickhouseJson(value: unknown): string {
+  if (typeof value === 'number' && Object.is(value, -0)) return '-0';
+  if (Array.isArray(value)) return `[${value.map(clickhouseJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${clickhouseJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * ClickHouse over HTTP. The Debian server (18.16) has no server-side query parameters, so
+ * `query` refuses any, the suites lower filters with the `clickhouse-literals` dialect (values
+ * written into the SQL text by its one escaping function, `parameters` empty), and rows go in as
+ * JSONEachRow data through `insertData`. UInt64 results (`count()`) and Int64 columns come back
+ * as JSON numbers (`output_format_json_quote_64bit_integers: 0`); the suites' integers stay within
+ * 2^53-1, so that is exact.
+ */
+async function openClickhouse(collation: Collation): Promise<EngineSession> {
+  if (collation === 'linguistic') throw new Error(`openEngine('clickhouse', 'linguistic'): ${CLICKHOUSE_HAS_NO_COLLATION}.`);
+  const client = createClient({
+    url: engineUrl('clickhouseUrl'),
+    // 18.16 knows neither compressed requests from this client nor newer settings; keep it plain.
+    compression: { request: false, response: false },
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    json: { parse: JSON.parse, stringify: clickhouseJson },
+  });
+  return {
+    name: 'clickhouse',
+    collation,
+    exec: async (sql) => void (await client.command({ query: sql })),
+    query: async (sql, parameters) => {
+      if (parameters.length > 0) {
+        throw new Error(
+          `ClickHouse 18.16 has no server-side bound parameters, and this session never writes values into SQL text; ` +
+            `got ${parameters.length} parameter(s) for: ${sql.slice(0, 200)}`,
+        );
+      }
+      const result = await client.query({ query: sql, format: 'JSONEachRow' });
+      return result.json<Record<string, unknown>>();
+    },
+    insertData: async (quotedTable, rows) => {
+      await client.insert({ table: quotedTable, values: rows as Record<string, unknown>[], format: 'JSONEachRow' });
+    },
+    close: () => client.close(),
+  };
+}
+
 const OPENERS: Readonly<Record<EngineName, (collation: Collation) => EngineSession | Promise<EngineSession>>> = {
   sqlite: openSqlite,
   postgres: openPostgres,
   mysql: openMysql,
   duckdb: openDuckdb,
+  clickhouse: openClickhouse,
 };
 
 /**
  * Opens a session on one engine, with the engine's default collation or a linguistic one
- * ({@link LINGUISTIC}).
+ * ({@link LINGUISTIC}; ClickHouse has none and throws).
  *
  * @internal
  */

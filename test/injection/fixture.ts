@@ -11,7 +11,7 @@ import type { RowOf } from '../../src/catalogue/types.js';
 import { compilePredicate } from '../../src/evaluate/index.js';
 import { toSql, type ColumnMapping } from '../../src/sql/index.js';
 import { openEngine, type EngineName, type EngineSession } from '../helpers/engines.js';
-import { countRows, createRecordTable, ENGINE_TRAITS, insertRows, selectIds, type RecordTable } from '../helpers/engines-tables.js';
+import { countRows, createRecordTable, createTable, ENGINE_TRAITS, insertRows, insertValues, selectIds, type RecordTable } from '../helpers/engines-tables.js';
 import { DIALECT_OF } from '../differential/harness.js';
 
 /** An anchors row. @internal */
@@ -41,12 +41,11 @@ export class InjectionFixture {
 
   static async open(engine: EngineName): Promise<InjectionFixture> {
     const session = await openEngine(engine);
-    const { quote, placeholder } = ENGINE_TRAITS[engine];
     const canary = `bq_canary_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    await session.exec(`CREATE TABLE ${quote(canary)} (id INTEGER PRIMARY KEY, note VARCHAR(40) NOT NULL)`);
-    for (const [id, note] of CANARY_ROWS) {
-      await session.query(`INSERT INTO ${quote(canary)} (id, note) VALUES (${placeholder(1)}, ${placeholder(2)})`, [id, note]);
-    }
+    // The engine's own DDL (ClickHouse: a MergeTree table) and its own way in for values (bound
+    // parameters, or rows sent as data where the engine binds none).
+    await createTable(session, canary, [['note', ENGINE_TRAITS[engine].types.string]]);
+    await insertValues(session, canary, ['note'], CANARY_ROWS);
     return new InjectionFixture(session, canary);
   }
 

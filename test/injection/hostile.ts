@@ -8,7 +8,7 @@
  */
 import type { EngineName } from '../helpers/engines.js';
 
-/** Column (and table) names with every quoting character and comment marker of the four dialects. @internal */
+/** Column (and table) names with every quoting character and comment marker of the five dialects. @internal */
 export const HOSTILE_IDENTIFIERS = [
   'a"b', '"', '""', 'a""b', '"x" OR 1=1 --', 'a`b', '`', '`x` OR 1=1 --', '[a]', 'a]b', ']',
   'a--b', '-- x', 'a/*b', '*/', '/* x */', 'a;b', '; DROP TABLE canary; --', "a'b", "'", "' OR '1'='1",
@@ -28,6 +28,7 @@ export const ENGINE_CANNOT_NAME: Readonly<Record<EngineName, (name: string) => b
   postgres: () => false,
   mysql: (name) => /[\u{10000}-\u{10ffff}]/u.test(name) || name.endsWith(' '),
   duckdb: () => false,
+  clickhouse: () => false,
 };
 
 /** A 100 KB text with a quote and a comment marker in the middle. @internal */

@@ -25,6 +25,7 @@ const NUL_REFUSED: Readonly<Record<EngineName, (filter: FilterNode) => boolean>>
   postgres: () => true,
   mysql: () => false,
   duckdb: () => false,
+  clickhouse: () => false, // String holds any bytes; the literal dialect writes NUL as \0
 };
 
 /**
@@ -37,6 +38,7 @@ const ENGINE_LIMIT: Readonly<Record<EngineName, (filter: FilterNode, error: unkn
   postgres: () => false,
   mysql: () => false,
   duckdb: () => false,
+  clickhouse: () => false,
 };
 
 function hasLike(filter: FilterNode): boolean {

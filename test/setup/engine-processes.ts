@@ -1,5 +1,5 @@
 /**
- * Starts and stops the throwaway PostgreSQL and MariaDB servers through the project's own scripts
+ * Starts and stops the throwaway PostgreSQL, MariaDB and ClickHouse servers through the project's own scripts
  * (`scripts/engines/*.sh`), so that a run on a fresh machine brings up what it needs by itself.
  *
  * @internal
@@ -18,6 +18,7 @@ export const SCRIPTS = fileURLToPath(new URL('../../scripts/engines/', import.me
 export const SERVERS = {
   postgres: { script: 'postgres.sh', dirEnv: 'BQ_PG_DIR', urlEnv: 'BQ_POSTGRES_URL' },
   mysql: { script: 'mariadb.sh', dirEnv: 'BQ_MYSQL_DIR', urlEnv: 'BQ_MYSQL_URL' },
+  clickhouse: { script: 'clickhouse.sh', dirEnv: 'BQ_CLICKHOUSE_DIR', urlEnv: 'BQ_CLICKHOUSE_URL' },
 } as const;
 
 /** A server name. @internal */
@@ -55,7 +56,7 @@ export interface RunningServer {
 
 /**
  * Starts one server in a fresh folder under the system temp dir (made traversable, because the
- * server runs as the postgres or mysql user).
+ * server runs as the postgres, mysql or clickhouse user).
  *
  * @internal
  */

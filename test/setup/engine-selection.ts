@@ -1,5 +1,5 @@
 /**
- * Decides which database servers a run needs: PostgreSQL and MariaDB each start only when a
+ * Decides which database servers a run needs: PostgreSQL, MariaDB and ClickHouse each start only when a
  * selected test file talks to that server, so a run of the parser's unit tests, or of the SQLite
  * server suite, pays for neither.
  *
@@ -29,6 +29,11 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     /^test\/setup\/.*\.test\.ts$/,
   ],
+  clickhouse: [
+    /^test\/differential\/(clickhouse|pinned|sensitivity)\.test\.ts$/,
+    /^test\/injection\/.*\.test\.ts$/,
+    /^test\/setup\/.*\.test\.ts$/,
+  ],
 };
 
 /** Projects (vitest.config.ts) that run every one of their files on a server. @internal */
@@ -44,7 +49,7 @@ export function enginesOfFile(file: string, project: string): ServerName[] {
 
 /**
  * The servers the project's selected files need, each with the first file that needs it.
- * `BQ_ENGINES=always` starts both; watch mode too, because the selection changes while it runs.
+ * `BQ_ENGINES=always` starts all of them; watch mode too, because the selection changes while it runs.
  *
  * @internal
  */

@@ -2,9 +2,9 @@
  * Vitest global setup: brings up the real database engines the differential, injection, Kysely
  * and server suites run against, and hands their URLs to the tests through `provide`.
  *
- * - PostgreSQL and MariaDB are started in parallel by `scripts/engines/*.sh` on free ports of
- *   127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
- * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` name existing servers to use instead.
+ * - PostgreSQL, MariaDB and ClickHouse are started in parallel by `scripts/engines/*.sh` on free
+ *   ports of 127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
+ * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` / `BQ_CLICKHOUSE_URL` name existing servers to use instead.
  * - An engine that cannot start fails the whole run with its log tail; nothing is skipped.
  * - Each server starts only when a selected file needs it (see `engine-selection.ts`).
  *
@@ -20,6 +20,8 @@ declare module 'vitest' {
     postgresUrl: string | undefined;
     /** `mysql://…` of the MariaDB/MySQL server, or undefined when this run started no engine. */
     mysqlUrl: string | undefined;
+    /** `http://…` of the ClickHouse server, or undefined when this run started no engine. */
+    clickhouseUrl: string | undefined;
   }
 }
 
@@ -51,6 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const urls = new Map<ServerName, string>(toStart.map((name, i) => [name, (running[i] as RunningServer).url]));
   project.provide('postgresUrl', needed.has('postgres') ? (process.env.BQ_POSTGRES_URL ?? urls.get('postgres')) : undefined);
   project.provide('mysqlUrl', needed.has('mysql') ? (process.env.BQ_MYSQL_URL ?? urls.get('mysql')) : undefined);
+  project.provide('clickhouseUrl', needed.has('clickhouse') ? (process.env.BQ_CLICKHOUSE_URL ?? urls.get('clickhouse')) : undefined);
   log(`${project.name}: ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
   return teardown;
 }

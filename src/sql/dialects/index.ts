@@ -4,6 +4,7 @@
  * @module
  */
 import type { Dialect, DialectName } from '../dialect.js';
+import { clickhouseDialect, clickhouseLiteralsDialect } from './clickhouse.js';
 import { duckdbDialect } from './duckdb.js';
 import { mysqlDialect } from './mysql.js';
 import { postgresDialect } from './postgres.js';
@@ -22,4 +23,6 @@ export const dialects: Readonly<Record<DialectName, Dialect>> = Object.freeze({
   postgres: postgresDialect,
   mysql: mysqlDialect,
   duckdb: duckdbDialect,
+  clickhouse: clickhouseDialect,
+  'clickhouse-literals': clickhouseLiteralsDialect,
 });

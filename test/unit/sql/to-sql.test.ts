@@ -25,6 +25,8 @@ describe('toSql', () => {
       postgres: { sql: '"domain_score" > $1', parameters: [50] },
       mysql: { sql: '`domain_score` > ?', parameters: [50] },
       duckdb: { sql: '"domain_score" > $1', parameters: [50] },
+      clickhouse: { sql: '"domain_score" > {p1:Int64}', parameters: [50] },
+      'clickhouse-literals': { sql: '"domain_score" > 50', parameters: [] },
     });
   });
 
@@ -34,6 +36,8 @@ describe('toSql', () => {
       postgres: { sql: '(("domain_score" >= $1 AND "page_score" <= $2 AND (1 = 0)) OR (1 = 1))', parameters: [51, -1] },
       mysql: { sql: '((`domain_score` >= ? AND `page_score` <= ? AND (1 = 0)) OR (1 = 1))', parameters: [51, -1] },
       duckdb: { sql: '(("domain_score" >= $1 AND "page_score" <= $2 AND (1 = 0)) OR (1 = 1))', parameters: [51, -1] },
+      clickhouse: { sql: '(("domain_score" >= {p1:Int64} AND "page_score" <= {p2:Int64} AND (1 = 0)) OR (1 = 1))', parameters: [51, -1] },
+      'clickhouse-literals': { sql: '(("domain_score" >= 51 AND "page_score" <= (-1) AND (1 = 0)) OR (1 = 1))', parameters: [] },
     });
   });
 
@@ -46,6 +50,8 @@ describe('toSql', () => {
         postgres: { sql: '(score / 10.0) > CAST($1 AS double precision)', parameters: [5.5] },
         mysql: { sql: '(score / 10.0) > ?', parameters: [5.5] },
         duckdb: { sql: '(score / 10.0) > $1', parameters: [5.5] },
+        clickhouse: { sql: '(score / 10.0) > {p1:Float64}', parameters: [5.5] },
+        'clickhouse-literals': { sql: '(score / 10.0) > 5.5', parameters: [] },
       },
       options,
     );
@@ -57,6 +63,8 @@ describe('toSql', () => {
       postgres: { sql: '("anchor" COLLATE "C" >= $1 AND "first_seen_at" COLLATE "C" < $2)', parameters: ['Seo', '2024-05'] },
       mysql: { sql: '(`anchor` >= CAST(? AS BINARY) AND `first_seen_at` < CAST(? AS BINARY))', parameters: ['Seo', '2024-05'] },
       duckdb: { sql: '("anchor" COLLATE "binary" >= $1 AND "first_seen_at" COLLATE "binary" < $2)', parameters: ['Seo', '2024-05'] },
+      clickhouse: { sql: '("anchor" >= {p1:String} AND "first_seen_at" < {p2:String})', parameters: ['Seo', '2024-05'] },
+      'clickhouse-literals': { sql: `("anchor" >= 'Seo' AND "first_seen_at" < '2024-05')`, parameters: [] },
     });
   });
 
@@ -69,6 +77,9 @@ describe('toSql', () => {
         parameters: ['%50!_off!!*?[x]\\%', 'a%'],
       },
       duckdb: { sql: `("anchor" LIKE $1 ESCAPE '!' OR "anchor" NOT LIKE $2 ESCAPE '!')`, parameters: ['%50!_off!!*?[x]\\%', 'a%'] },
+      // The backslash is ClickHouse's one LIKE escape; written into a string literal, each is doubled again.
+      clickhouse: { sql: '("anchor" LIKE {p1:String} OR "anchor" NOT LIKE {p2:String})', parameters: [String.raw`%50\_off!*?[x]\\%`, 'a%'] },
+      'clickhouse-literals': { sql: String.raw`("anchor" LIKE '%50\\_off!*?[x]\\\\%' OR "anchor" NOT LIKE 'a%')`, parameters: [] },
     });
   });
 
@@ -78,6 +89,8 @@ describe('toSql', () => {
       postgres: { sql: '("is_nofollow" = $1 AND "is_new" <> $2)', parameters: [true, false] },
       mysql: { sql: '(`is_nofollow` = ? AND `is_new` <> ?)', parameters: [1, 0] },
       duckdb: { sql: '("is_nofollow" = $1 AND "is_new" <> $2)', parameters: [true, false] },
+      clickhouse: { sql: '("is_nofollow" = {p1:Int64} AND "is_new" <> {p2:Int64})', parameters: [1, 0] },
+      'clickhouse-literals': { sql: '("is_nofollow" = 1 AND "is_new" <> 0)', parameters: [] },
     });
   });
 
@@ -99,6 +112,11 @@ describe('toSql', () => {
         sql: '(("domain_score" > $1 AND ("anchor" COLLATE "binary" = $2 OR "anchor" COLLATE "binary" = $3)) OR "domain_score" < $4)',
         parameters: [1, 'a', 'b', 0],
       },
+      clickhouse: {
+        sql: '(("domain_score" > {p1:Int64} AND ("anchor" = {p2:String} OR "anchor" = {p3:String})) OR "domain_score" < {p4:Int64})',
+        parameters: [1, 'a', 'b', 0],
+      },
+      'clickhouse-literals': { sql: `(("domain_score" > 1 AND ("anchor" = 'a' OR "anchor" = 'b')) OR "domain_score" < 0)`, parameters: [] },
     });
   });
 
@@ -111,6 +129,8 @@ describe('toSql', () => {
         parameters: [0, 7],
       },
       duckdb: { sql: '(("backlinks_counts")[1] > $1 AND ("backlinks_counts")[3] = $2)', parameters: [0, 7] },
+      clickhouse: { sql: '(("backlinks_counts")[1] > {p1:Int64} AND ("backlinks_counts")[3] = {p2:Int64})', parameters: [0, 7] },
+      'clickhouse-literals': { sql: '(("backlinks_counts")[1] > 0 AND ("backlinks_counts")[3] = 7)', parameters: [] },
     });
   });
 
@@ -123,6 +143,8 @@ describe('toSql', () => {
         postgres: { sql: '"counts_2" >= $1', parameters: [3] },
         mysql: { sql: '`counts_2` >= ?', parameters: [3] },
         duckdb: { sql: '"counts_2" >= $1', parameters: [3] },
+        clickhouse: { sql: '"counts_2" >= {p1:Int64}', parameters: [3] },
+        'clickhouse-literals': { sql: '"counts_2" >= 3', parameters: [] },
       },
       { array },
     );
@@ -154,6 +176,11 @@ describe('toSql', () => {
           sql: '("host" COLLATE "binary" = $1 AND "m"."score" > $2 AND ("m"."counts")[2] < $3 AND (upper(cc)) COLLATE "binary" = $4)',
           parameters: ['x', 1, 3, 'DE'],
         },
+        clickhouse: {
+          sql: '("host" = {p1:String} AND "m"."score" > {p2:Int64} AND ("m"."counts")[2] < {p3:Int64} AND (upper(cc)) = {p4:String})',
+          parameters: ['x', 1, 3, 'DE'],
+        },
+        'clickhouse-literals': { sql: `("host" = 'x' AND "m"."score" > 1 AND ("m"."counts")[2] < 3 AND (upper(cc)) = 'DE')`, parameters: [] },
       },
       { columns },
     );

@@ -1,0 +1,132 @@
+#!/bin/bash
+# Starts or stops a throwaway ClickHouse server for the test suites (Debian's clickhouse-server,
+# 18.16 on bookworm): a config generated from /etc/clickhouse-server/config.xml and users.xml with
+# every path under $BQ_CLICKHOUSE_DIR (default /tmp/bq-clickhouse), HTTP, native TCP and
+# interserver ports all free ones, listening on 127.0.0.1 only, run as the clickhouse user when we
+# are root. `start` waits for /ping, prints the HTTP URL on stdout and logs to stderr; `stop`
+# returns once the server process is gone.
+#
+#   scripts/engines/clickhouse.sh start   # -> http://127.0.0.1:PORT
+#   scripts/engines/clickhouse.sh stop
+#
+# One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...). The pieces
+# below take that folder and its ports as arguments, so a multi-server mode (a cluster of shards
+# on loopback, each server in $BQ_CLICKHOUSE_DIR/<shard>/ with a <remote_servers> entry naming all
+# of them, see configure's last argument) is one more function; `stop` already stops every server
+# under $BQ_CLICKHOUSE_DIR.
+set -euo pipefail
+
+BASE=${BQ_CLICKHOUSE_DIR:-/tmp/bq-clickhouse}
+HERE=$(cd "$(dirname "$0")" && pwd)
+log() { echo "[engines/clickhouse] $*" >&2; }
+
+SERVER=$(command -v clickhouse-server || { [ -x /usr/sbin/clickhouse-server ] && echo /usr/sbin/clickhouse-server; } || true)
+ETC=/etc/clickhouse-server
+[ -n "$SERVER" ] && [ -f "$ETC/config.xml" ] && [ -f "$ETC/users.xml" ] ||
+  { log "no clickhouse-server or $ETC/{config,users}.xml: run scripts/engines/install.sh"; exit 1; }
+
+# clickhouse-server will not run as root against files it does not own; act as the clickhouse user.
+as_ch() { if [ "$(id -u)" -eq 0 ]; then runuser -u clickhouse -- "$@"; else "$@"; fi; }
+
+# configure DIR HTTP TCP INTERSERVER [REMOTE_SERVERS_XML]: writes DIR/config.xml and DIR/users.xml.
+# REMOTE_SERVERS_XML, when given, goes right after the opening <remote_servers> tag (clusters).
+configure() {
+  local dir=$1 http=$2 tcp=$3 inter=$4 remote=${5:-}
+  mkdir -p "$dir"/{data,tmp,user_files,format_schemas,log}
+  sed -e "s#<http_port>8123</http_port>#<http_port>$http</http_port>#" \
+    -e "s#<tcp_port>9000</tcp_port>#<tcp_port>$tcp</tcp_port>#" \
+    -e "s#<interserver_http_port>9009</interserver_http_port>#<interserver_http_port>$inter</interserver_http_port>#" \
+    -e "s#<path>/var/lib/clickhouse/</path>#<path>$dir/data/</path>#" \
+    -e "s#/var/lib/clickhouse/tmp/#$dir/tmp/#; s#/var/lib/clickhouse/user_files/#$dir/user_files/#" \
+    -e "s#/var/lib/clickhouse/format_schemas/#$dir/format_schemas/#" \
+    -e "s#/var/log/clickhouse-server/#$dir/log/#g" \
+    -e "s#<level>[a-z]*</level>#<level>warning</level>#" \
+    "$ETC/config.xml" >"$dir/config.xml.tmp"
+  # Listen on 127.0.0.1 only (without a listen_host the server also takes ::1), and let other
+  # servers of a cluster reach this one's interserver port there.
+  sed -i -e "s#^\(\s*\)<http_port>$http</http_port>#&\n\1<listen_host>127.0.0.1</listen_host>\n\1<interserver_http_host>127.0.0.1</interserver_http_host>#" "$dir/config.xml.tmp"
+  if [ -n "$remote" ]; then
+    REMOTE="$remote" awk '{ print } /<remote_servers[ >]/ && !done { print ENVIRON["REMOTE"]; done = 1 }' "$dir/config.xml.tmp" >"$dir/config.xml.tmp2"
+    mv "$dir/config.xml.tmp2" "$dir/config.xml.tmp"
+  fi
+  # A config the packaged file no longer matches would start a server on the default ports and
+  # paths: check that every substitution took.
+  local want
+  for want in "<http_port>$http<" "<tcp_port>$tcp<" "<interserver_http_port>$inter<" "<path>$dir/data/<" \
+    "<tmp_path>$dir/tmp/<" "<listen_host>127.0.0.1<"; do
+    grep -q "$want" "$dir/config.xml.tmp" || { log "$ETC/config.xml changed shape: no $want in the generated config"; exit 1; }
+  done
+  if grep -v '^\s*<!--' "$dir/config.xml.tmp" | grep -q '/var/lib/clickhouse\|/var/log/clickhouse'; then
+    log "the generated config still points into /var: $(grep -n '/var/lib/clickhouse\|/var/log/clickhouse' "$dir/config.xml.tmp" | head -n3)"
+    exit 1
+  fi
+  mv "$dir/config.xml.tmp" "$dir/config.xml"
+  cp "$ETC/users.xml" "$dir/users.xml"
+}
+
+# launch DIR HTTP: starts the server configured in DIR and waits until /ping answers.
+launch() {
+  local dir=$1 http=$2
+  if [ "$(id -u)" -eq 0 ]; then chown -R clickhouse:clickhouse "$dir"; fi
+  (cd /tmp && as_ch "$SERVER" --config-file="$dir/config.xml" --pid-file="$dir/ch.pid" --daemon) \
+    >"$dir/stdout.log" 2>&1 </dev/null || { log "clickhouse-server failed to start"; tail_logs "$dir"; exit 1; }
+  for _ in $(seq 300); do
+    if curl -sf --max-time 2 "http://127.0.0.1:$http/ping" >/dev/null 2>&1; then return 0; fi
+    if [ -f "$dir/ch.pid" ] && ! kill -0 "$(cat "$dir/ch.pid")" 2>/dev/null; then log "clickhouse-server exited"; tail_logs "$dir"; exit 1; fi
+    sleep 0.1
+  done
+  log "clickhouse-server did not answer /ping on port $http within 30 s"
+  tail_logs "$dir"
+  exit 1
+}
+
+tail_logs() {
+  local file
+  for file in "$1/stdout.log" "$1/log/clickhouse-server.err.log"; do
+    [ -s "$file" ] && { log "--- $file"; tail -n 30 "$file" >&2; }
+  done
+  return 0
+}
+
+# halt DIR: SIGTERM to the server of DIR, and wait until its pid is gone (SIGKILL after 30 s).
+halt() {
+  local dir=$1 pid
+  pid=$(cat "$dir/ch.pid" 2>/dev/null || true)
+  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then log "not running ($dir)"; return 0; fi
+  log "stopping clickhouse-server (pid $pid, $dir)"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  log "clickhouse-server $pid still running after 30 s, killing"
+  kill -KILL "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+}
+
+start() {
+  local ports http tcp inter
+  [ -d "$BASE" ] && stop
+  ports=$("$HERE/free-port.sh" 3)
+  { read -r http; read -r tcp; read -r inter; } <<<"$ports"
+  http=${BQ_CLICKHOUSE_PORT:-$http}
+  log "server in $BASE, HTTP port $http, TCP $tcp, interserver $inter ($SERVER)"
+  rm -rf "$BASE"
+  configure "$BASE" "$http" "$tcp" "$inter"
+  launch "$BASE" "$http"
+  echo "$http" >"$BASE/port"
+  log "ready (pid $(cat "$BASE/ch.pid"))"
+  echo "http://127.0.0.1:$http"
+}
+
+stop() {
+  local pidfile found=0
+  for pidfile in "$BASE/ch.pid" "$BASE"/*/ch.pid; do
+    if [ -f "$pidfile" ]; then found=1; halt "$(dirname "$pidfile")"; fi
+  done
+  if [ "$found" = 0 ]; then log "not running ($BASE)"; fi
+  rm -rf "$BASE"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_PORT)" >&2; exit 2 ;;
+esac
