@@ -6,14 +6,24 @@
 # are root. `start` waits for /ping, prints the HTTP URL on stdout and logs to stderr; `stop`
 # returns once the server process is gone.
 #
-#   scripts/engines/clickhouse.sh start   # -> http://127.0.0.1:PORT
+#   scripts/engines/clickhouse.sh start           # -> http://127.0.0.1:PORT
 #   scripts/engines/clickhouse.sh stop
+#   scripts/engines/clickhouse.sh cluster-start   # -> http://127.0.0.1:P1,http://127.0.0.1:P2
+#   scripts/engines/clickhouse.sh cluster-stop
 #
-# One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...). The pieces
-# below take that folder and its ports as arguments, so a multi-server mode (a cluster of shards
-# on loopback, each server in $BQ_CLICKHOUSE_DIR/<shard>/ with a <remote_servers> entry naming all
-# of them, see configure's last argument) is one more function; `stop` already stops every server
-# under $BQ_CLICKHOUSE_DIR.
+# `cluster-start` runs a two-shard cluster on loopback: two servers, in $BQ_CLICKHOUSE_DIR/shard1/
+# and $BQ_CLICKHOUSE_DIR/shard2/, each on its own free HTTP, TCP and interserver ports, and both
+# configs hold the same <remote_servers> cluster `bq_cluster`: shard 1 = shard1's TCP port, shard 2
+# = shard2's, one replica each, weight 1 each (so a Distributed table's sharding key k puts a row
+# on shard 1 when k % 2 = 0 and on shard 2 when k % 2 = 1). It waits until both answer /ping and
+# both list the two shards in system.clusters, then prints ONE line: shard 1's HTTP URL, a comma,
+# shard 2's HTTP URL. There is no ZooKeeper, so no `ON CLUSTER` DDL: create the local tables on
+# each URL, the Distributed table on the one you query. If either server fails to start, both
+# are stopped. `cluster-stop` (the same as `stop`) stops both and waits for their pids.
+#
+# One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...); the pieces
+# below take that folder and its ports as arguments; `stop` stops every server under
+# $BQ_CLICKHOUSE_DIR (the single one, or each shard's).
 set -euo pipefail
 
 BASE=${BQ_CLICKHOUSE_DIR:-/tmp/bq-clickhouse}
@@ -125,8 +135,44 @@ stop() {
   rm -rf "$BASE"
 }
 
+# query HTTP SQL: runs SQL over HTTP on 127.0.0.1:HTTP and prints the answer (empty on failure).
+query() { curl -sf --max-time 5 "http://127.0.0.1:$1/" --data-binary "$2" 2>/dev/null || true; }
+
+cluster_start() {
+  local ports http1 tcp1 inter1 http2 tcp2 inter2 remote shard http n _
+  [ -d "$BASE" ] && stop
+  ports=$("$HERE/free-port.sh" 6)
+  { read -r http1; read -r tcp1; read -r inter1; read -r http2; read -r tcp2; read -r inter2; } <<<"$ports"
+  remote="<bq_cluster>
+    <shard><weight>1</weight><replica><host>127.0.0.1</host><port>$tcp1</port></replica></shard>
+    <shard><weight>1</weight><replica><host>127.0.0.1</host><port>$tcp2</port></replica></shard>
+</bq_cluster>"
+  log "cluster bq_cluster in $BASE: shard1 HTTP $http1 TCP $tcp1 interserver $inter1; shard2 HTTP $http2 TCP $tcp2 interserver $inter2 ($SERVER)"
+  rm -rf "$BASE"
+  # Whatever fails from here on (a launch exits the script) stops the shard already running.
+  trap 'log "cluster start failed, stopping what started"; stop' EXIT
+  configure "$BASE/shard1" "$http1" "$tcp1" "$inter1" "$remote"
+  configure "$BASE/shard2" "$http2" "$tcp2" "$inter2" "$remote"
+  launch "$BASE/shard1" "$http1"
+  launch "$BASE/shard2" "$http2"
+  for shard in 1 2; do
+    http=$([ "$shard" = 1 ] && echo "$http1" || echo "$http2")
+    echo "$http" >"$BASE/shard$shard/port"
+    for _ in $(seq 300); do
+      n=$(query "$http" "SELECT count() FROM system.clusters WHERE cluster = 'bq_cluster'")
+      [ "$n" = 2 ] && break
+      sleep 0.1
+    done
+    [ "$n" = 2 ] || { log "shard$shard lists ${n:-no} shards of bq_cluster in system.clusters, not 2"; tail_logs "$BASE/shard$shard"; exit 1; }
+  done
+  trap - EXIT
+  log "ready (pids $(cat "$BASE/shard1/ch.pid") $(cat "$BASE/shard2/ch.pid"))"
+  echo "http://127.0.0.1:$http1,http://127.0.0.1:$http2"
+}
+
 case "${1:-}" in
   start) start ;;
-  stop) stop ;;
-  *) echo "usage: $0 start|stop   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_PORT)" >&2; exit 2 ;;
+  stop | cluster-stop) stop ;;
+  cluster-start) cluster_start ;;
+  *) echo "usage: $0 start|stop|cluster-start|cluster-stop   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_PORT for start)" >&2; exit 2 ;;
 esac

@@ -14,11 +14,25 @@ import { fileURLToPath } from 'node:url';
 /** The scripts folder. @internal */
 export const SCRIPTS = fileURLToPath(new URL('../../scripts/engines/', import.meta.url));
 
-/** The servers this setup can start: script name and the env var that names its data folder. @internal */
+/**
+ * The servers this setup can start: script name, its arguments to start and to stop, the env var
+ * that names its data folder, and the env var that names an existing server to use instead.
+ * `clickhouseCluster` is two ClickHouse servers forming the two-shard cluster `bq_cluster`; its
+ * "URL" is shard 1's HTTP URL, a comma, and shard 2's (see scripts/engines/clickhouse.sh).
+ *
+ * @internal
+ */
 export const SERVERS = {
-  postgres: { script: 'postgres.sh', dirEnv: 'BQ_PG_DIR', urlEnv: 'BQ_POSTGRES_URL' },
-  mysql: { script: 'mariadb.sh', dirEnv: 'BQ_MYSQL_DIR', urlEnv: 'BQ_MYSQL_URL' },
-  clickhouse: { script: 'clickhouse.sh', dirEnv: 'BQ_CLICKHOUSE_DIR', urlEnv: 'BQ_CLICKHOUSE_URL' },
+  postgres: { script: 'postgres.sh', start: ['start'], stop: ['stop'], dirEnv: 'BQ_PG_DIR', urlEnv: 'BQ_POSTGRES_URL' },
+  mysql: { script: 'mariadb.sh', start: ['start'], stop: ['stop'], dirEnv: 'BQ_MYSQL_DIR', urlEnv: 'BQ_MYSQL_URL' },
+  clickhouse: { script: 'clickhouse.sh', start: ['start'], stop: ['stop'], dirEnv: 'BQ_CLICKHOUSE_DIR', urlEnv: 'BQ_CLICKHOUSE_URL' },
+  clickhouseCluster: {
+    script: 'clickhouse.sh',
+    start: ['cluster-start'],
+    stop: ['cluster-stop'],
+    dirEnv: 'BQ_CLICKHOUSE_DIR',
+    urlEnv: 'BQ_CLICKHOUSE_CLUSTER_URL',
+  },
 } as const;
 
 /** A server name. @internal */
@@ -55,19 +69,23 @@ export interface RunningServer {
 }
 
 /**
- * Starts one server in a fresh folder under the system temp dir (made traversable, because the
- * server runs as the postgres, mysql or clickhouse user).
+ * Starts one server in a fresh folder `<base>/<name>` under the system temp dir (made traversable,
+ * because the server runs as the postgres, mysql or clickhouse user). Servers of different names
+ * never share a folder or a port, so `clickhouse` and `clickhouseCluster` run side by side.
  *
  * @internal
  */
 export async function startServer(name: ServerName, base: string): Promise<RunningServer> {
-  const { script, dirEnv } = SERVERS[name];
+  const { script, dirEnv, start, stop } = SERVERS[name];
   const dir = join(base, name);
   const env = { [dirEnv]: dir };
-  const { stdout } = await runScript(script, ['start'], env);
+  const { stdout } = await runScript(script, start, env);
   const url = stdout.trim().split('\n').at(-1) ?? '';
-  if (!/^[a-z]+:\/\//.test(url)) throw new Error(`scripts/engines/${script} start printed no URL: ${stdout}`);
-  return { url, stop: async () => void (await runScript(script, ['stop'], env)) };
+  if (!url.split(',').every((part) => /^[a-z]+:\/\/\S+$/.test(part))) {
+    await runScript(script, stop, env).catch(() => {});
+    throw new Error(`scripts/engines/${script} ${start.join(' ')} printed no URL: ${stdout}`);
+  }
+  return { url, stop: async () => void (await runScript(script, stop, env)) };
 }
 
 /** A fresh base folder for this run's servers. @internal */

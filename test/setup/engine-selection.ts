@@ -1,11 +1,12 @@
 /**
- * Decides which database servers a run needs: PostgreSQL, MariaDB and ClickHouse each start only when a
- * selected test file talks to that server, so a run of the parser's unit tests, or of the SQLite
- * server suite, pays for neither.
+ * Decides which database servers a run needs: PostgreSQL, MariaDB, ClickHouse and the two-shard
+ * ClickHouse cluster each start only when a selected test file talks to that server, so a run of
+ * the parser's unit tests, or of the SQLite server suite, pays for none of them.
  *
  * A file needs a server when its path matches one of the patterns below, or when it belongs to a
- * project that runs every file on that server (`server-postgres`). A file that uses a server it is
- * not listed for fails loudly (`engineUrl` in test/helpers/engines.ts names this file); it never skips.
+ * project that runs every file on that server (`server-postgres`, `server-clickhouse`). A file
+ * that uses a server it is not listed for fails loudly (`engineUrl` in test/helpers/engines.ts
+ * names this file); it never skips.
  *
  * @internal
  * @module
@@ -14,31 +15,36 @@ import { relative, sep } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { ServerName } from './engine-processes.js';
 
+/** The engine self-tests of test/setup, except the cluster's own, which needs only the cluster. */
+const SETUP_SELF_TESTS = /^test\/setup\/(?!clickhouse-cluster\.test\.ts$).*\.test\.ts$/;
+
 /** Test files that talk to each server, by path from the repository root. Add a file here when a suite needs one. @internal */
 export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
   postgres: [
     /^test\/differential\/(postgres|postgres-linguistic|pinned|sensitivity)\.test\.ts$/,
     /^test\/injection\/.*\.test\.ts$/,
     /^test\/unit\/kysely\/postgres\.test\.ts$/,
-    /^test\/setup\/.*\.test\.ts$/,
+    SETUP_SELF_TESTS,
     /^test\/server\/(postgres-store|rollups-postgres|import|migrations)\.test\.ts$/,
     /^test\/server\/load\/(mixed-load|postgres-outage)\.test\.ts$/,
   ],
   mysql: [
     /^test\/differential\/(mysql|mysql-linguistic|pinned|sensitivity)\.test\.ts$/,
     /^test\/injection\/.*\.test\.ts$/,
-    /^test\/setup\/.*\.test\.ts$/,
+    SETUP_SELF_TESTS,
   ],
   clickhouse: [
     /^test\/differential\/(clickhouse|pinned|sensitivity)\.test\.ts$/,
     /^test\/injection\/.*\.test\.ts$/,
-    /^test\/setup\/.*\.test\.ts$/,
+    SETUP_SELF_TESTS,
   ],
+  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/],
 };
 
 /** Projects (vitest.config.ts) that run every one of their files on a server. @internal */
 export const PROJECT_ENGINES: Readonly<Record<string, readonly ServerName[]>> = {
   'server-postgres': ['postgres'],
+  'server-clickhouse': ['clickhouseCluster'],
 };
 
 /** The servers one file needs in a project. @internal */

@@ -4,7 +4,11 @@
  *
  * - PostgreSQL, MariaDB and ClickHouse are started in parallel by `scripts/engines/*.sh` on free
  *   ports of 127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
- * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` / `BQ_CLICKHOUSE_URL` name existing servers to use instead.
+ * - The two-shard ClickHouse cluster `bq_cluster` (two more servers, `clickhouse.sh cluster-start`)
+ *   starts beside the single ClickHouse server when a selected file needs it; its URL is shard 1's
+ *   and shard 2's HTTP URLs, comma-separated.
+ * - `BQ_POSTGRES_URL` / `BQ_MYSQL_URL` / `BQ_CLICKHOUSE_URL` / `BQ_CLICKHOUSE_CLUSTER_URL` name
+ *   existing servers to use instead.
  * - An engine that cannot start fails the whole run with its log tail; nothing is skipped.
  * - Each server starts only when a selected file needs it (see `engine-selection.ts`).
  *
@@ -22,6 +26,12 @@ declare module 'vitest' {
     mysqlUrl: string | undefined;
     /** `http://…` of the ClickHouse server, or undefined when this run started no engine. */
     clickhouseUrl: string | undefined;
+    /**
+     * `http://…,http://…`: the HTTP URLs of shard 1 and shard 2 of the two-shard ClickHouse
+     * cluster `bq_cluster`, or undefined when this run started no cluster. Shard 1 is the entry
+     * point; there is no ZooKeeper (no `ON CLUSTER`), so local tables are created on each URL.
+     */
+    clickhouseClusterUrl: string | undefined;
   }
 }
 
@@ -54,6 +64,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('postgresUrl', needed.has('postgres') ? (process.env.BQ_POSTGRES_URL ?? urls.get('postgres')) : undefined);
   project.provide('mysqlUrl', needed.has('mysql') ? (process.env.BQ_MYSQL_URL ?? urls.get('mysql')) : undefined);
   project.provide('clickhouseUrl', needed.has('clickhouse') ? (process.env.BQ_CLICKHOUSE_URL ?? urls.get('clickhouse')) : undefined);
+  project.provide(
+    'clickhouseClusterUrl',
+    needed.has('clickhouseCluster') ? (process.env.BQ_CLICKHOUSE_CLUSTER_URL ?? urls.get('clickhouseCluster')) : undefined,
+  );
   log(`${project.name}: ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
   return teardown;
 }
