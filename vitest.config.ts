@@ -6,6 +6,7 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/rollups-*.test.ts', // one file per engine
   'test/server/import*.test.ts', // runs both engines itself
   'test/server/postgres-store.test.ts',
+  'test/server/clickhouse-cli.test.ts', // runs the cluster itself
   'test/server/load/**',
 ];
 
@@ -38,6 +39,17 @@ export default defineConfig({
           include: ['test/server/*.test.ts'],
           exclude: ENGINE_SPECIFIC_SERVER_TESTS,
           env: { BQ_SERVER_STORE: 'postgres' },
+        },
+      },
+      {
+        // The same server suite, every test, on the ClickHouse store over a two-shard cluster.
+        extends: true,
+        test: {
+          name: 'server-clickhouse',
+          globalSetup,
+          include: ['test/server/*.test.ts'],
+          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+          env: { BQ_SERVER_STORE: 'clickhouse' },
         },
       },
       {

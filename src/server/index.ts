@@ -47,6 +47,8 @@ export type {
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';
+export { openClickhouseStore, type ClickhouseStore, type ClickhouseStoreOptions, type KeyLedger } from './store/clickhouse/clickhouse-store.js';
+export type { ClickhouseShard, ShardOptions } from './store/clickhouse/connection.js';
 
 export { KeyRing } from './plugins/key-ring.js';
 export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';

@@ -115,7 +115,7 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
     ['backlink-query', 70, 'src/index.ts', 'browser'],
     ['backlink-query/testing', 14.5, 'src/testing/index.ts', 'browser'],
     ['backlink-query/kysely', 8.5, 'src/kysely/index.ts', 'browser'],
-    ['backlink-query/server', 88, 'src/server/index.ts', 'node'],
+    ['backlink-query/server', 92, 'src/server/index.ts', 'node'], // 89.6 KB with the ClickHouse store (about 4 KB of it)
     ['the CLI (bin/backlink-query)', 92, 'src/cli/main.ts', 'node'],
   ] as const)('%s: at most %s KB gzip', async (name, budget, source, platform) => {
     const size = await measure({ source }, platform);

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/server/plugins/rate-limiter.js';
 import { startServer } from '../../src/server/server.js';
-import { AUTH, BASE, build, fixtureStore, get } from './helpers.js';
+import { AUTH, BASE, build, dropLinksTable, fixtureStore, get } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
 const overview = { url: 'example.com', scope: 'ROOT_DOMAIN' };
@@ -172,7 +172,7 @@ describe('units', () => {
 describe('failures and logs', () => {
   it('hides the cause of a 5xx', async () => {
     const { app, store } = await build();
-    await store.connection.transaction([{ sql: 'DROP TABLE links', params: [] }]);
+    await dropLinksTable(store);
     const response = await get(app, 'links', overview);
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({

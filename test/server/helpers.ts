@@ -2,7 +2,9 @@
  * Builds the server on the fixture dataset, as fastify/demo's `build(t)` does, on the store the run
  * is for: SQLite by default (a fresh temporary database file, so queries run on the worker threads
  * as in production), PostgreSQL when `BQ_SERVER_STORE=postgres` (a fresh database on the test
- * server; the `server-postgres` vitest project sets it, so every server test runs on both).
+ * server; the `server-postgres` vitest project sets it, so every server test runs on both), and
+ * ClickHouse when `BQ_SERVER_STORE=clickhouse` (a fresh database on the two-shard test cluster,
+ * keys in a SQLite ledger; the `server-clickhouse` project).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
+import type { ClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
 import type { SqlConnection } from '../../src/server/store/sql/connection.js';
+import { raw } from '../../src/server/store/sql/fragment.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import * as fx from './fixture.js';
@@ -24,7 +28,8 @@ export const BASE = '/_api/apis/v4/backlinks/v1';
 export const AUTH = { authorization: `Apikey ${fx.KEYS[0].key}` };
 
 /** The store the server suite runs on in this run. */
-export const STORE_KIND: 'sqlite' | 'postgres' = process.env['BQ_SERVER_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
+export const STORE_KIND: 'sqlite' | 'postgres' | 'clickhouse' =
+  process.env['BQ_SERVER_STORE'] === 'postgres' ? 'postgres' : process.env['BQ_SERVER_STORE'] === 'clickhouse' ? 'clickhouse' : 'sqlite';
 
 /** A store with the connection its queries run on (to break it on purpose in tests). */
 export type TestStore = Store & { readonly connection: SqlConnection };
@@ -42,7 +47,44 @@ export async function emptyStore(): Promise<TestStore> {
     return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'server'), parser: tldts });
   }
   dir ??= mkdtempSync(join(tmpdir(), 'bq-server-store-'));
+  if (STORE_KIND === 'clickhouse') {
+    const { openClickhouseStore } = await import('../../src/server/store/clickhouse/clickhouse-store.js');
+    const { tldts } = await loadServerDeps();
+    const ledger = await openSqliteStore({ file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
+    return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger });
+  }
   return openSqliteStore({ file: join(dir, `${Math.random().toString(36).slice(2)}.db`), readers: 2 });
+}
+
+/** The shard URLs of the test cluster, or a loud failure. */
+function clickhouseCluster(): string[] {
+  const urls = inject('clickhouseClusterUrl');
+  if (!urls) throw new Error('clickhouseClusterUrl was not provided: the global setup started no ClickHouse cluster for this run (see test/setup/engine-selection.ts).');
+  return urls.split(',');
+}
+
+const clickhouseDatabases: string[] = [];
+/** A new database name on the cluster, dropped on every shard when the file's tests end. */
+function freshClickhouseDatabase(): string {
+  if (clickhouseDatabases.length === 0) {
+    afterAll(async () => {
+      for (const name of clickhouseDatabases.splice(0)) {
+        for (const url of clickhouseCluster()) await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name}` });
+      }
+    });
+  }
+  const name = `bq_server_${Math.random().toString(36).slice(2, 10)}`;
+  clickhouseDatabases.push(name);
+  return name;
+}
+
+/** Breaks the store on purpose: drops the table the links list reads (on every shard of a cluster). */
+export async function dropLinksTable(store: TestStore): Promise<void> {
+  if (STORE_KIND === 'clickhouse') {
+    for (const shard of (store as ClickhouseStore).shards) await shard.run(raw('DROP TABLE links_local'));
+    return;
+  }
+  await store.connection.transaction([raw('DROP TABLE links')]);
 }
 
 /** A store holding the fixture. */

@@ -109,8 +109,9 @@ function changed(links: readonly LinkInput[]): LinkInput[] {
  * Registers the suite for one store.
  *
  * @param open a fresh, empty pair of views of one new database
+ * @param timeoutMs the test's time bound (a store that answers over HTTP takes minutes for the thousands of calls)
  */
-export function rollupSuite(name: string, open: () => Promise<StorePair>): void {
+export function rollupSuite(name: string, open: () => Promise<StorePair>, timeoutMs?: number): void {
   describe(`rollups equal the links (${name})`, () => {
     it('on generated data, every operation, scope, filter and page; after a changed re-import; unchanged by the same import', async () => {
       const { tldts } = await loadServerDeps();
@@ -161,6 +162,6 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>): void 
       } finally {
         await pair.close();
       }
-    });
+    }, timeoutMs);
   });
 }

@@ -1,6 +1,12 @@
 /**
  * The database of the server's commands: a PostgreSQL URL (`--database-url`, or
- * `BACKLINK_QUERY_DATABASE_URL`) selects the PostgreSQL store; otherwise a SQLite file.
+ * `BACKLINK_QUERY_DATABASE_URL`) selects the PostgreSQL store, a `clickhouse://` URL the
+ * ClickHouse store on a cluster; otherwise a SQLite file.
+ *
+ * `clickhouse://[user[:password]@]host:port[,host:port...][/database][?cluster=NAME&ledger=WHERE]`
+ * names each shard's HTTP address (the first is the entry point), the database (default
+ * `backlinks`), the cluster of the servers' `remote_servers` (default `bq_cluster`), and where API
+ * keys and balances live: a PostgreSQL URL or a SQLite file (default `.backlink-query/ledger.db`).
  *
  * @module
  * @internal
@@ -15,7 +21,53 @@ import type { Store } from '../store/store.js';
 export const DATABASE_URL_ENV = 'BACKLINK_QUERY_DATABASE_URL';
 
 /** Where the data lives: a PostgreSQL URL or a SQLite file. @internal */
-export type StoreLocation = { readonly kind: 'postgres'; readonly url: string } | { readonly kind: 'sqlite'; readonly file: string };
+export type StoreLocation =
+  | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | ClickhouseLocation;
+
+/** A ClickHouse cluster and the ledger of its keys. @internal */
+export interface ClickhouseLocation {
+  readonly kind: 'clickhouse';
+  readonly url: string;
+  readonly shards: readonly string[];
+  readonly database: string;
+  readonly cluster: string;
+  readonly ledger: string;
+  readonly user?: string;
+  readonly password?: string;
+}
+
+/** The default ledger of a ClickHouse store. @internal */
+export const DEFAULT_LEDGER = '.backlink-query/ledger.db';
+
+const CLICKHOUSE_URL = /^clickhouse:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?@]+)(?:\/([^?]*))?(?:\?(.*))?$/i;
+
+/** A `clickhouse://` URL as a location, or a usage error message. @internal */
+export function clickhouseLocation(url: string): ClickhouseLocation | string {
+  const match = CLICKHOUSE_URL.exec(url);
+  const shown = JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'));
+  if (!match) return `--database-url clickhouse://host:port[,host:port...][/database] expected; got ${shown}.`;
+  const [, user, password, hosts, database, query] = match;
+  const shards = hosts!.split(',').map((host) => host.trim());
+  if (shards.some((host) => !/^[^\s:]+:\d+$/.test(host))) return `--database-url: each ClickHouse shard is host:port (its HTTP port); got ${shown}.`;
+  const params = new URLSearchParams(query ?? '');
+  const name = database === undefined || database === '' ? 'backlinks' : decodeURIComponent(database);
+  const cluster = params.get('cluster') ?? 'bq_cluster';
+  for (const [what, value] of [['database', name], ['cluster', cluster]] as const) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return `--database-url: the ClickHouse ${what} must be letters, digits and _; got ${JSON.stringify(value)}.`;
+  }
+  return {
+    kind: 'clickhouse',
+    url,
+    shards: shards.map((host) => `http://${host}`),
+    database: name,
+    cluster,
+    ledger: params.get('ledger') ?? DEFAULT_LEDGER,
+    ...(user ? { user: decodeURIComponent(user) } : {}),
+    ...(password ? { password: decodeURIComponent(password) } : {}),
+  };
+}
 
 /**
  * The location named by `--database-url`, the environment or `--db`, or a usage error message.
@@ -27,7 +79,8 @@ export function storeLocation(options: Readonly<Record<string, string | true>>, 
   if (url !== undefined && url.trim() !== '') {
     if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url };
     if (/^sqlite:/i.test(url)) return { kind: 'sqlite', file: url.replace(/^sqlite:(\/\/)?/i, '') };
-    return `--database-url must be postgres://... (or sqlite:FILE); got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
+    if (/^clickhouse:\/\//i.test(url)) return clickhouseLocation(url);
+    return `--database-url must be postgres://..., clickhouse://... or sqlite:FILE; got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
   }
   return { kind: 'sqlite', file: typeof options['db'] === 'string' ? options['db'] : defaultFile };
 }
@@ -42,6 +95,25 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser)
     const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
     return openPostgresStore({ url: location.url, parser });
   }
+  if (location.kind === 'clickhouse') {
+    const { openClickhouseStore } = await import('../store/clickhouse/clickhouse-store.js');
+    const ledgerAt: StoreLocation = /^postgres(ql)?:\/\//i.test(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
+    const ledger = await openStoreAt(ledgerAt, parser);
+    try {
+      return await openClickhouseStore({
+        urls: location.shards,
+        database: location.database,
+        cluster: location.cluster,
+        parser,
+        ledger,
+        ...(location.user === undefined ? {} : { user: location.user }),
+        ...(location.password === undefined ? {} : { password: location.password }),
+      });
+    } catch (error) {
+      await ledger.close();
+      throw error;
+    }
+  }
   if (location.file !== ':memory:') mkdirSync(dirname(location.file), { recursive: true });
   const { openSqliteStore } = await import('../store/sqlite/sqlite-store.js');
   return openSqliteStore({ file: location.file, parser });
@@ -49,7 +121,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser)
 
 /** A location for messages, without a password. @internal */
 export const describeLocation = (location: StoreLocation): string =>
-  location.kind === 'postgres' ? location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@') : location.file;
+  location.kind === 'sqlite' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 /**
  * The server's optional packages, or `undefined` after telling the user on stderr what to install.

@@ -21,6 +21,39 @@ import type { Clock, GroupedOperation } from '../store.js';
 import { ident, join, raw, sql, type Fragment } from './fragment.js';
 import { scopeCondition } from './scope.js';
 
+/**
+ * Where the relations read from: the table expressions (with their aliases `l`, `d`, `p`, `r`) and
+ * the condition that selects a key's rollup rows. The SQL stores read the tables as they are; the
+ * ClickHouse store reads deduplicated local tables and the current version of a domain's rollups.
+ */
+export interface RelationSources {
+  /** The links, aliased `l`. */
+  readonly links: Fragment;
+  /** The domains, aliased `d`. */
+  readonly domains: Fragment;
+  /** The target pages, aliased `p`. */
+  readonly targetPages: Fragment;
+  /** A rollup table, aliased `r`. */
+  rollup(table: 'r_ref_domains' | 'r_ref_ips' | 'r_pages' | 'r_anchors'): Fragment;
+  /** The rows of a target key in a rollup table aliased `r`. */
+  rollupRows(tkey: string, target: Target): Fragment;
+  /**
+   * Name the computed columns apart from the source columns first, then rename them in an outer
+   * SELECT: ClickHouse resolves `min(l.first_seen_at) AS first_seen_at` to the alias itself
+   * (an aggregate inside an aggregate).
+   */
+  readonly renameOutside?: boolean;
+}
+
+/** The tables of the SQL stores (SQLite, PostgreSQL). @internal */
+export const SQL_SOURCES: RelationSources = {
+  links: raw('links l'),
+  domains: raw('domains d'),
+  targetPages: raw('target_pages p'),
+  rollup: (table) => raw(`${table} r`),
+  rollupRows: (tkey) => sql`r.tkey = ${tkey}`,
+};
+
 /** Expressions per field; fields not listed read the same-named column of the source alias. */
 type Expressions = Readonly<Record<string, Fragment>>;
 
@@ -49,12 +82,12 @@ const domainInfo = (alias: string, aggregate: boolean): Expressions => {
 };
 
 /** The relations grouped from the target's links, per request. */
-function fromLinks(operation: GroupedOperation, target: Target, clock: Clock): Relation {
+function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
   const where = scopeCondition(target);
-  const withDomains = raw('links l LEFT JOIN domains d ON d.domain = l.source_domain');
+  const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains} ON d.domain = l.source_domain`;
   switch (operation) {
     case 'links':
-      return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: raw('links l'), where, groupBy: null };
+      return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: sources.links, where, groupBy: null };
     case 'ref-domains':
       return {
         key: raw('l.source_domain'),
@@ -100,7 +133,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock): R
           internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
           ...firstLast,
         },
-        from: raw('links l LEFT JOIN target_pages p ON p.host = l.target_host AND p.path = l.target_path'),
+        from: sql`${sources.links} LEFT JOIN ${sources.targetPages} ON p.host = l.target_host AND p.path = l.target_path`,
         where,
         groupBy: raw('l.target_host, l.target_path'),
       };
@@ -109,7 +142,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock): R
         key: raw('l.anchor'),
         alias: 'l',
         expressions: { anchor: raw('l.anchor'), backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast },
-        from: raw('links l'),
+        from: sources.links,
         where,
         groupBy: raw('l.anchor'),
       };
@@ -117,12 +150,12 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock): R
 }
 
 /** The same relations read from the rollup tables of one target key. */
-function fromRollups(operation: GroupedOperation, target: Target, tkey: string, clock: Clock): Relation {
-  const where = sql`r.tkey = ${tkey}`;
+function fromRollups(operation: GroupedOperation, target: Target, tkey: string, clock: Clock, sources: RelationSources): Relation {
+  const where = sources.rollupRows(tkey, target);
   switch (operation) {
     case 'links':
       // The links list is the links themselves; only its total comes from a rollup.
-      return fromLinks('links', target, clock);
+      return fromLinks('links', target, clock, sources);
     case 'ref-domains':
       return {
         key: raw('r.source_domain'),
@@ -133,12 +166,12 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
           is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
           is_lost: raw('(r.lost_links = r.backlinks_count)'),
         },
-        from: raw('r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain'),
+        from: sql`${sources.rollup('r_ref_domains')} LEFT JOIN ${sources.domains} ON d.domain = r.source_domain`,
         where,
         groupBy: null,
       };
     case 'ref-ips':
-      return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: raw('r_ref_ips r'), where, groupBy: null };
+      return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: sources.rollup('r_ref_ips'), where, groupBy: null };
     case 'pages':
       return {
         key: raw('r.page_key'),
@@ -150,12 +183,12 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
           external_links_count: raw('coalesce(p.external_links_count, 0)'),
           internal_links_count: raw('coalesce(p.internal_links_count, 0)'),
         },
-        from: raw('r_pages r LEFT JOIN target_pages p ON p.host = r.host AND p.path = r.path'),
+        from: sql`${sources.rollup('r_pages')} LEFT JOIN ${sources.targetPages} ON p.host = r.host AND p.path = r.path`,
         where,
         groupBy: null,
       };
     case 'anchors':
-      return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: raw('r_anchors r'), where, groupBy: null };
+      return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: sources.rollup('r_anchors'), where, groupBy: null };
   }
 }
 
@@ -168,13 +201,18 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
  * groupedRows('anchors', target, clock, 'd:example.com'); // SELECT r.anchor AS _key, ... FROM r_anchors r WHERE r.tkey = ?
  * ```
  */
-export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined): Fragment {
-  const relation = tkey === undefined ? fromLinks(operation, target, clock) : fromRollups(operation, target, tkey, clock);
-  const columns = Object.keys(operations[operation].record).map((field) => {
+export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources = SQL_SOURCES): Fragment {
+  const relation = tkey === undefined ? fromLinks(operation, target, clock, sources) : fromRollups(operation, target, tkey, clock, sources);
+  const fields = Object.keys(operations[operation].record);
+  const inner = (field: string) => (sources.renameOutside ? `c_${field}` : field);
+  const columns = fields.map((field) => {
     const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
-    return sql`${expression} AS ${ident(field)}`;
+    return sql`${expression} AS ${ident(inner(field))}`;
   });
   const select = join([sql`${relation.key} AS _key`, ...columns], ', ');
   const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
-  return sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
+  const rows = sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
+  if (!sources.renameOutside) return rows;
+  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`)], ', ');
+  return sql`SELECT ${renamed} FROM (${rows})`;
 }

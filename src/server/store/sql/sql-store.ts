@@ -16,7 +16,7 @@ import { rollupKey } from '../shared.js';
 import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, HistoryPoint, RowsResult, Store, SummaryQuery } from '../store.js';
 import type { SqlConnection } from './connection.js';
 import { filterCondition } from './filter.js';
-import { sql } from './fragment.js';
+import { raw, sql, type Fragment } from './fragment.js';
 import { competitors, matrix, scoreProfile } from './graph.js';
 import { balance, charge, keywordMetrics, storedKeys, upsertKeys } from './keys.js';
 import { groupedRows } from './relations.js';
@@ -111,26 +111,36 @@ async function overview(connection: SqlConnection, target: Target, clock: Clock,
     const [fresh] = row ? await connection.all<{ n: number }>(newCount) : [{ n: 0 }];
     counts = { ...row, new_count: fresh?.n ?? 0 };
   } else {
-    [counts] = await connection.all<Record<string, unknown>>(sql`SELECT count(*) AS backlinks_count,
-        count(DISTINCT l.source_domain) AS domains_count,
-        count(DISTINCT l.source_url) AS urls_count,
-        sum(CASE WHEN l.is_nofollow THEN 0 ELSE 1 END) AS follows_count,
-        sum(CASE WHEN l.is_nofollow THEN 1 ELSE 0 END) AS nofollows_count,
-        sum(CASE WHEN l.is_sponsored THEN 1 ELSE 0 END) AS sponsored_count,
-        sum(CASE WHEN l.is_ugc THEN 1 ELSE 0 END) AS ugc_count,
-        sum(CASE WHEN l.is_frame THEN 1 ELSE 0 END) AS frames_count,
-        sum(CASE WHEN l.is_form THEN 1 ELSE 0 END) AS forms_count,
-        sum(CASE WHEN l.is_image THEN 1 ELSE 0 END) AS images_count,
-        sum(CASE WHEN l.is_image THEN 0 ELSE 1 END) AS texts_count,
-        count(DISTINCT l.ip_address) AS ips_count,
-        count(DISTINCT l.ip_class_c) AS ip_class_c_count,
-        sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
-        sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count
-      FROM links l WHERE ${scopeCondition(target)}`);
+    [counts] = await connection.all<Record<string, unknown>>(linkCounters(raw('links l'), target, clock));
   }
+  return overviewRecord(counts, await targetScore(connection, target));
+}
+
+/** The overview's counters grouped from the links of `from` (aliased `l`), for targets without a rollup key. @internal */
+export function linkCounters(from: Fragment, target: Target, clock: Clock): Fragment {
+  return sql`SELECT count(*) AS backlinks_count,
+      count(DISTINCT l.source_domain) AS domains_count,
+      count(DISTINCT l.source_url) AS urls_count,
+      sum(CASE WHEN l.is_nofollow THEN 0 ELSE 1 END) AS follows_count,
+      sum(CASE WHEN l.is_nofollow THEN 1 ELSE 0 END) AS nofollows_count,
+      sum(CASE WHEN l.is_sponsored THEN 1 ELSE 0 END) AS sponsored_count,
+      sum(CASE WHEN l.is_ugc THEN 1 ELSE 0 END) AS ugc_count,
+      sum(CASE WHEN l.is_frame THEN 1 ELSE 0 END) AS frames_count,
+      sum(CASE WHEN l.is_form THEN 1 ELSE 0 END) AS forms_count,
+      sum(CASE WHEN l.is_image THEN 1 ELSE 0 END) AS images_count,
+      sum(CASE WHEN l.is_image THEN 0 ELSE 1 END) AS texts_count,
+      count(DISTINCT l.ip_address) AS ips_count,
+      count(DISTINCT l.ip_class_c) AS ip_class_c_count,
+      sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
+      sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count
+    FROM ${from} WHERE ${scopeCondition(target)}`;
+}
+
+/** The overview record from its counters (numbers or numeric text) and the target's score. @internal */
+export function overviewRecord(counts: Readonly<Record<string, unknown>> | undefined, score: number): RowOf<'overview'> {
   const record: Record<string, number> = {};
   for (const field of [...OVERVIEW_COUNTERS, 'new_count'] as const) record[field] = Number(counts?.[field] ?? 0);
-  return { ...(record as Omit<RowOf<'overview'>, 'score'>), score: await targetScore(connection, target) };
+  return { ...(record as Omit<RowOf<'overview'>, 'score'>), score };
 }
 
 /**
@@ -157,39 +167,57 @@ async function targetScore(connection: SqlConnection, target: Target): Promise<n
  * every month in between repeats the row before it.
  */
 async function summary(connection: SqlConnection, query: SummaryQuery, tkey: string | undefined): Promise<RowsResult<HistoryPoint>> {
-  let oldest: string;
-  let countsOf: (months: readonly string[]) => { backlinks_count: number; domains_count: number; follows_count: number }[];
+  const score = () => targetScore(connection, query.target);
   if (tkey !== undefined) {
-    const stored = await connection.all<{ month: string; backlinks_count: number; domains_count: number; follows_count: number }>(
+    const stored = await connection.all<StoredHistoryRow>(
       sql`SELECT month, backlinks_count, domains_count, follows_count FROM r_history WHERE tkey = ${tkey} AND month <= ${query.to} ORDER BY month`,
     );
-    if (stored.length === 0) {
-      // Data may start after `to`: then there is history, but none in the range.
-      return { rows: [], total: 0 };
-    }
-    oldest = stored[0]!.month;
-    countsOf = (months) => {
-      let at = 0;
-      return months.map((month) => {
-        while (at + 1 < stored.length && stored[at + 1]!.month <= month) at++;
-        const row = stored[at]!;
-        return { backlinks_count: Number(row.backlinks_count), domains_count: Number(row.domains_count), follows_count: Number(row.follows_count) };
-      });
-    };
-  } else {
-    const links = await connection.all<HistoryLink>(
-      sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM links l WHERE ${scopeCondition(query.target)}`,
-    );
-    if (links.length === 0) return { rows: [], total: 0 };
-    oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
-    countsOf = (months) => monthlyCounts(links, months);
+    return historyFromRollup(stored, query, score);
   }
+  const links = await connection.all<HistoryLink>(
+    sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM links l WHERE ${scopeCondition(query.target)}`,
+  );
+  if (links.length === 0) return { rows: [], total: 0 };
+  const oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
+  return historyPage(oldest, (months) => monthlyCounts(links, months), query, score);
+}
+
+/** A stored row of `r_history`: the counts from `month` until the key's next row. @internal */
+export interface StoredHistoryRow {
+  readonly month: string;
+  readonly backlinks_count: number | string;
+  readonly domains_count: number | string;
+  readonly follows_count: number | string;
+}
+
+/** The summary from a key's stored history rows up to `to`, in month order (every store's rollup path). @internal */
+export function historyFromRollup(stored: readonly StoredHistoryRow[], query: SummaryQuery, score: () => Promise<number>): Promise<RowsResult<HistoryPoint>> {
+  // Data may start after `to`: then there is history, but none in the range.
+  if (stored.length === 0) return Promise.resolve({ rows: [], total: 0 });
+  const countsOf = (months: readonly string[]) => {
+    let at = 0;
+    return months.map((month) => {
+      while (at + 1 < stored.length && stored[at + 1]!.month <= month) at++;
+      const row = stored[at]!;
+      return { backlinks_count: Number(row.backlinks_count), domains_count: Number(row.domains_count), follows_count: Number(row.follows_count) };
+    });
+  };
+  return historyPage(stored[0]!.month, countsOf, query, score);
+}
+
+/** The months of the query's page, from the oldest month with data, with their counts and the target's score. @internal */
+export async function historyPage(
+  oldest: string,
+  countsOf: (months: readonly string[]) => { backlinks_count: number; domains_count: number; follows_count: number }[],
+  query: SummaryQuery,
+  score: () => Promise<number>,
+): Promise<RowsResult<HistoryPoint>> {
   const first = query.from !== undefined && query.from > oldest ? query.from : oldest;
   if (first > query.to) return { rows: [], total: 0 };
   const months = monthRange(first, query.to);
   // From a given date_from the first `limit` months; otherwise the latest `limit` (the last year by default).
   const shown = query.from !== undefined ? months.slice(0, query.limit) : months.slice(Math.max(0, months.length - query.limit));
-  const score = await targetScore(connection, query.target);
+  const targetScoreValue = await score();
   const counts = countsOf(shown);
-  return { rows: shown.map((month, i) => ({ score, ...counts[i]!, month_date: `${month}-01` })), total: months.length };
+  return { rows: shown.map((month, i) => ({ score: targetScoreValue, ...counts[i]!, month_date: `${month}-01` })), total: months.length };
 }

@@ -1,0 +1,529 @@
+/**
+ * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the
+ * target's registrable domain (see `schema.ts`). A call about one target reads the one shard that
+ * holds the domain; competitors and matrix fan out through the `Distributed` tables of the first
+ * shard, the entry point.
+ *
+ * The lists reuse the SQL stores' relations (`../sql/relations.ts`) over this store's sources
+ * (deduplicated local tables, the current version of a domain's rollups), the filter lowered by
+ * the `clickhouse` dialect, and the rollups computed by the same code as every store
+ * (`rollupRows`), written per domain as a new version.
+ *
+ * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
+ * a charge must never be lost or taken twice. The ledger is any store's key functions (a SQLite
+ * file by default: `openClickhouseStore` opens one; PostgreSQL when several servers share
+ * balances).
+ *
+ * @module
+ */
+import { operations } from '../../../catalogue/operations.js';
+import type { RowOf } from '../../../catalogue/types.js';
+import type { DomainParser } from '../../deps.js';
+import { monthlyCounts, type HistoryLink } from '../../history.js';
+import type { Target } from '../../target.js';
+import { LINK_COLUMNS, linkRow, pageParts } from '../inputs.js';
+import { normalizeKeyword, rollupKey } from '../shared.js';
+import type { StoreDialect, SqlConnection } from '../sql/connection.js';
+import { filterCondition, matrixCountColumn } from '../sql/filter.js';
+import { ident, join, raw, sql, type Fragment } from '../sql/fragment.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../sql/graph.js';
+import { groupedRows, type RelationSources } from '../sql/relations.js';
+import { rollupRows } from '../sql/rollups.js';
+import { toRecord } from '../sql/rows.js';
+import { runList } from '../sql/run-list.js';
+import { scopeCondition } from '../sql/scope.js';
+import { historyFromRollup, historyPage, linkCounters, overviewRecord, type StoredHistoryRow } from '../sql/sql-store.js';
+import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../store.js';
+import { ClickhouseShard } from './connection.js';
+import { entryTables, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+
+/** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
+const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
+
+/** The key functions of a store: where API keys and balances live. */
+export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'close'>;
+
+/** Options of {@link openClickhouseStore}. */
+export interface ClickhouseStoreOptions {
+  /** The HTTP URL of each shard's server, in the order of the cluster's shards; the first is the entry point. */
+  readonly urls: readonly string[];
+  /** The cluster's name in the servers' `remote_servers` (default `bq_cluster`). */
+  readonly cluster?: string;
+  /** The database of the store's tables, created on every shard (default `backlinks`). */
+  readonly database?: string;
+  /** The public-suffix parser the writer derives registrable domains with (tldts). */
+  readonly parser: DomainParser;
+  /** Where API keys and balances live. */
+  readonly ledger: KeyLedger;
+  /** How long one request's query may run (default 5,000 ms); past it the call answers 503. */
+  readonly timeoutMs?: number;
+  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
+  readonly rollups?: boolean;
+  readonly user?: string;
+  readonly password?: string;
+}
+
+/** A {@link Store} on ClickHouse, with its shards. */
+export interface ClickhouseStore extends Store {
+  readonly shards: readonly ClickhouseShard[];
+  /** The entry shard as a connection (statements of tests and tools). */
+  readonly connection: SqlConnection;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A shard as a {@link SqlConnection}, for the shared list code. */
+function asConnection(shard: ClickhouseShard, timeoutMs?: number): SqlConnection {
+  const options = timeoutMs === undefined ? {} : { timeoutMs };
+  return {
+    dialect: CLICKHOUSE_STORE_DIALECT,
+    all: (query) => shard.all(query, options),
+    write: () => Promise.reject(new Error('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
+    transaction: async (statements) => {
+      for (const statement of statements) await shard.run(statement, options);
+    },
+    close: async () => {},
+  };
+}
+
+/** The latest version of a domain's rollups, on its shard (0 before its first refresh: no rows). */
+const currentVersion = (domain: string): Fragment => sql`(SELECT max(version) FROM r_versions_local WHERE tdomain = ${domain})`;
+
+/** The latest version of every domain, across the cluster (for fan-out reads). */
+const latestVersions = (domains?: readonly string[]): Fragment =>
+  domains === undefined
+    ? raw('(SELECT tdomain, max(version) FROM r_versions GROUP BY tdomain)')
+    : sql`(SELECT tdomain, max(version) FROM r_versions WHERE tdomain IN (${join(domains.map((d) => sql`${d}`), ', ')}) GROUP BY tdomain)`;
+
+/** What a shard's queries read: deduplicated tables, the current rollups of a domain. */
+const SOURCES: RelationSources = {
+  links: raw('links_local AS l FINAL'),
+  domains: raw('(SELECT domain, ip_address, country, domain_score FROM domains_local FINAL) AS d'),
+  targetPages: raw(
+    '(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local FINAL) AS p',
+  ),
+  rollup: (table) => raw(`${table}_local AS r`),
+  rollupRows: (tkey, target) => sql`r.tkey = ${tkey} AND r.version = ${currentVersion(target.domain)}`,
+  renameOutside: true,
+};
+
+/** Where a list's unfiltered total comes from, in the target's current rollups. */
+const TOTALS: Readonly<Record<GroupedOperation, { readonly table: RollupTable; readonly count: string }>> = {
+  links: { table: 'r_targets', count: 'sum(backlinks_count)' },
+  'ref-domains': { table: 'r_targets', count: 'sum(domains_count)' },
+  'ref-ips': { table: 'r_targets', count: 'sum(ips_count)' },
+  pages: { table: 'r_pages', count: 'count()' },
+  anchors: { table: 'r_anchors', count: 'count()' },
+};
+
+/**
+ * Connects to the cluster's shards and creates the store's database and tables where missing.
+ *
+ * @example
+ * ```ts
+ * const ledger = await openSqliteStore({ file: 'ledger.db' });
+ * const store = await openClickhouseStore({ urls: ['http://10.0.0.1:8123', 'http://10.0.0.2:8123'], parser: tldts, ledger });
+ * ```
+ */
+export async function openClickhouseStore(options: ClickhouseStoreOptions): Promise<ClickhouseStore> {
+  const database = options.database ?? 'backlinks';
+  const cluster = options.cluster ?? 'bq_cluster';
+  if (!NAME.test(database)) throw new Error(`Not a ClickHouse database name: ${JSON.stringify(database)}`);
+  if (!NAME.test(cluster)) throw new Error(`Not a ClickHouse cluster name: ${JSON.stringify(cluster)}`);
+  if (options.urls.length === 0) throw new Error('A ClickHouse store needs the URL of at least one shard.');
+  const connect = (url: string, timeoutMs?: number) =>
+    new ClickhouseShard({
+      url,
+      database,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(options.user === undefined ? {} : { user: options.user }),
+      ...(options.password === undefined ? {} : { password: options.password }),
+    });
+  const shards = options.urls.map((url) => connect(url, options.timeoutMs));
+  // DDL, loads and rollup refreshes run longer than any request should.
+  const bulk = options.urls.map((url) => connect(url, 0));
+  for (const shard of bulk) {
+    await shard.run(raw(`CREATE DATABASE IF NOT EXISTS ${database}`), { database: null });
+    for (const statement of shardTables()) await shard.run(raw(statement));
+  }
+  for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
+  return createClickhouseStore(shards, bulk, options);
+}
+
+function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): ClickhouseStore {
+  const useRollups = options.rollups !== false;
+  const connections = shards.map((shard) => asConnection(shard));
+  const entry = connections[0]!;
+  const placement = new ShardPlacement(shards[0]!, shards.length);
+  const on = async (domain: string) => connections[await placement.of(domain)]!;
+  const keyOf = (target: Target) => (useRollups ? rollupKey(target) : undefined);
+  return {
+    shards,
+    connection: entry,
+    overview: async (target, clock) => overview(await on(target.domain), target, clock, keyOf(target)),
+    summary: async (query) => {
+      const connection = await on(query.target.domain);
+      const tkey = keyOf(query.target);
+      const score = () => targetScore(connection, query.target);
+      if (tkey !== undefined) {
+        const stored = await connection.all<StoredHistoryRow>(
+          sql`SELECT month, backlinks_count, domains_count, follows_count FROM r_history_local
+            WHERE tkey = ${tkey} AND version = ${currentVersion(query.target.domain)} AND month <= ${query.to} ORDER BY month`,
+        );
+        return historyFromRollup(stored, query, score);
+      }
+      const links = await connection.all<HistoryLink>(
+        sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM ${SOURCES.links} WHERE ${scopeCondition(query.target)}`,
+      );
+      if (links.length === 0) return { rows: [], total: 0 };
+      const oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
+      return historyPage(oldest, (months) => monthlyCounts(links, months), query, score);
+    },
+    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => grouped<Op>(await on(query.target.domain), operation, query, keyOf(query.target)),
+    scoreProfile: async (target) => scoreProfile(await on(target.domain), target, keyOf(target)),
+    competitors: (query) => competitors(entry, query.domain, query.page),
+    matrix: (query) => matrix(entry, query, useRollups),
+    keywordMetrics: (query) => keywordMetrics(entry, query),
+    upsertKeys: (keys) => options.ledger.upsertKeys(keys),
+    keys: () => options.ledger.keys(),
+    charge: (keyId, units) => options.ledger.charge(keyId, units),
+    balance: (keyId) => options.ledger.balance(keyId),
+    hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
+    writer: async () => createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser),
+    close: () => options.ledger.close(),
+  };
+}
+
+/**
+ * Which shard holds a registrable domain: `cityHash64(domain) % shards`, as the `Distributed`
+ * tables place rows (equal weights), asked of the server (JavaScript has no cityHash64) and
+ * remembered.
+ */
+class ShardPlacement {
+  readonly #known = new Map<string, number>();
+  constructor(
+    private readonly entry: ClickhouseShard,
+    private readonly count: number,
+  ) {}
+
+  async of(domain: string): Promise<number> {
+    return (await this.ofAll([domain]))[0]!;
+  }
+
+  async ofAll(domains: readonly string[]): Promise<number[]> {
+    if (this.count === 1) return domains.map(() => 0);
+    const missing = [...new Set(domains.filter((domain) => !this.#known.has(domain)))];
+    for (let i = 0; i < missing.length; i += 1_000) {
+      const batch = missing.slice(i, i + 1_000);
+      const rows = await this.entry.all<{ d: string; s: number }>(
+        sql`SELECT d, cityHash64(d) % ${this.count} AS s FROM (SELECT arrayJoin([${join(batch.map((d) => sql`${d}`), ', ')}]) AS d)`,
+      );
+      if (this.#known.size + rows.length > 100_000) this.#known.clear();
+      for (const row of rows) this.#known.set(row.d, Number(row.s));
+    }
+    return domains.map((domain) => this.#known.get(domain)!);
+  }
+}
+
+async function grouped<Op extends GroupedOperation>(connection: SqlConnection, operation: Op, query: GroupedQuery, tkey: string | undefined): Promise<RowsResult<RowOf<Op>>> {
+  const rows = groupedRows(operation, query.target, query.clock, tkey, SOURCES);
+  const where = filterCondition(query.filter, operation, connection.dialect);
+  const total =
+    tkey === undefined
+      ? undefined
+      : async () => {
+          const { table, count } = TOTALS[operation];
+          const [row] = await connection.all<{ n: number }>(
+            sql`SELECT ${raw(count)} AS n FROM ${raw(`${table}_local`)} WHERE tkey = ${tkey} AND version = ${currentVersion(query.target.domain)}`,
+          );
+          return Number(row?.n ?? 0);
+        };
+  const result = await runList(connection, rows, where, query.page, total);
+  const record = operations[operation].record;
+  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
+}
+
+async function overview(connection: SqlConnection, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
+  let counts: Record<string, unknown> | undefined;
+  if (tkey !== undefined) {
+    const [row] = await connection.all<Record<string, unknown>>(
+      sql`SELECT * FROM r_targets_local WHERE tkey = ${tkey} AND version = ${currentVersion(target.domain)}`,
+    );
+    const [fresh] = row
+      ? await connection.all<{ n: number }>(sql`SELECT count() AS n FROM ${SOURCES.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince}`)
+      : [{ n: 0 }];
+    counts = { ...row, new_count: fresh?.n ?? 0 };
+  } else {
+    [counts] = await connection.all<Record<string, unknown>>(linkCounters(SOURCES.links, target, clock));
+  }
+  return overviewRecord(counts, await targetScore(connection, target));
+}
+
+/** As the SQL stores: the page's score, else the host's or the registrable domain's; 0 when unknown. */
+async function targetScore(connection: SqlConnection, target: Target): Promise<number> {
+  if (target.scope === 'PAGE') {
+    const [page] = await connection.all<{ s: number }>(sql`SELECT page_score AS s FROM target_pages_local FINAL WHERE host = ${target.host} AND path = ${target.path}`);
+    return Number(page?.s ?? 0);
+  }
+  const names = target.scope === 'ROOT_DOMAIN' ? [target.domain] : [target.host, target.domain];
+  for (const name of names) {
+    const [row] = await connection.all<{ s: number }>(sql`SELECT domain_score AS s FROM domains_local FINAL WHERE domain = ${name}`);
+    if (row) return Number(row.s);
+  }
+  return 0;
+}
+
+async function scoreProfile(connection: SqlConnection, target: Target, tkey: string | undefined): Promise<RowOf<'score-profile'>[]> {
+  const rows = await connection.all<{ s: number; n: number }>(
+    tkey === undefined
+      ? sql`SELECT coalesce(d.domain_score, 0) AS s, count() AS n
+          FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${SOURCES.links} WHERE ${scopeCondition(target)}) AS rd
+          LEFT JOIN ${SOURCES.domains} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
+      : sql`SELECT domain_score AS s, domains_count AS n FROM r_score_profile_local
+          WHERE tkey = ${tkey} AND version = ${currentVersion(target.domain)} ORDER BY s ASC`,
+  );
+  return rows.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
+}
+
+/** Competitors by referring-domain overlap, across every shard (from the rollups of registrable domains). */
+async function competitors(entry: SqlConnection, domain: string, page: GroupedQuery['page']): Promise<RowsResult<RowOf<'competitors'>>> {
+  const tkey = `d:${domain}`;
+  const mine = sql`SELECT source_domain FROM r_ref_domains WHERE tkey = ${tkey} AND (tdomain, version) GLOBAL IN ${latestVersions([domain])}`;
+  const [size] = await entry.all<{ n: number }>(sql`SELECT count() AS n FROM (${mine})`);
+  const rows = sql`SELECT t.tdomain AS _key, t.tdomain AS domain, o.common / (${Number(size?.n ?? 0)} + t.domains_count - o.common) AS similarity,
+      o.common AS common_refdomains
+    FROM (SELECT tkey, count() AS common FROM r_ref_domains
+      WHERE source_domain GLOBAL IN (${mine}) AND tkey >= 'd:' AND tkey < 'd;' AND tkey != ${tkey}
+        AND (tdomain, version) GLOBAL IN ${latestVersions()}
+      GROUP BY tkey) AS o
+    INNER JOIN (SELECT tkey, tdomain, domains_count FROM r_targets WHERE (tdomain, version) GLOBAL IN ${latestVersions()}) AS t ON t.tkey = o.tkey`;
+  const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
+  const result = await runList(entry, rows, where, page);
+  return {
+    total: result.total,
+    rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })),
+  };
+}
+
+/** The matrix across every shard: the targets' referring domains, pulled to the entry shard and joined with its copy of the domains. */
+async function matrix(entry: SqlConnection, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
+  const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));
+  const names = query.targets.map((_, i) => matrixCountColumn(i + 1));
+  let source: Fragment;
+  let counts: Fragment[];
+  if (keys.every((key): key is string => key !== undefined)) {
+    const domains = [...new Set(query.targets.map((target) => target.domain))];
+    source = sql`SELECT tkey, source_domain, backlinks_count FROM r_ref_domains
+      WHERE tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) AND (tdomain, version) GLOBAL IN ${latestVersions(domains)}`;
+    counts = keys.map((key, i) => sql`sum(CASE WHEN r.tkey = ${key} THEN r.backlinks_count ELSE 0 END) AS ${ident(names[i]!)}`);
+  } else {
+    const conditions = query.targets.map((target) => scopeCondition(target));
+    const flags = conditions.map((condition, i) => sql`(${condition}) AS ${ident(`m_${i + 1}`)}`);
+    source = sql`SELECT l.source_domain AS source_domain, ${join(flags, ', ')} FROM links AS l FINAL
+      WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')}`;
+    counts = names.map((name, i) => sql`sum(r.${raw(`m_${i + 1}`)}) AS ${ident(name)}`);
+  }
+  const grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS c_domain, coalesce(min(d.domain_score), 0) AS c_domain_score,
+      coalesce(min(d.ip_address), '') AS c_ip_address, coalesce(min(d.country), '') AS c_country, ${join(counts, ', ')}
+    FROM (${source}) AS r LEFT JOIN ${SOURCES.domains} ON d.domain = r.source_domain GROUP BY r.source_domain`;
+  const matches = join(names.map((name) => sql`(${ident(name)} > 0)`), ' + ');
+  const rows = sql`SELECT _key, c_domain AS domain, c_domain_score AS domain_score, c_ip_address AS ip_address, c_country AS country,
+      ${join(names.map((name) => ident(name)), ', ')}, toInt64(${matches}) AS matches_count FROM (${grouped})`;
+  const result = await runList(entry, rows, filterCondition(query.filter, 'matrix', entry.dialect), query.page);
+  return {
+    total: result.total,
+    rows: result.rows.map((row) => ({
+      domain: row['domain'] as string,
+      domain_score: Number(row['domain_score']),
+      ip_address: row['ip_address'] as string,
+      country: row['country'] as string,
+      matches_count: Number(row['matches_count']),
+      backlinks_counts: names.map((name) => Number(row[name])),
+    })),
+  };
+}
+
+async function keywordMetrics(entry: SqlConnection, query: { keyword: string; country: string; month: string }): Promise<RowOf<'metrics'> | undefined> {
+  const [row] = await entry.all<Record<string, string | number>>(
+    sql`SELECT search_volume, cpc, competitive_density, keyword_difficulty, number_of_results, intents, serp_features, trends
+      FROM keyword_metrics FINAL WHERE keyword = ${normalizeKeyword(query.keyword)} AND country = ${query.country} AND month = ${query.month}
+      ORDER BY snapshot_at DESC LIMIT 1`,
+  );
+  if (!row) return undefined;
+  return {
+    competitive_density: Number(row['competitive_density']),
+    cpc: String(row['cpc']),
+    intents: JSON.parse(String(row['intents'])) as string[],
+    keyword_difficulty: Number(row['keyword_difficulty']),
+    number_of_results: String(row['number_of_results']),
+    search_volume: String(row['search_volume']),
+    serp_features: JSON.parse(String(row['serp_features'])) as string[],
+    trends: JSON.parse(String(row['trends'])) as number[],
+  };
+}
+
+/** A version number that grows with every write of this process (microseconds since 1970, made unique). */
+let lastVersion = 0;
+function nextVersion(): number {
+  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
+  return lastVersion;
+}
+
+/** Columns of the source links a rollup refresh reads (as `rollupRows` wants them). */
+const SOURCE_COLUMNS = raw(
+  `l.source_url AS source_url, l.target_url AS target_url, l.anchor AS anchor, l.ip_address AS ip_address, l.ip_class_c AS ip_class_c,
+   l.first_seen_at AS first_seen_at, l.last_seen_at AS last_seen_at, l.is_lost AS is_lost, l.is_nofollow AS is_nofollow,
+   l.is_sponsored AS is_sponsored, l.is_ugc AS is_ugc, l.is_frame AS is_frame, l.is_form AS is_form, l.is_image AS is_image,
+   l.source_domain AS source_domain, l.target_host AS target_host, l.target_path AS target_path, d.country AS country, d.domain_score AS domain_score`,
+);
+
+/** Rows per INSERT: ClickHouse wants few large inserts (each one is a part on disk). */
+const ROWS_PER_INSERT = 50_000;
+
+/**
+ * The bulk writer: links go to their domain's shard; domains and pages to every shard; keyword
+ * snapshots to the entry shard; at `finish`, the touched domains' rollups are computed and
+ * written as a new version, then that version is recorded.
+ */
+function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser): GraphWriter {
+  const touched = new Set<string>();
+  const sources = new Set<string>();
+  let written = 0;
+  const everywhere = (table: string, rows: Record<string, unknown>[]) => Promise.all(shards.map((shard) => shard.insert(table, rows)));
+  const flag = (value: unknown) => (value ? 1 : 0);
+  return {
+    domains: async (rows) => {
+      const version = nextVersion();
+      await everywhere('domains_local', rows.map((d) => ({ domain: d.domain, ip_address: d.ip_address, country: d.country, domain_score: d.domain_score, version })));
+      for (const row of rows) sources.add(row.domain);
+    },
+    pages: async (rows) => {
+      const version = nextVersion();
+      await everywhere(
+        'target_pages_local',
+        rows.map((p) => ({ ...pageParts(p, parser), url: p.url, title: p.title, response_code: p.response_code, page_score: p.page_score,
+          external_links_count: p.external_links_count, internal_links_count: p.internal_links_count, version })),
+      );
+    },
+    keywords: async (rows) => {
+      const version = nextVersion();
+      await shards[0]!.insert(
+        'keyword_metrics',
+        rows.map((s) => ({
+          keyword: normalizeKeyword(s.keyword), country: s.country, month: s.month, snapshot_at: s.snapshot_at, search_volume: s.search_volume, cpc: s.cpc,
+          competitive_density: s.competitive_density, keyword_difficulty: s.keyword_difficulty, number_of_results: s.number_of_results,
+          intents: JSON.stringify(s.intents), serp_features: JSON.stringify(s.serp_features), trends: JSON.stringify(s.trends), version,
+        })),
+      );
+    },
+    links: async (rows) => {
+      // Two records with the same identity in one batch: the later one wins, as in separate batches.
+      const stored = [...new Map(rows.map((link) => linkRow(link, parser)).map((row) => [row.key.toString('hex'), row])).values()];
+      const placed = await placement.ofAll(stored.map((row) => row.targetDomain));
+      const perShard = shards.map((): Record<string, unknown>[] => []);
+      stored.forEach((row, i) => {
+        const version = nextVersion();
+        const record: Record<string, unknown> = { id: version, version };
+        LINK_COLUMNS.forEach((column, c) => {
+          const value = row.values[c];
+          record[column] = column === 'link_key' ? (value as Buffer).toString('hex') : typeof value === 'boolean' ? flag(value) : value;
+        });
+        perShard[placed[i]!]!.push(record);
+        touched.add(row.targetDomain);
+      });
+      await Promise.all(shards.map((shard, s) => insertInBatches(shard, 'links_local', perShard[s]!)));
+      written += rows.length;
+    },
+    finish: async (options = {}): Promise<LoadStats> => {
+      const domains = options.all ? await allDomains(shards) : await withLinkedFrom(shards[0]!, touched, sources);
+      await refresh(shards, placement, domains, options.onProgress);
+      touched.clear();
+      sources.clear();
+      return { links: written, domains: domains.length };
+    },
+  };
+}
+
+async function insertInBatches(shard: ClickhouseShard, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await shard.insert(table, rows.slice(i, i + ROWS_PER_INSERT));
+}
+
+async function allDomains(shards: readonly ClickhouseShard[]): Promise<string[]> {
+  const rows = await shards[0]!.all<{ d: string }>(raw('SELECT DISTINCT target_domain AS d FROM links'));
+  return rows.map((row) => row.d).sort();
+}
+
+/** The touched domains, and every domain a rewritten referring domain links to (the rollups keep its country and score). */
+async function withLinkedFrom(entry: ClickhouseShard, touched: ReadonlySet<string>, sources: ReadonlySet<string>): Promise<string[]> {
+  const found = new Set(touched);
+  const list = [...sources];
+  for (let i = 0; i < list.length; i += 1_000) {
+    const batch = list.slice(i, i + 1_000);
+    const rows = await entry.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
+    for (const row of rows) found.add(row.d);
+  }
+  return [...found].sort();
+}
+
+/** The rollup rows of one domain, as JSON rows of each table. */
+type RollupBatch = Record<RollupTable, Record<string, unknown>[]>;
+
+const emptyBatch = (): RollupBatch => Object.fromEntries(Object.keys(ROLLUP_TABLES).map((table) => [table, []])) as unknown as RollupBatch;
+
+/** Column names of each rollup table, in `rollupRows`' tuple order (after `tkey`, `tdomain` goes second only in r_targets). */
+const TUPLE_COLUMNS: Readonly<Record<Exclude<RollupTable, 'r_history'>, readonly string[]>> = {
+  r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
+  r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
+  r_ref_ips: ['tkey', 'ip_address', 'country', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_pages: ['tkey', 'page_key', 'host', 'path', 'target_url', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_anchors: ['tkey', 'anchor', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_score_profile: ['tkey', 'domain_score', 'domains_count'],
+};
+
+/**
+ * Recomputes the rollups of the given domains: each domain's links read from its shard, its rows
+ * computed by `rollupRows`, written with a new version in large inserts per shard, and the
+ * version recorded after its rows, so readers switch from the old rollups to the new at once.
+ */
+async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, domains: readonly string[], onProgress?: (done: number, total: number) => void): Promise<void> {
+  const placed = await placement.ofAll(domains);
+  const pending = shards.map(() => ({ batch: emptyBatch(), versions: [] as Record<string, unknown>[], rows: 0 }));
+  const flush = async (s: number) => {
+    const { batch, versions } = pending[s]!;
+    for (const table of Object.keys(batch) as RollupTable[]) await insertInBatches(shards[s]!, `${table}_local`, batch[table]);
+    await shards[s]!.insert('r_versions_local', versions);
+    pending[s] = { batch: emptyBatch(), versions: [], rows: 0 };
+  };
+  let done = 0;
+  for (let i = 0; i < domains.length; i++) {
+    const domain = domains[i]!;
+    const s = placed[i]!;
+    const links = await shards[s]!.all<Parameters<typeof rollupRows>[1][number]>(
+      sql`SELECT ${SOURCE_COLUMNS} FROM ${SOURCES.links} LEFT JOIN ${SOURCES.domains} ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`,
+    );
+    const rows = rollupRows(domain, links);
+    const version = nextVersion();
+    const target = pending[s]!;
+    const add = (table: Exclude<RollupTable, 'r_history'>, tuples: readonly (readonly unknown[])[]) => {
+      const columns = TUPLE_COLUMNS[table];
+      for (const tuple of tuples) {
+        const row: Record<string, unknown> = { tdomain: domain, version };
+        columns.forEach((column, c) => (row[column] = tuple[c]));
+        target.batch[table].push(row);
+      }
+      target.rows += tuples.length;
+    };
+    add('r_targets', rows.targets);
+    add('r_ref_domains', rows.refDomains);
+    add('r_ref_ips', rows.refIps);
+    add('r_pages', rows.pages);
+    add('r_anchors', rows.anchors);
+    add('r_score_profile', rows.scoreProfile);
+    for (const h of rows.history) target.batch.r_history.push({ ...h, tdomain: domain, version });
+    target.rows += rows.history.length;
+    target.versions.push({ tdomain: domain, version });
+    if (target.rows >= ROWS_PER_INSERT) await flush(s);
+    onProgress?.(++done, domains.length);
+  }
+  for (let s = 0; s < shards.length; s++) if (pending[s]!.versions.length > 0) await flush(s);
+}
