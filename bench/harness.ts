@@ -89,6 +89,119 @@ export function compare(name: string, ours: () => unknown, baseline: () => unkno
   };
 }
 
+export interface PairedOptions extends MeasureOptions {
+  /** The goal for the ratio, where the issue sets one. */
+  readonly goal?: number;
+  /** Pairs of samples to take (the median ratio is reported). Default 31. */
+  readonly pairs?: number;
+}
+
+/**
+ * Ours and the baseline in alternating samples (ours, base, ours, base, ...), each pair taken
+ * back to back, and the median of the per-pair ratios: a burst of load on a shared machine
+ * lands on a few pairs, and a slow drift of the machine's speed hits both halves of a pair alike,
+ * so the median ratio stays put where a ratio of two separate medians would wander.
+ * The times shown are the medians of each side's samples.
+ */
+export function comparePaired(name: string, ours: () => unknown, baseline: () => unknown, options: PairedOptions = {}): BenchRatio {
+  const sampleMs = options.sampleMs ?? 40;
+  const pairs = options.pairs ?? options.samples ?? 31;
+  // Both sides run hot before the first sample: the JIT's later tiers need more than a few calls.
+  warm(ours, 300);
+  warm(baseline, 300);
+  const batchA = batchFor(ours, sampleMs);
+  const batchB = batchFor(baseline, sampleMs);
+  const sample = (fn: () => unknown, batch: number): number => {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    return ((performance.now() - start) * 1e6) / batch;
+  };
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let p = 0; p < pairs; p++) {
+    // Alternate which side goes first, so neither always follows the other's garbage.
+    if (p % 2 === 0) {
+      a.push(sample(ours, batchA));
+      b.push(sample(baseline, batchB));
+    } else {
+      b.push(sample(baseline, batchB));
+      a.push(sample(ours, batchA));
+    }
+  }
+  return pairedRatio(name, a, b, options);
+}
+
+/** {@link comparePaired} for asynchronous calls: `calls` awaited one after another per sample. */
+export async function comparePairedAsync(
+  name: string,
+  ours: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  options: PairedOptions & { readonly calls?: number; readonly warmupMs?: number } = {},
+): Promise<BenchRatio> {
+  const calls = options.calls ?? 50;
+  const pairs = options.pairs ?? 31;
+  const sample = async (fn: () => Promise<unknown>): Promise<number> => {
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) await fn();
+    return ((performance.now() - start) * 1e6) / calls;
+  };
+  // Warm up for a while, alternating: undici's and our paths need thousands of calls to settle
+  // (the first samples of a fresh process ran at half the speed of later ones).
+  const warmEnd = performance.now() + (options.warmupMs ?? 3000);
+  while (performance.now() < warmEnd) {
+    for (let i = 0; i < 20; i++) await ours();
+    for (let i = 0; i < 20; i++) await baseline();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let p = 0; p < pairs; p++) {
+    if (p % 2 === 0) {
+      a.push(await sample(ours));
+      b.push(await sample(baseline));
+    } else {
+      b.push(await sample(baseline));
+      a.push(await sample(ours));
+    }
+  }
+  return pairedRatio(name, a, b, options);
+}
+
+/** Calls `fn` for about `ms` milliseconds. */
+function warm(fn: () => unknown, ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) for (let i = 0; i < 100; i++) fn();
+}
+
+/** Warms `fn` up and returns the batch size that makes one sample last about `sampleMs`. */
+function batchFor(fn: () => unknown, sampleMs: number): number {
+  let batch = 1;
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    const elapsed = performance.now() - start;
+    if (elapsed >= sampleMs / 4) return Math.max(1, Math.round((batch * sampleMs) / Math.max(elapsed, 0.001)));
+    batch *= 2;
+  }
+}
+
+const middle = (values: readonly number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+function pairedRatio(name: string, a: readonly number[], b: readonly number[], options: PairedOptions): BenchRatio {
+  const result = (label: string, nsPerOp: number): BenchResult => ({
+    name: `${name} (${label})`,
+    nsPerOp,
+    opsPerSecond: 1e9 / nsPerOp,
+    ...(options.bytes ? { mbPerSecond: (options.bytes * 1e9) / nsPerOp / 1e6 } : {}),
+  });
+  return {
+    name,
+    ours: result('ours', middle(a)),
+    baseline: result('baseline', middle(b)),
+    ratio: middle(a.map((x, i) => x / b[i]!)),
+    ...(options.goal !== undefined ? { goal: options.goal } : {}),
+  };
+}
+
 /**
  * Repeats a same-run comparison and keeps the run with the median ratio: on a shared machine one
  * comparison can land on a burst of load, several rarely all do.

@@ -75,18 +75,19 @@ function chargedHeader(response: RawResponse): number | undefined {
  */
 function decodeResponse(operation: OperationName, csv: boolean, response: RawResponse, url: string): AnyResult {
   const list = operations[operation].shape === 'list';
-  const headerId = response.headers.get('x-request-id') ?? undefined;
+  // Read only where the body does not carry the id (CSV, or JSON without meta.request_id).
+  const headerId = () => response.headers.get('x-request-id') ?? undefined;
   const reported = chargedHeader(response);
   try {
     if (csv) {
       const rows = decodeCsv(operation, response.body);
       if (!list && rows.length !== 1) throw new ShapeProblem(`expected one CSV row, got ${rows.length}`);
       const data = list ? rows : rows[0]!;
-      return { format: 'csv', text: response.body, data, units: reported ?? unitsOf(operation, rows.length), requestId: headerId };
+      return { format: 'csv', text: response.body, data, units: reported ?? unitsOf(operation, rows.length), requestId: headerId() };
     }
     const { meta, data } = decodeJson(operation, response.body);
     const rows = Array.isArray(data) ? data.length : 1;
-    const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId;
+    const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId();
     return { format: 'json', meta, data, units: reported ?? unitsOf(operation, rows), requestId };
   } catch (error) {
     if (error instanceof ShapeProblem) throw new ResponseShapeError('GET', url, error.message, response.body);

@@ -26,12 +26,29 @@ const JSON_CHECKS: Readonly<Record<FieldType, (value: unknown) => boolean>> = {
 
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function checkRow(record: RecordSpec, row: unknown, where: string): void {
-  if (!isObject(row)) throw new ShapeProblem(`${where} is not an object`);
-  for (const [name, value] of Object.entries(row)) {
-    const spec = record[name];
+/** Each field's check, by name, built once per record: a row's check is then one lookup per field. */
+const ROW_CHECKS = new WeakMap<RecordSpec, ReadonlyMap<string, (value: unknown) => boolean>>();
+
+function checksOf(record: RecordSpec): ReadonlyMap<string, (value: unknown) => boolean> {
+  let checks = ROW_CHECKS.get(record);
+  if (checks === undefined) {
+    checks = new Map(Object.keys(record).map((name) => [name, JSON_CHECKS[record[name]!.type]]));
+    ROW_CHECKS.set(record, checks);
+  }
+  return checks;
+}
+
+/** Where a row is: `data`, or `data[3]` in a list; built only to report a problem. */
+const rowPlace = (index: number | undefined) => (index === undefined ? 'data' : `data[${index}]`);
+
+/** Checks one row (`index`: its place in a list). */
+function checkRow(record: RecordSpec, checks: ReadonlyMap<string, (value: unknown) => boolean>, row: unknown, index: number | undefined): void {
+  if (!isObject(row)) throw new ShapeProblem(`${rowPlace(index)} is not an object`);
+  for (const name in row) {
+    if (!Object.prototype.hasOwnProperty.call(row, name)) continue;
+    const check = checks.get(name);
     // Fields the catalogue does not know are kept: a newer service may add some.
-    if (spec && !JSON_CHECKS[spec.type](value)) throw new ShapeProblem(`${where}.${name} is not of type ${spec.type}`);
+    if (check !== undefined && !check(row[name])) throw new ShapeProblem(`${rowPlace(index)}.${name} is not of type ${record[name]!.type}`);
   }
 }
 
@@ -51,12 +68,13 @@ export function decodeJson(operation: OperationName, body: string): { meta: Resp
   if (!isObject(parsed)) throw new ShapeProblem('the body is not an object');
   if (!isObject(parsed['meta'])) throw new ShapeProblem('meta is missing or not an object');
   const spec = operations[operation];
+  const checks = checksOf(spec.record);
   const data = parsed['data'];
   if (spec.shape === 'list') {
     if (!Array.isArray(data)) throw new ShapeProblem('data is not an array');
-    data.forEach((row, i) => checkRow(spec.record, row, `data[${i}]`));
+    for (let i = 0; i < data.length; i++) checkRow(spec.record, checks, data[i], i);
   } else {
-    checkRow(spec.record, data, 'data');
+    checkRow(spec.record, checks, data, undefined);
   }
   return { meta: parsed['meta'] as unknown as ResponseMeta, data: data as Row | Row[] };
 }

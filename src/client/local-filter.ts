@@ -12,9 +12,18 @@
 import type { OperationName } from '../catalogue/operations.js';
 import { FilterError } from '../errors/filter-error.js';
 import { printFilter } from '../print/printer.js';
+import { LruCache } from '../syntax/cache.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { validateFilter } from '../validate/validate.js';
 import { isBuilder, isFilterNode, notAFilter } from './filter-param.js';
+
+/**
+ * Filter texts checked for an operation (and target count), with the text sent for each: the
+ * 256 most recently used, each at most 4,096 characters (strings only: nothing shared can change).
+ * Only valid filters are kept; a filter with issues is checked again, and throws again.
+ */
+const checkedTexts = new LruCache<string, string>(256);
+const MAX_REMEMBERED_LENGTH = 4096;
 
 /** The number of targets of a call (its `urls`), which bounds `backlinks_counts[n]`. */
 function targetsOf(params: Readonly<Record<string, unknown>>): number | undefined {
@@ -40,10 +49,16 @@ export function normalizeFilter(operation: OperationName, value: unknown, params
   const options = { operation, ...(targets !== undefined && { targets }) };
   if (typeof value === 'string') {
     if (/^[ \t\r\n]*$/.test(value)) return undefined;
+    // A filter this client checked before (the next page, the same call again) is not parsed again.
+    const key = `${operation}\u0000${targets ?? ''}\u0000${value}`;
+    const known = checkedTexts.get(key);
+    if (known !== undefined) return known;
     const result = safeParseFilter(value, options);
     if (!result.ok) throw new FilterError(result.issues, value);
     const printed = printFilter(result.filter, { quotes: 'shortest' });
-    return printed.length <= value.length ? printed : value;
+    const wire = printed.length <= value.length ? printed : value;
+    if (value.length <= MAX_REMEMBERED_LENGTH) checkedTexts.set(key, wire);
+    return wire;
   }
   const ast = isBuilder(value) ? value.toAst() : value;
   if (!isFilterNode(ast)) throw notAFilter();

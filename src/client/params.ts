@@ -49,9 +49,21 @@ export function checkParams(operation: OperationName, params: RawParams, now: nu
   return query;
 }
 
+/** The month {@link currentMonth} computed last, and the span of time it covers: one `Date` a month, not one a call. */
+let lastMonth: { readonly text: string; readonly from: number; readonly to: number } | undefined;
+
 /** `YYYY-MM` of the current month, UTC. @internal */
 export function currentMonth(now: number): string {
-  return new Date(now).toISOString().slice(0, 7);
+  if (lastMonth !== undefined && now >= lastMonth.from && now < lastMonth.to) return lastMonth.text;
+  const date = new Date(now);
+  const text = date.toISOString().slice(0, 7);
+  // Only whole years 0-9999 print as `YYYY-MM`; other dates are not kept.
+  if (/^\d{4}-\d{2}$/.test(text)) {
+    const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+    const to = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+    lastMonth = { text, from, to };
+  }
+  return text;
 }
 
 /** The fields a call returns: its `fields`, else the operation's default list, else every field. @internal */

@@ -62,8 +62,7 @@ function httpFailure(url: string, response: Response, body: string, now: number)
 async function attempt(config: TransportConfig, url: string, signal: AbortSignal | undefined, timeout: number | false): Promise<Attempt> {
   const timer = timeout === false ? undefined : new AbortController();
   const handle = timer && setTimeout(() => timer.abort(), timeout as number);
-  const signals = [signal, timer?.signal].filter((s): s is AbortSignal => s !== undefined);
-  const combined = signals.length > 1 ? anySignal(signals) : signals[0];
+  const combined = timer === undefined ? signal : signal === undefined ? timer.signal : anySignal([signal, timer.signal]);
   try {
     const response = await config.fetch(url, {
       method: 'GET',
@@ -103,8 +102,9 @@ function anySignal(signals: readonly AbortSignal[]): AbortSignal {
 export async function send(config: TransportConfig, url: string, signal?: AbortSignal, timeout: number | false = config.timeout): Promise<RawResponse> {
   for (let retry = 1; ; retry++) {
     if (signal?.aborted) throw new AbortError('GET', url, signal.reason);
-    const run = () => attempt(config, url, signal, timeout);
-    const result = config.limiter ? await limited(config.limiter, run, url, signal) : await run();
+    const result = config.limiter
+      ? await limited(config.limiter, () => attempt(config, url, signal, timeout), url, signal)
+      : await attempt(config, url, signal, timeout);
     if (result.ok) return result.response;
     const delay = result.failure && retryDelay(config.retry, result.failure, retry, config.timing.random);
     if (delay === undefined) throw result.error;

@@ -3,13 +3,15 @@
  *
  * @module
  */
-import type { ILexingError, ILexingResult, IRecognitionException, IToken } from 'chevrotain';
+import type { ILexingError, ILexingResult, IRecognitionException, IToken, TokenType } from 'chevrotain';
 import type { Condition, FilterNode } from '../ast/nodes.js';
 import { FilterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { FilterIssue, IssueDraft } from '../errors/issue.js';
-import { resolveLimits, type Limits } from '../validate/limits.js';
-import { checkTargetOptions, validateConditions, type TargetOptions } from '../validate/validate.js';
+import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../validate/limits.js';
+import { checkTargetOptions, validateConditionsOf, type TargetOptions } from '../validate/validate.js';
+import type { OperationName } from '../catalogue/operations.js';
+import { deepFreezeFilter, LruCache } from './cache.js';
 import { checkString, isNumberOutOfRange } from './literals.js';
 import { fastParser, filterParser, type FilterParser } from './parser.js';
 import * as t from './tokens.js';
@@ -23,12 +25,61 @@ export interface ParseOptions extends Partial<TargetOptions> {
   readonly operation?: string;
   /** Limits to apply instead of the defaults (4,096 characters, depth 32, 100 conditions). */
   readonly limits?: Partial<Limits>;
+  /**
+   * Keep the result in the shared parse cache (the 256 most recently used filters of at most
+   * 4,096 characters), and answer a filter parsed before for the same operation, targets and
+   * limits from it. Meant for servers that see the same filters again and again. A cached result
+   * is deeply frozen (the AST, its spans, the issues) and is the same object for every caller.
+   * Default `false`.
+   */
+  readonly cache?: boolean;
 }
 
 /** The result of {@link safeParseFilter}. */
 export type ParseResult =
   | { readonly ok: true; readonly filter: FilterNode }
   | { readonly ok: false; readonly issues: readonly FilterIssue[] };
+
+/** How many filters the parse cache (option `cache` of {@link safeParseFilter}) keeps: the most recently used. @internal */
+export const PARSE_CACHE_SIZE = 256;
+
+/** Longer texts are parsed but not kept, so the cache stays a few MB at most whatever the limits. */
+const MAX_CACHED_LENGTH = 4096;
+
+/** One cached result and what it depends on besides the text. */
+interface CacheEntry {
+  readonly operation: OperationName | undefined;
+  readonly targets: number | undefined;
+  readonly limits: Limits;
+  readonly result: ParseResult;
+}
+
+/**
+ * Keyed by the text itself (a key built by concatenation would copy and hash the whole text on
+ * every lookup); the few contexts a text is parsed for (operation, targets, limits) sit in a list.
+ */
+const parseCache = new LruCache<string, CacheEntry[]>(PARSE_CACHE_SIZE);
+
+/** Empties the parse cache (for tests and benchmarks). @internal */
+export function clearParseCache(): void {
+  parseCache.clear();
+}
+
+const sameLimits = (a: Limits, b: Limits) => a === b || (a.maxLength === b.maxLength && a.maxDepth === b.maxDepth && a.maxConditions === b.maxConditions);
+
+function cachedParse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): ParseResult {
+  const entries = parseCache.get(text);
+  if (entries !== undefined) {
+    for (const entry of entries) {
+      if (entry.operation === operation && entry.targets === targets && sameLimits(entry.limits, limits)) return entry.result;
+    }
+  }
+  const result = freezeResult(parseUncached(text, limits, operation, targets));
+  const entry: CacheEntry = { operation, targets, limits: limits === DEFAULT_LIMITS ? limits : Object.freeze({ ...limits }), result };
+  // A text parsed for many contexts keeps the most recent few.
+  parseCache.set(text, entries === undefined ? [entry] : [entry, ...entries.slice(0, 7)]);
+  return result;
+}
 
 /**
  * Parses (and, given an operation, validates) a filter, returning a result instead of throwing.
@@ -45,10 +96,22 @@ export function safeParseFilter(text: string, options: ParseOptions = {}): Parse
   // `null` options (from JavaScript callers) mean no options, like `undefined`.
   const opts: ParseOptions = options ?? {};
   const limits = resolveLimits(opts.limits ?? undefined);
-  if (opts.operation !== undefined) checkTargetOptions(opts.operation, opts.targets);
-  const analysis = analyse(text, limits, opts);
+  const operation = opts.operation === undefined ? undefined : checkTargetOptions(opts.operation, opts.targets);
+  if (opts.cache === true && typeof text === 'string' && text.length <= MAX_CACHED_LENGTH) return cachedParse(text, limits, operation, opts.targets);
+  return parseUncached(text, limits, operation, opts.targets);
+}
+
+function parseUncached(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): ParseResult {
+  const analysis = analyse(text, limits, operation, targets);
   if (analysis.issues.length > 0) return { ok: false, issues: finishIssues(analysis.issues, textOf(text)) };
   return { ok: true, filter: analysis.filter! };
+}
+
+/** A result made safe to share: the AST, its spans and the issues frozen. */
+function freezeResult(result: ParseResult): ParseResult {
+  if (result.ok) deepFreezeFilter(result.filter);
+  else Object.freeze(result.issues);
+  return Object.freeze(result);
 }
 
 /** The text issues point into: a non-string input (from JavaScript callers) points into nothing. */
@@ -75,54 +138,69 @@ interface Analysis {
   readonly filter?: FilterNode | undefined;
 }
 
-function analyse(text: string, limits: Limits, options: ParseOptions): Analysis {
+/** Every issue of `text`, and its AST; `operation` and `targets` are already checked. */
+function analyse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): Analysis {
   if (typeof text !== 'string') {
     return done([{ code: 'unexpected_token', offset: 0, length: 0, expected: 'a filter text', message: 'The filter must be a string.' }]);
   }
   if (text.length > limits.maxLength) {
     return done([{ code: 'too_long', offset: limits.maxLength, length: text.length - limits.maxLength, expected: String(limits.maxLength) }]);
   }
-  if (/^[ \t\r\n]*$/.test(text)) return done([{ code: 'empty_filter', offset: 0, length: text.length }]);
+  if (isBlank(text)) return done([{ code: 'empty_filter', offset: 0, length: text.length }]);
 
   const lexed = t.filterLexer.tokenize(text);
   const issues: IssueDraft[] = [];
   for (const error of lexed.errors) {
     issues.push({ code: 'unexpected_character', offset: error.offset, length: error.length });
   }
-  checkTokens(lexed.tokens, issues);
-  const deep = tooDeep(lexed.tokens, Math.min(limits.maxDepth, MAX_PARSER_DEPTH));
+  const maxDepth = Math.min(limits.maxDepth, MAX_PARSER_DEPTH);
+  const deep = checkTokens(lexed.tokens, issues, maxDepth);
   if (deep) return done([...issues, deep]);
 
   // Well-formed input is parsed once, without recovery; input with a syntax error is parsed again
   // by the recovering parser, which reports every error and keeps what it could parse.
+  // (`errors` is a copy Chevrotain makes on every read: read once.)
   let parser = fastParser;
   let filter = runParser(parser, lexed.tokens);
-  if (filter !== STACK_EXHAUSTED && parser.errors.length > 0) {
+  const wellFormed = filter !== STACK_EXHAUSTED && parser.errors.length === 0;
+  if (filter !== STACK_EXHAUSTED && !wellFormed) {
     parser = filterParser;
     filter = runParser(parser, lexed.tokens);
   }
   if (filter === STACK_EXHAUSTED) {
-    return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(Math.min(limits.maxDepth, MAX_PARSER_DEPTH)) }]);
+    return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(maxDepth) }]);
   }
-  const syntax = syntaxIssues(parser, lexed, issues, text);
-  for (const issue of syntax) issues.push(issue);
-  const syntaxOffsets = syntax.map((issue) => issue.offset);
+  // The recovering parser runs only after an error: the common, well-formed case skips all this.
+  let syntaxOffsets: readonly number[] = [];
+  if (!wellFormed) {
+    const syntax = syntaxIssues(parser, lexed, issues, text);
+    for (const issue of syntax) issues.push(issue);
+    syntaxOffsets = syntax.map((issue) => issue.offset);
+  }
 
-  const conditions = collectConditions(filter);
+  // A well-formed parse built exactly the conditions of its AST, in order: no walk needed.
+  const conditions = wellFormed ? parser.conditions : collectConditions(filter);
   if (conditions.length > limits.maxConditions) {
     const first = conditions[limits.maxConditions]!;
     issues.push({ code: 'too_many_conditions', offset: first.span.offset, length: first.span.length, expected: String(limits.maxConditions) });
   }
-  if (options.operation !== undefined) {
-    const sure = issues.length === 0 ? conditions : conditions.filter((c) => isWithoutDoubt(parser, c, syntaxOffsets));
-    const typed = validateConditions(sure, { operation: options.operation, targets: options.targets }, text, issues.length === 0 ? filter : undefined);
-    // A loop, not `push(...typed)`: spreading hundreds of thousands of arguments overflows the stack.
-    for (const issue of typed) issues.push(issue);
+  if (operation !== undefined) {
+    const sure = issues.length === 0 ? conditions : withoutDoubt(parser, conditions, syntaxOffsets);
+    validateConditionsOf(operation, targets, sure, text, issues.length === 0 ? filter : undefined, issues);
   }
   if (issues.length === 0 && filter === undefined) {
     issues.push({ code: 'unexpected_end', offset: text.length, length: 0, expected: 'a condition' });
   }
   return { issues, filter };
+}
+
+/** Whether the text is empty or only white space (a loop: no regular expression per parse). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10) return false;
+  }
+  return true;
 }
 
 const done = (issues: IssueDraft[]): Analysis => ({ issues });
@@ -179,15 +257,17 @@ function runParser(parser: FilterParser, tokens: IToken[]): FilterNode | undefin
   parser.load(tokens);
   // Every syntax error is a Chevrotain exception object, and capturing its stack trace was most
   // of the time spent on input with many errors; nobody reads those traces (errors become issues).
-  const stackTraceLimit = Error.stackTraceLimit;
-  if (parser === filterParser) Error.stackTraceLimit = 0;
+  // The fast parser stops at its first error, so only the recovering one needs this.
+  const quiet = parser === filterParser;
+  const stackTraceLimit = quiet ? Error.stackTraceLimit : 0;
+  if (quiet) Error.stackTraceLimit = 0;
   try {
     return parser.filter();
   } catch (error) {
     if (error instanceof RangeError) return STACK_EXHAUSTED;
     throw error;
   } finally {
-    Error.stackTraceLimit = stackTraceLimit;
+    if (quiet) Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
@@ -214,35 +294,64 @@ function afterStumbles(tokens: readonly IToken[], errors: readonly ILexingError[
   return { offsets, end: false };
 }
 
-/** Lexical checks that need the token's kind: escapes, unclosed strings, malformed and huge numbers. */
-function checkTokens(tokens: readonly IToken[], issues: IssueDraft[]): void {
+/**
+ * Lexical checks that need the token's kind (escapes, unclosed strings, malformed and huge
+ * numbers), and the nesting: checked on the token stream, before any recursion, so deep input is
+ * an issue, never a stack overflow. One pass over the tokens; returns the first `(` nested deeper
+ * than `maxDepth` as a `too_deep` issue.
+ */
+function checkTokens(tokens: readonly IToken[], issues: IssueDraft[], maxDepth: number): IssueDraft | undefined {
+  const kinds = (checkKinds ??= tokenCheckKinds());
+  let depth = 0;
+  let deep: IssueDraft | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const type = token.tokenType;
-    // Digits after `[` are an index, not a number: a huge one is simply out of range.
-    if (type === t.Digits && tokens[i - 1]?.tokenType === t.LBracket) continue;
-    if (type === t.SingleQuoted || type === t.DoubleQuoted || type === t.UnterminatedString) {
-      checkString(token.image, token.startOffset, issues);
-    } else if (type === t.BadNumber) {
+    // Most tokens (names, keywords, operators) need no check: one table read says so.
+    const kind = kinds[token.tokenTypeIdx];
+    if (!kind) continue;
+    if (kind === CHECK.open) {
+      depth++;
+      if (depth > maxDepth && deep === undefined) deep = { code: 'too_deep', offset: token.startOffset, length: 1, expected: String(maxDepth) };
+    } else if (kind === CHECK.close) {
+      if (depth > 0) depth--;
+    } else if (kind === CHECK.string) {
+      // Closed and free of backslashes (most strings): nothing to report, no loop over the text.
+      const image = token.image;
+      if (image.length >= 2 && image.charCodeAt(image.length - 1) === image.charCodeAt(0) && image.indexOf('\\') === -1) continue;
+      checkString(image, token.startOffset, issues);
+    } else if (kind === CHECK.bad) {
       issues.push({ code: 'invalid_number', offset: token.startOffset, length: token.image.length });
-    } else if ((type === t.Digits || type === t.Decimal || type === t.NegativeInteger) && isNumberOutOfRange(token.image)) {
+    } else if (kind === CHECK.digits && tokens[i - 1]?.tokenType === t.LBracket) {
+      // Digits after `[` are an index, not a number: a huge one is simply out of range.
+    } else if (isNumberOutOfRange(token.image)) {
       issues.push({ code: 'number_out_of_range', offset: token.startOffset, length: token.image.length });
     }
   }
+  return deep;
 }
 
-/** Nesting is checked on the token stream, before any recursion: deep input is an issue, never a stack overflow. */
-function tooDeep(tokens: readonly IToken[], maxDepth: number): IssueDraft | undefined {
-  let depth = 0;
-  for (const token of tokens) {
-    if (token.tokenType === t.LParen) {
-      depth++;
-      if (depth > maxDepth) return { code: 'too_deep', offset: token.startOffset, length: 1, expected: String(maxDepth) };
-    } else if (token.tokenType === t.RParen && depth > 0) {
-      depth--;
-    }
-  }
-  return undefined;
+/** What {@link checkTokens} does with each kind of token. */
+const CHECK = { none: 0, open: 1, close: 2, string: 3, bad: 4, digits: 5, number: 6 } as const;
+
+let checkKinds: Uint8Array | undefined;
+
+/** The check of each token type, by its `tokenTypeIdx` (what a token carries). */
+function tokenCheckKinds(): Uint8Array {
+  const pairs: [TokenType, number][] = [
+    [t.LParen, CHECK.open],
+    [t.RParen, CHECK.close],
+    [t.SingleQuoted, CHECK.string],
+    [t.DoubleQuoted, CHECK.string],
+    [t.UnterminatedString, CHECK.string],
+    [t.BadNumber, CHECK.bad],
+    [t.Digits, CHECK.digits],
+    [t.Decimal, CHECK.number],
+    [t.NegativeInteger, CHECK.number],
+  ];
+  const size = Math.max(...t.allTokens.map((type) => type.tokenTypeIdx!)) + 1;
+  const kinds = new Uint8Array(size);
+  for (const [type, kind] of pairs) kinds[type.tokenTypeIdx!] = kind;
+  return kinds;
 }
 
 function syntaxIssue(error: IRecognitionException, text: string): IssueDraft {
@@ -273,12 +382,20 @@ function collectConditions(root: FilterNode | undefined): Condition[] {
 }
 
 /**
+ * The conditions parsed without doubt. (A function of its own: a closure over `analyse`'s
+ * variables would make every parse allocate a context for them.)
+ */
+function withoutDoubt(parser: FilterParser, conditions: readonly Condition[], syntaxOffsets: readonly number[]): Condition[] {
+  return conditions.filter((c) => isWithoutDoubt(parser, c, syntaxOffsets));
+}
+
+/**
  * A condition parsed without doubt: built from real tokens only, and no syntax error inside it.
  * `syntaxOffsets` are sorted; a binary search keeps this linear-logarithmic over many conditions
  * and many errors (a scan of every error for every condition was quadratic).
  */
 function isWithoutDoubt(parser: FilterParser, condition: Condition, syntaxOffsets: readonly number[]): boolean {
-  if (parser.doubtful.has(condition)) return false;
+  if (parser.isDoubtful(condition)) return false;
   const start = condition.span.offset;
   const end = start + condition.span.length;
   // Exclusive end: an error right after a complete condition (`(a = 1` missing its `)`) is not inside it.

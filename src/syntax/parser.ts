@@ -66,14 +66,24 @@ const expectations: IParserErrorMessageProvider = {
 
 /** @internal */
 export class FilterParser extends EmbeddedActionsParser {
-  /** Conditions built from recovered or virtual tokens: parsed, but not without doubt. */
-  doubtful = new WeakSet<Condition>();
+  /**
+   * Conditions built from recovered or virtual tokens: parsed, but not without doubt. Created on
+   * the first such condition: only the recovering parser ever meets one.
+   */
+  private doubts: WeakSet<Condition> | undefined;
   /**
    * The partial group of the innermost `and_expr`/`or_expr` that was left by an exception, so
    * that the rule which recovers (re-syncs) can return the conditions parsed before the error
    * instead of dropping them (their field and type issues would be lost otherwise).
    */
   private pending: FilterNode | undefined;
+
+  /**
+   * Every condition built by the last parse, in the order of the text. After a parse without
+   * errors these are exactly the conditions of the AST (no rule is retried or dropped), so the
+   * checks need no walk of the tree; after a recovery some may be missing from the AST.
+   */
+  conditions: Condition[] = [];
 
   /** Whether Chevrotain's self-analysis has run (see {@link FilterParser.analyse}). */
   private analysed = false;
@@ -106,8 +116,18 @@ export class FilterParser extends EmbeddedActionsParser {
   load(tokens: IToken[]): void {
     this.analyse();
     this.input = tokens;
-    this.doubtful = new WeakSet();
+    this.doubts = undefined;
     this.pending = undefined;
+    this.conditions = [];
+  }
+
+  /** Whether `condition` was built from recovered or virtual tokens in the last parse. */
+  isDoubtful(condition: Condition): boolean {
+    return this.doubts !== undefined && this.doubts.has(condition);
+  }
+
+  private markDoubtful(condition: Condition): void {
+    (this.doubts ??= new WeakSet()).add(condition);
   }
 
   /** The recovery value of a rule that re-synced: the partial group left by the error, if any. */
@@ -237,7 +257,8 @@ export class FilterParser extends EmbeddedActionsParser {
   private buildComparison(fieldNode: Field, operator: IToken, value: Literal): Condition {
     const end = isReal(operator) && value.span.offset >= 0 ? value.span : fieldNode.span;
     const node = ast.comparison(fieldNode, OPERATOR_SPELLINGS[operator.image] ?? '=', value, between(fieldNode.span, end));
-    if (!isReal(operator) || !Number.isFinite(value.span.offset) || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
+    this.conditions.push(node);
+    if (!isReal(operator) || !Number.isFinite(value.span.offset) || Number.isNaN(fieldNode.index)) this.markDoubtful(node);
     return node;
   }
 
@@ -245,7 +266,8 @@ export class FilterParser extends EmbeddedActionsParser {
     const real = isReal(likeToken) && isReal(pattern) && (not === undefined || isReal(not));
     const end = real ? spanOf(pattern, pattern) : fieldNode.span;
     const node = ast.like(fieldNode, stringOf(pattern), not !== undefined, between(fieldNode.span, end));
-    if (!real || Number.isNaN(fieldNode.index)) this.doubtful.add(node);
+    this.conditions.push(node);
+    if (!real || Number.isNaN(fieldNode.index)) this.markDoubtful(node);
     return node;
   }
 

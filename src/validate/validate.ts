@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Condition, FilterNode, Literal, Span } from '../ast/nodes.js';
+import type { Condition, Field, FilterNode, Literal, Span } from '../ast/nodes.js';
 import { isOperationName, MAX_MATRIX_TARGETS, operations, type OperationName } from '../catalogue/operations.js';
 import type { FieldType, RecordSpec } from '../catalogue/records.js';
 import { ParameterError } from '../errors/filter-error.js';
@@ -100,21 +100,97 @@ export function validateConditions(
   text: string,
   whole?: FilterNode,
 ): IssueDraft[] {
-  const name = checkTargetOptions(options.operation, options.targets);
+  return validateConditionsOf(checkTargetOptions(options.operation, options.targets), options.targets, conditions, text, whole);
+}
+
+/**
+ * {@link validateConditions} for an operation and a target count already checked by
+ * {@link checkTargetOptions}, adding the issues to `issues`.
+ * @internal
+ */
+export function validateConditionsOf(
+  name: OperationName,
+  targets: number | undefined,
+  conditions: readonly Condition[],
+  text: string,
+  whole: FilterNode | undefined,
+  issues: IssueDraft[] = [],
+): IssueDraft[] {
   const operation = operations[name];
   if (!operation.filter) {
     const span = text.length > 0 ? { offset: 0, length: text.length } : (whole?.span ?? { offset: 0, length: 0 });
-    return [{ code: 'filter_not_allowed', ...span, expected: name }];
+    issues.push({ code: 'filter_not_allowed', ...span, expected: name });
+    return issues;
   }
-  const record: RecordSpec = operation.record;
-  let names: string[] | undefined;
-  const fieldNames = (): string[] => (names ??= Object.keys(record));
-  const maxIndex = options.targets ?? MAX_MATRIX_TARGETS;
-  const issues: IssueDraft[] = [];
-  for (const condition of conditions) {
-    checkCondition(condition, record, fieldNames, maxIndex, text, issues);
+  const table = tableOf(operation.record);
+  const maxIndex = targets ?? MAX_MATRIX_TARGETS;
+  for (let i = 0; i < conditions.length; i++) {
+    checkCondition(conditions[i]!, table, maxIndex, text, issues);
   }
   return issues;
+}
+
+/** What a condition on one field may be: looked up once per condition, built once per record. */
+interface FieldRule {
+  /** The field's name. */
+  readonly name: string;
+  /** The field's type. */
+  readonly type: FieldType;
+  /** The type of the value compared: an element's for `integer[]` (compared by index), else `type`. */
+  readonly valueType: FieldType;
+  /** The kind of literal a comparison needs, `undefined` when the field cannot be compared. */
+  readonly literal: Literal['kind'] | undefined;
+}
+
+/** The fields of one record. */
+interface FieldTable {
+  /**
+   * The rules by the length of the name, then in record order. Names in a parsed filter are new
+   * strings every time: a `Map` would hash each one first, where comparing it with the two or
+   * three names of its length settles it sooner.
+   */
+  readonly byLength: readonly (readonly FieldRule[] | undefined)[];
+  /** Every field name, in record order (for did-you-mean and the list of known fields). */
+  readonly names: readonly string[];
+  /** `names` joined, as `unknown_field` lists them. */
+  readonly list: string;
+}
+
+/** The rule of the field named `name`, `undefined` for a name the record does not have. */
+function ruleOf(table: FieldTable, name: string): FieldRule | undefined {
+  const candidates = name.length < table.byLength.length ? table.byLength[name.length] : undefined;
+  if (candidates === undefined) return undefined;
+  for (let i = 0; i < candidates.length; i++) {
+    if (candidates[i]!.name === name) return candidates[i];
+  }
+  return undefined;
+}
+
+const FIELD_TABLES = new WeakMap<RecordSpec, FieldTable>();
+
+/** The record and table of the last lookup: a run of filters for one operation skips the WeakMap. */
+let lastRecord: RecordSpec | undefined;
+let lastTable: FieldTable | undefined;
+
+function tableOf(record: RecordSpec): FieldTable {
+  if (record === lastRecord) return lastTable!;
+  let table = FIELD_TABLES.get(record);
+  if (table === undefined) {
+    const names = Object.freeze(Object.keys(record));
+    const byLength: FieldRule[][] = [];
+    for (const name of names) {
+      const type = record[name]!.type;
+      const valueType: FieldType = type === 'integer[]' ? 'integer' : type;
+      (byLength[name.length] ??= []).push(Object.freeze({ name, type, valueType, literal: LITERAL_FOR[valueType] }));
+    }
+    // A dense array (no holes): reads of the lengths no name has stay on the fast path.
+    const dense = Array.from({ length: byLength.length }, (_, length) => (byLength[length] ? Object.freeze(byLength[length]) : undefined));
+    table = Object.freeze({ byLength: Object.freeze(dense), names, list: names.join(', ') });
+    FIELD_TABLES.set(record, table);
+  }
+  lastRecord = record;
+  lastTable = table;
+  return table;
 }
 
 const TYPE_NAMES: Readonly<Record<FieldType, string>> = {
@@ -143,24 +219,16 @@ const EXPECTED_LITERAL: Readonly<Record<Literal['kind'], string>> = {
   Boolean: 'true or false',
 };
 
-function checkCondition(
-  condition: Condition,
-  record: RecordSpec,
-  fieldNames: () => readonly string[],
-  maxIndex: number,
-  text: string,
-  issues: IssueDraft[],
-): void {
-  const { field } = condition;
-  const spec = Object.prototype.hasOwnProperty.call(record, field.name) ? record[field.name] : undefined;
-  if (spec === undefined) {
+function checkCondition(condition: Condition, table: FieldTable, maxIndex: number, text: string, issues: IssueDraft[]): void {
+  const field = condition.field;
+  const rule = ruleOf(table, field.name);
+  if (rule === undefined) {
     const nameSpan = { offset: field.span.offset, length: Math.min(field.span.length, field.name.length) || field.span.length };
-    const suggestion = suggest(field.name, fieldNames());
-    issues.push({ code: 'unknown_field', ...nameSpan, field: field.name, expected: fieldNames().join(', '), ...(suggestion ? { suggestion } : {}) });
+    const suggestion = suggest(field.name, table.names);
+    issues.push({ code: 'unknown_field', ...nameSpan, field: field.name, expected: table.list, ...(suggestion ? { suggestion } : {}) });
     return;
   }
-  let type: FieldType = spec.type;
-  if (type === 'integer[]') {
+  if (rule.type === 'integer[]') {
     if (field.index === null) {
       issues.push({ code: 'index_required', ...field.span, field: field.name });
       return;
@@ -170,31 +238,34 @@ function checkCondition(
       issues.push({ code: 'index_out_of_range', ...indexSpan(field.span, field.name, text), field: field.name, expected: String(maxIndex) });
       return;
     }
-    type = 'integer';
   } else if (field.index !== null) {
     issues.push({ code: 'index_not_allowed', ...indexSpan(field.span, field.name, text), field: field.name });
     return;
   }
-  const label = field.index === null ? field.name : `${field.name}[${field.index}]`;
+  const type = rule.valueType;
   if (condition.kind === 'Like') {
     if (type !== 'string' && type !== 'timestamp') {
-      issues.push({ code: 'operator_not_allowed', ...operatorSpan(condition, text), field: label, expected: TYPE_NAMES[type] });
+      issues.push({ code: 'operator_not_allowed', ...operatorSpan(condition, text), field: labelOf(field), expected: TYPE_NAMES[type] });
     }
     return;
   }
-  const allowed = LITERAL_FOR[type];
+  const allowed = rule.literal;
   if (allowed === undefined || (type === 'boolean' && condition.operator !== '=' && condition.operator !== '!=')) {
-    issues.push({ code: 'operator_not_allowed', ...operatorSpan(condition, text), field: label, expected: TYPE_NAMES[type] });
+    issues.push({ code: 'operator_not_allowed', ...operatorSpan(condition, text), field: labelOf(field), expected: TYPE_NAMES[type] });
     return;
   }
-  if (condition.value.kind !== allowed) {
-    issues.push({ code: 'literal_type_mismatch', ...condition.value.span, field: label, expected: EXPECTED_LITERAL[allowed] });
+  const value = condition.value;
+  if (value.kind !== allowed) {
+    issues.push({ code: 'literal_type_mismatch', ...value.span, field: labelOf(field), expected: EXPECTED_LITERAL[allowed] });
     return;
   }
-  if (type === 'timestamp' && condition.value.kind === 'String' && !isTimestampLiteral(condition.value.value)) {
-    issues.push({ code: 'invalid_timestamp', ...condition.value.span, field: label, expected: 'YYYY-MM-DDTHH:MM:SS or a prefix of it' });
+  if (type === 'timestamp' && value.kind === 'String' && !isTimestampLiteral(value.value)) {
+    issues.push({ code: 'invalid_timestamp', ...value.span, field: labelOf(field), expected: 'YYYY-MM-DDTHH:MM:SS or a prefix of it' });
   }
 }
+
+/** The field as issues name it: `name`, or `name[n]` with its index. */
+const labelOf = (field: Field): string => (field.index === null ? field.name : `${field.name}[${field.index}]`);
 
 /** The `[n]` part of a field's span (from its `[`, past any white space), or the whole span when it cannot be told apart. */
 function indexSpan(span: Span, name: string, text: string): Span {

@@ -36,7 +36,8 @@ export function checkFilter(
 ): { filter: FilterNode | null; filterText: string | null } {
   if (raw === undefined || /^[ \t\r\n]*$/.test(raw)) return { filter: null, filterText: null };
   const validTargets = targets !== undefined && targets >= 1 && targets <= MAX_MATRIX_TARGETS ? targets : undefined;
-  const result = safeParseFilter(raw, { operation, targets: validTargets });
+  // A server sees the same filters again and again: the parse cache answers them (docs/filter-language.md).
+  const result = safeParseFilter(raw, { operation, targets: validTargets, cache: true });
   if (result.ok) return { filter: result.filter, filterText: raw };
   for (const found of result.issues) {
     const { code, message, offset, length, line, column, field, suggestion, expected } = found;
