@@ -369,13 +369,13 @@ function nextVersion(): number {
   return lastVersion;
 }
 
-/** Columns of the source links a rollup refresh reads (as `rollupRows` wants them). */
+/** Columns of the source links a rollup refresh reads (`rollupRows` also wants the source domain's country and score). */
 const SOURCE_COLUMNS = raw(
-  `l.source_url AS source_url, l.target_url AS target_url, l.anchor AS anchor, l.ip_address AS ip_address, l.ip_class_c AS ip_class_c,
-   l.first_seen_at AS first_seen_at, l.last_seen_at AS last_seen_at, l.is_lost AS is_lost, l.is_nofollow AS is_nofollow,
-   l.is_sponsored AS is_sponsored, l.is_ugc AS is_ugc, l.is_frame AS is_frame, l.is_form AS is_form, l.is_image AS is_image,
-   l.source_domain AS source_domain, l.target_host AS target_host, l.target_path AS target_path, d.country AS country, d.domain_score AS domain_score`,
+  `source_url, target_url, anchor, ip_address, ip_class_c, first_seen_at, last_seen_at, is_lost, is_nofollow, is_sponsored, is_ugc, is_frame,
+   is_form, is_image, source_domain, target_host, target_path`,
 );
+
+type SourceLink = Parameters<typeof rollupRows>[1][number];
 
 /** Rows per INSERT: ClickHouse wants few large inserts (each one is a part on disk). */
 const ROWS_PER_INSERT = 50_000;
@@ -487,6 +487,13 @@ const TUPLE_COLUMNS: Readonly<Record<Exclude<RollupTable, 'r_history'>, readonly
  */
 async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, domains: readonly string[], onProgress?: (done: number, total: number) => void): Promise<void> {
   const placed = await placement.ofAll(domains);
+  // Every shard holds all domains: read their country and score once, rather than join them per domain.
+  const known = new Map<string, { country: string; domain_score: number }>();
+  if (domains.length > 0) {
+    for (const row of await shards[0]!.all<{ domain: string; country: string; domain_score: number }>(raw('SELECT domain, country, domain_score FROM domains_local FINAL'))) {
+      known.set(row.domain, { country: row.country, domain_score: Number(row.domain_score) });
+    }
+  }
   const pending = shards.map(() => ({ batch: emptyBatch(), versions: [] as Record<string, unknown>[], rows: 0 }));
   const flush = async (s: number) => {
     const { batch, versions } = pending[s]!;
@@ -498,9 +505,11 @@ async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlace
   for (let i = 0; i < domains.length; i++) {
     const domain = domains[i]!;
     const s = placed[i]!;
-    const links = await shards[s]!.all<Parameters<typeof rollupRows>[1][number]>(
-      sql`SELECT ${SOURCE_COLUMNS} FROM ${SOURCES.links} LEFT JOIN ${SOURCES.domains} ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`,
-    );
+    const read = await shards[s]!.all<Omit<SourceLink, 'country' | 'domain_score'>>(sql`SELECT ${SOURCE_COLUMNS} FROM links_local FINAL WHERE target_domain = ${domain}`);
+    const links: SourceLink[] = read.map((link) => {
+      const source = known.get(link.source_domain);
+      return { ...link, country: source?.country ?? null, domain_score: source?.domain_score ?? null };
+    });
     const rows = rollupRows(domain, links);
     const version = nextVersion();
     const target = pending[s]!;
