@@ -115,11 +115,17 @@ export class ClickhouseShard {
     if (inDatabase) url.searchParams.set('database', this.database);
     for (const [name, value] of Object.entries(SETTINGS)) url.searchParams.set(name, value);
     if (timeoutMs > 0) url.searchParams.set('max_execution_time', String(Math.ceil(timeoutMs / 1000)));
-    let response: Response;
-    try {
-      response = await fetch(url, { method: 'POST', headers: this.#headers, body, signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null });
-    } catch (error) {
-      throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached.`, { cause: error });
+    let response: Response | undefined;
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await fetch(url, { method: 'POST', headers: this.#headers, body, signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null });
+      } catch (error) {
+        // A kept-alive connection the server closed just as it was reused (ClickHouse closes idle
+        // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it once more.
+        if (attempt === 1 && isStaleConnection(error)) continue;
+        const code = causeCode(error);
+        throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
+      }
     }
     const text = await response.text();
     if (response.ok) return text;
@@ -130,4 +136,17 @@ export class ClickhouseShard {
     }
     throw new Error(`ClickHouse at ${this.url}: ${text.trim().slice(0, 2_000)}`);
   }
+}
+
+/** The code of a fetch failure's cause (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), when it has one. */
+function causeCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+}
+
+/** Whether a fetch failed on a reused connection the server had closed, before the request reached it. */
+function isStaleConnection(error: unknown): boolean {
+  const code = causeCode(error);
+  const message = String((error as { cause?: { message?: unknown } } | undefined)?.cause?.message ?? '');
+  return code === 'ECONNRESET' || code === 'EPIPE' || (code === 'UND_ERR_SOCKET' && /other side closed/i.test(message));
 }
