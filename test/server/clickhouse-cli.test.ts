@@ -3,15 +3,14 @@
  * on the two-shard test cluster, checked against the sample's known numbers and against a count
  * taken straight from the cluster's links; and the URL's parts (`clickhouseLocation`), by hand.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clickhouseLocation, storeLocation } from '../../src/server/cli/open-store.js';
+import { runCli, waitFor } from './cli-process.js';
 import { BASE } from './helpers.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'bq-clickhouse-cli-'));
 const database = `bq_cli_${Math.random().toString(36).slice(2, 10)}`;
 
@@ -26,33 +25,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, exit, out: () => stdout, err: () => stderr };
-}
-
-async function waitFor(read: () => string, pattern: RegExp, exit: Promise<unknown>): Promise<RegExpExecArray> {
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    const ended = await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
-    if (ended && !pattern.exec(read())) throw new Error(`process ended before printing ${pattern}:\n${read()}`);
-  }
-}
-
 describe('--database-url clickhouse://', () => {
   it('seed fills the cluster; serve answers from it and exits 0 on SIGTERM', async () => {
     const url = `clickhouse://${cluster().map((u) => u.replace('http://', '')).join(',')}/${database}?ledger=${encodeURIComponent(join(dir, 'ledger.db'))}`;
-    const seed = run(['seed', '--links', '1500', '--seed', '3', '--database-url', url, '--now', '2026-06-15']);
+    const seed = runCli(['seed', '--links', '1500', '--seed', '3', '--database-url', url, '--now', '2026-06-15']);
     expect(await seed.exit, seed.err()).toBe(0);
     expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
 
-    const serve = run(['serve', '--port', '0', '--database-url', url, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const serve = runCli(['serve', '--port', '0', '--database-url', url, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
     const [, base] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
     const response = await fetch(`${base}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
     expect(response.status).toBe(200);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../../src/server/deps.js';
 import { startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/server/store/store.js';
+import { runCli, waitFor } from './cli-process.js';
 import { AUTH, BASE, fixtureStore, gatedFixtureStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
@@ -37,36 +38,17 @@ describe('graceful shutdown', () => {
   });
 });
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, exit, out: () => stdout, err: () => stderr };
-}
-
-const waitFor = async (read: () => string, pattern: RegExp, exit: Promise<unknown>) => {
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    const ended = await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
-    if (ended && !pattern.exec(read())) throw new Error(`process ended before printing ${pattern}:\n${read()}`);
-  }
-};
-
 describe('commands as processes', () => {
   it('seed writes a database; serve answers from it and exits 0 on SIGTERM', async () => {
     const db = join(dir, 'sample.db');
-    const seed = run(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
+    const seed = runCli(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
     expect(await seed.exit).toBe(0);
     expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
-    const again = run(['seed', '--links', '10', '--db', db]);
+    const again = runCli(['seed', '--links', '10', '--db', db]);
     expect(await again.exit).toBe(1);
     expect(again.err()).toContain('already holds links; pass --force');
 
-    const serve = run(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const serve = runCli(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
     const [, url] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
     const response = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
     expect(response.status).toBe(200);
@@ -94,7 +76,7 @@ describe('commands as processes', () => {
 
   it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
     const db = join(dir, 'demo.db');
-    const serve = run(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
+    const serve = runCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
     const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
     expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
@@ -105,7 +87,7 @@ describe('commands as processes', () => {
   });
 
   it('serve rejects bad options with the usage exit code', async () => {
-    const serve = run(['serve', '--port', 'abc']);
+    const serve = runCli(['serve', '--port', 'abc']);
     expect(await serve.exit).toBe(2);
     expect(serve.err()).toContain('--port must be an integer');
   });

@@ -26,7 +26,7 @@ import { normalizeKeyword, rollupKey } from '../shared.js';
 import type { StoreDialect, SqlConnection } from '../sql/connection.js';
 import { filterCondition, matrixCountColumn } from '../sql/filter.js';
 import { ident, join, raw, sql, type Fragment } from '../sql/fragment.js';
-import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../sql/graph.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, matrixRecord } from '../sql/graph.js';
 import { groupedRows, type RelationSources } from '../sql/relations.js';
 import { rollupRows } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
@@ -330,17 +330,7 @@ async function matrix(entry: SqlConnection, query: MatrixQuery, useRollups: bool
   const rows = sql`SELECT _key, c_domain AS domain, c_domain_score AS domain_score, c_ip_address AS ip_address, c_country AS country,
       ${join(names.map((name) => ident(name)), ', ')}, toInt64(${matches}) AS matches_count FROM (${grouped})`;
   const result = await runList(entry, rows, filterCondition(query.filter, 'matrix', entry.dialect), query.page);
-  return {
-    total: result.total,
-    rows: result.rows.map((row) => ({
-      domain: row['domain'] as string,
-      domain_score: Number(row['domain_score']),
-      ip_address: row['ip_address'] as string,
-      country: row['country'] as string,
-      matches_count: Number(row['matches_count']),
-      backlinks_counts: names.map((name) => Number(row[name])),
-    })),
-  };
+  return { total: result.total, rows: result.rows.map((row) => matrixRecord(row, names.length)) };
 }
 
 async function keywordMetrics(entry: SqlConnection, query: { keyword: string; country: string; month: string }): Promise<RowOf<'metrics'> | undefined> {

@@ -109,15 +109,17 @@ export async function matrix(connection: SqlConnection, query: MatrixQuery, useR
   // BIGINT: on PostgreSQL a sum of integer literals is int4, and a filter's integer literal is bound to its type.
   const rows = sql`SELECT g.*, CAST(${matches} AS BIGINT) AS matches_count FROM (${grouped}) g`;
   const result = await runList(connection, rows, filterCondition(query.filter, 'matrix', connection.dialect), query.page);
+  return { total: result.total, rows: result.rows.map((row) => matrixRecord(row, query.targets.length)) };
+}
+
+/** A matrix row (counts in the columns `bc_1` ... `bc_<targets>`) as its record. @internal */
+export function matrixRecord(row: Readonly<Record<string, unknown>>, targets: number): RowOf<'matrix'> {
   return {
-    total: result.total,
-    rows: result.rows.map((row) => ({
-      domain: row['domain'] as string,
-      domain_score: Number(row['domain_score']),
-      ip_address: row['ip_address'] as string,
-      country: row['country'] as string,
-      matches_count: Number(row['matches_count']),
-      backlinks_counts: query.targets.map((_, i) => Number(row[matrixCountColumn(i + 1)])),
-    })),
+    domain: row['domain'] as string,
+    domain_score: Number(row['domain_score']),
+    ip_address: row['ip_address'] as string,
+    country: row['country'] as string,
+    matches_count: Number(row['matches_count']),
+    backlinks_counts: Array.from({ length: targets }, (_, i) => Number(row[matrixCountColumn(i + 1)])),
   };
 }

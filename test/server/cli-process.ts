@@ -1,0 +1,25 @@
+/** The CLI as a child process for the server tests (`seed`, `serve`), from the sources through tsx. */
+import { spawn } from 'node:child_process';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+/** Runs `src/cli/main.ts` with `args`; stdout and stderr are collected, `exit` resolves with the code. */
+export function runCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, exit, out: () => stdout, err: () => stderr };
+}
+
+/** Waits until `read()` matches `pattern`; fails when the process ends first. */
+export async function waitFor(read: () => string, pattern: RegExp, exit: Promise<unknown>): Promise<RegExpExecArray> {
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match) return match;
+    const ended = await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+    if (ended && !pattern.exec(read())) throw new Error(`process ended before printing ${pattern}:\n${read()}`);
+  }
+}
