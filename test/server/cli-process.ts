@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /** Runs `src/cli/main.ts` with `args`; stdout and stderr are collected, `exit` resolves with the code. */
-export function runCli(args: string[], env: Record<string, string> = {}) {
+export function spawnCli(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clickhouseLocation, storeLocation } from '../../src/server/cli/open-store.js';
-import { runCli, waitFor } from './cli-process.js';
+import { spawnCli, waitFor } from './cli-process.js';
 import { BASE } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-clickhouse-cli-'));
@@ -28,11 +28,11 @@ afterAll(async () => {
 describe('--database-url clickhouse://', () => {
   it('seed fills the cluster; serve answers from it and exits 0 on SIGTERM', async () => {
     const url = `clickhouse://${cluster().map((u) => u.replace('http://', '')).join(',')}/${database}?ledger=${encodeURIComponent(join(dir, 'ledger.db'))}`;
-    const seed = runCli(['seed', '--links', '1500', '--seed', '3', '--database-url', url, '--now', '2026-06-15']);
+    const seed = spawnCli(['seed', '--links', '1500', '--seed', '3', '--database-url', url, '--now', '2026-06-15']);
     expect(await seed.exit, seed.err()).toBe(0);
     expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
 
-    const serve = runCli(['serve', '--port', '0', '--database-url', url, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const serve = spawnCli(['serve', '--port', '0', '--database-url', url, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
     const [, base] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
     const response = await fetch(`${base}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
     expect(response.status).toBe(200);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { toCsv } from '../../src/server/csv.js';
-import { openStoreAt, type StoreLocation } from '../../src/server/cli/open-store.js';
+import { clickhouseLocation, openStoreAt, type StoreLocation } from '../../src/server/cli/open-store.js';
 import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';
 import { runCli } from '../cli/helpers/run-cli.js';
@@ -106,4 +106,22 @@ importSuite('SQLite', async () => {
 importSuite('PostgreSQL', async () => {
   const url = await freshPostgresDatabase(inject('postgresUrl'), 'import');
   return { args: ['--database-url', url], location: { kind: 'postgres', url } };
+});
+
+importSuite('ClickHouse (two shards)', async () => {
+  const urls = inject('clickhouseClusterUrl');
+  if (!urls) throw new Error('clickhouseClusterUrl was not provided: the global setup started no ClickHouse cluster (see test/setup/engine-selection.ts).');
+  const database = `bq_import_${Math.random().toString(36).slice(2, 10)}`;
+  clickhouseDatabases.push(database);
+  const url = `clickhouse://${urls.replaceAll('http://', '')}/${database}?ledger=${encodeURIComponent(join(dir, `${database}-ledger.db`))}`;
+  const location = clickhouseLocation(url);
+  if (typeof location === 'string') throw new Error(location);
+  return { args: ['--database-url', url], location };
+});
+
+const clickhouseDatabases: string[] = [];
+afterAll(async () => {
+  for (const url of inject('clickhouseClusterUrl')?.split(',') ?? []) {
+    for (const name of clickhouseDatabases) await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name}` });
+  }
 });

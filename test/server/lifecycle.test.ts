@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../../src/server/deps.js';
 import { startServer } from '../../src/server/server.js';
 import type { Store } from '../../src/server/store/store.js';
-import { runCli, waitFor } from './cli-process.js';
+import { spawnCli, waitFor } from './cli-process.js';
 import { AUTH, BASE, fixtureStore, gatedFixtureStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
@@ -41,14 +41,14 @@ describe('graceful shutdown', () => {
 describe('commands as processes', () => {
   it('seed writes a database; serve answers from it and exits 0 on SIGTERM', async () => {
     const db = join(dir, 'sample.db');
-    const seed = runCli(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
+    const seed = spawnCli(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
     expect(await seed.exit).toBe(0);
     expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
-    const again = runCli(['seed', '--links', '10', '--db', db]);
+    const again = spawnCli(['seed', '--links', '10', '--db', db]);
     expect(await again.exit).toBe(1);
     expect(again.err()).toContain('already holds links; pass --force');
 
-    const serve = runCli(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const serve = spawnCli(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
     const [, url] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
     const response = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
     expect(response.status).toBe(200);
@@ -76,7 +76,7 @@ describe('commands as processes', () => {
 
   it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
     const db = join(dir, 'demo.db');
-    const serve = runCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
+    const serve = spawnCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
     const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
     expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
@@ -87,7 +87,7 @@ describe('commands as processes', () => {
   });
 
   it('serve rejects bad options with the usage exit code', async () => {
-    const serve = runCli(['serve', '--port', 'abc']);
+    const serve = spawnCli(['serve', '--port', 'abc']);
     expect(await serve.exit).toBe(2);
     expect(serve.err()).toContain('--port must be an integer');
   });
