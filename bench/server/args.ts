@@ -4,14 +4,19 @@
 import { resolve } from 'node:path';
 
 /** A store the benchmark can run on. */
-export type StoreKind = 'sqlite' | 'postgres';
+export type StoreKind = 'sqlite' | 'postgres' | 'clickhouse';
+
+/** Every store, in the report's order. */
+export const STORES: readonly StoreKind[] = ['sqlite', 'postgres', 'clickhouse'];
 
 /** The benchmark's options. */
 export interface BenchOptions {
-  /** Link counts of the per-operation tables (on SQLite, and on PostgreSQL unless `postgresSizes` is given). */
+  /** Link counts of the per-operation tables (on SQLite, and on PostgreSQL and ClickHouse unless their own sizes are given). */
   readonly sizes: readonly number[];
   /** Link counts measured on PostgreSQL (default: `sizes`); a size seeds for about an hour per 10M links. */
   readonly postgresSizes: readonly number[];
+  /** Link counts measured on the two-shard ClickHouse cluster (default: `sizes`). */
+  readonly clickhouseSizes: readonly number[];
   readonly stores: readonly StoreKind[];
   /** Seconds of each concurrency-10 autocannon run. */
   readonly duration: number;
@@ -32,10 +37,14 @@ export const SAMPLE_LINKS = 50_000;
 
 const HELP = `Usage: npm run bench:server -- [options]
 
-  --sizes LIST             link counts of the per-operation tables on SQLite, and on PostgreSQL
-                           unless --postgres-sizes is given (default 100000,1000000)
-  --stores LIST            sqlite,postgres (default both)
+  --sizes LIST             link counts of the per-operation tables on SQLite, and on PostgreSQL and
+                           ClickHouse unless --postgres-sizes / --clickhouse-sizes is given
+                           (default 100000,1000000)
+  --stores LIST            any of sqlite,postgres,clickhouse (default sqlite,postgres; clickhouse
+                           runs a two-shard cluster with scripts/engines/clickhouse.sh, its data
+                           kept in DATA/clickhouse/)
   --postgres-sizes LIST    link counts measured on PostgreSQL, in or beyond --sizes (default: --sizes)
+  --clickhouse-sizes LIST  link counts measured on ClickHouse, in or beyond --sizes (default: --sizes)
   --duration S             seconds per concurrency-10 autocannon run (default 10)
   --overhead-duration S    seconds per concurrency-1 run for the overhead ratio (default 3)
   --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)
@@ -56,6 +65,10 @@ function seconds(value: string, name: string): number {
   return n;
 }
 
+/** The link counts measured per operation on a store. */
+export const measuredSizes = (options: BenchOptions, store: StoreKind): readonly number[] =>
+  store === 'postgres' ? options.postgresSizes : store === 'clickhouse' ? options.clickhouseSizes : options.sizes;
+
 /** Parses `argv` (without node and the script); prints help and exits on `--help`. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const raw = new Map<string, string>();
@@ -72,16 +85,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     if (value === undefined) throw new Error(`--${name} needs a value.`);
     raw.set(name, value);
   }
-  const known = ['sizes', 'postgres-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
+  const known = ['sizes', 'postgres-sizes', 'clickhouse-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
   for (const name of raw.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}.\n\n${HELP}`);
   const sizes = list(raw.get('sizes') ?? '100000,1000000', 'sizes');
   const stores = (raw.get('stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-  for (const store of stores) if (store !== 'sqlite' && store !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${JSON.stringify(store)}.`);
+  for (const store of stores) if (!(STORES as readonly string[]).includes(store)) throw new Error(`--stores takes any of ${STORES.join(', ')}, got ${JSON.stringify(store)}.`);
   const mixedSizes = raw.has('mixed-sizes') ? list(raw.get('mixed-sizes')!, 'mixed-sizes') : [SAMPLE_LINKS, ...sizes.filter((n) => n === 1_000_000)];
   return {
     sizes,
     postgresSizes: raw.has('postgres-sizes') ? list(raw.get('postgres-sizes')!, 'postgres-sizes') : sizes,
-    stores: [...new Set(stores)] as StoreKind[],
+    clickhouseSizes: raw.has('clickhouse-sizes') ? list(raw.get('clickhouse-sizes')!, 'clickhouse-sizes') : sizes,
+    stores: STORES.filter((store) => stores.includes(store)),
     duration: seconds(raw.get('duration') ?? '10', 'duration'),
     overheadDuration: seconds(raw.get('overhead-duration') ?? '3', 'overhead-duration'),
     mixedDuration: seconds(raw.get('mixed-duration') ?? '30', 'mixed-duration'),

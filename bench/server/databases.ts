@@ -5,6 +5,8 @@
  *
  *   DIR/sqlite/links-N.db          SQLite databases
  *   DIR/postgres/                  the PostgreSQL cluster (databases bench_links_N)
+ *   DIR/clickhouse/                the two-shard ClickHouse cluster (shard1/, shard2/: databases
+ *                                  bench_links_N) and ledger.db, the SQLite ledger of its API keys
  *   DIR/meta/STORE-N.json          how each database was seeded
  *   DIR/keys.json                  the benchmark's API key
  */
@@ -12,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreKind } from './args.js';
+import type { ClickhouseCluster } from './clickhouse-cluster.js';
 import type { PostgresCluster } from './postgres-cluster.js';
 import { run, runStreaming } from './processes.js';
 import type { SeedReport } from './seed-child.js';
@@ -35,7 +38,7 @@ export interface SeedInfo extends SeedReport {
 export interface BenchDatabase {
   readonly store: StoreKind;
   readonly links: number;
-  /** SQLite file or PostgreSQL URL. */
+  /** SQLite file, PostgreSQL URL or `clickhouse://` URL. */
   readonly location: string;
   /** The `serve` options that select it. */
   readonly serveArgs: readonly string[];
@@ -64,9 +67,9 @@ function readMeta(dir: string, store: StoreKind, links: number): SeedInfo | unde
   return meta.links === links && meta.seed === SEED && meta.now === NOW ? meta : undefined;
 }
 
-/** Forgets every PostgreSQL seed record (the cluster was made again). */
-export function forgetPostgresSeeds(dir: string): void {
-  for (const name of readdirSync(join(dir, 'meta'))) if (name.startsWith('postgres-')) rmSync(join(dir, 'meta', name));
+/** Forgets every seed record of a store (its cluster was made again). */
+export function forgetSeeds(dir: string, store: Exclude<StoreKind, 'sqlite'>): void {
+  for (const name of readdirSync(join(dir, 'meta'))) if (name.startsWith(`${store}-`)) rmSync(join(dir, 'meta', name));
 }
 
 /** Seconds the generator may take to draw a size's world (a feasible 2M world takes seconds). */
@@ -169,6 +172,35 @@ export async function postgresDatabase(dir: string, cluster: PostgresCluster, li
     writeFileSync(metaFile(dir, 'postgres', links), `${JSON.stringify(seed, null, 2)}\n`);
   }
   return { store: 'postgres', links, location: url, serveArgs: ['--database-url', url], seed, seededNow, size };
+}
+
+/** The SQLite ledger (API keys and charges) of the ClickHouse databases. */
+export const clickhouseLedger = (dir: string) => join(dir, 'clickhouse', 'ledger.db');
+
+/**
+ * The ClickHouse database of `links` links on the cluster, seeded when missing: `bench_links_N` on
+ * both shards, through `--database-url clickhouse://...` (the CLI's path), the ledger in
+ * DIR/clickhouse/ledger.db. Its size is the bytes on disk of the database's active parts, summed
+ * over both shards.
+ */
+export async function clickhouseDatabase(dir: string, cluster: ClickhouseCluster, links: number): Promise<BenchDatabase> {
+  const name = `bench_links_${links}`;
+  const url = cluster.urlOf(name, clickhouseLedger(dir));
+  const onShards = async (text: string) => Promise.all(cluster.shards.map((shard) => cluster.query(shard, text)));
+  const exists = (await onShards(`SELECT count() FROM system.databases WHERE name = '${name}'`)).every((answer) => answer.trim() === '1');
+  let seed = exists ? readMeta(dir, 'clickhouse', links) : undefined;
+  const seededNow = seed === undefined;
+  const size = async () =>
+    (await onShards(`SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND database = '${name}'`)).reduce((sum, answer) => sum + Number(answer.trim() || 0), 0);
+  if (!seed) {
+    // A database without its seed record (or missing on a shard) was left half-written: start again.
+    await onShards(`DROP DATABASE IF EXISTS ${name}`);
+    const seededAt = new Date().toISOString();
+    const report = await seedChild('clickhouse', url, links);
+    seed = { ...report, store: 'clickhouse', seed: SEED, now: NOW, seededAt, bytesAfterSeed: await size() };
+    writeFileSync(metaFile(dir, 'clickhouse', links), `${JSON.stringify(seed, null, 2)}\n`);
+  }
+  return { store: 'clickhouse', links, location: url, serveArgs: ['--database-url', url], seed, seededNow, size };
 }
 
 /** The benchmark key: units enough for every run, rate and concurrency limits lifted. */

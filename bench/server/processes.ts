@@ -11,9 +11,10 @@ export interface CommandResult {
 }
 
 /** Runs a command to completion; rejects with its output tail when it fails. */
-export function run(file: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CommandResult> {
+export function run(file: string, args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    execFile(file, [...args], { cwd: options.cwd, timeout: options.timeoutMs ?? 600_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const env = options.env ? { env: options.env } : {};
+    execFile(file, [...args], { cwd: options.cwd, timeout: options.timeoutMs ?? 600_000, maxBuffer: 64 * 1024 * 1024, ...env }, (error, stdout, stderr) => {
       if (error) {
         const tail = `${stderr}\n${stdout}`.trim().split('\n').slice(-30).join('\n');
         reject(new Error(`${file} ${args.join(' ')} failed (${error.message.split('\n')[0]}):\n${tail}`));

@@ -2,7 +2,7 @@
  * bench/RESULTS.md, written entirely from one run's measurements.
  */
 import type { StoreKind } from './args.js';
-import { SAMPLE_LINKS } from './args.js';
+import { SAMPLE_LINKS, STORES } from './args.js';
 import type { BenchCall, BenchTargets } from './calls.js';
 import { NOW, type SeedInfo } from './databases.js';
 import type { DirectResult } from './direct.js';
@@ -56,6 +56,9 @@ export interface Environment {
   readonly sqlite: string;
   readonly postgres: string | undefined;
   readonly postgresSettings: string | undefined;
+  /** `ClickHouse VERSION` when the ClickHouse cluster ran. */
+  readonly clickhouse?: string | undefined;
+  readonly clickhouseSettings?: string | undefined;
   /** The commit and uncommitted changes under src/ at the start and the end of the run. */
   readonly code: { readonly start: string; readonly end: string };
   readonly loadBefore: readonly number[];
@@ -75,8 +78,10 @@ export const GOALS = {
   mixedFactor: 10,
 } as const;
 
-const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', clickhouse: 'ClickHouse (2 shards)' };
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+/** Requests per second: whole numbers, one decimal under 10 (a slow call's few answers are not 0). */
+const rate = (n: number) => (n > 0 && n < 10 ? n.toFixed(1) : int(n));
 const ms = (n: number | undefined) => (n == null || Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1));
 const ratio = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? '–' : n.toFixed(2));
 const links = (n: number) => `${n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : int(n)}`;
@@ -89,7 +94,19 @@ function bytes(n: number): string {
 export const p99Goal = (size: number) => (size >= 10_000_000 ? GOALS.p99At10M : GOALS.p99At1M);
 
 /** The overhead ratio of a call: server median at concurrency 1 over the direct median. */
-export const overheadOf = (r: CallResult): number | undefined => (r.single && r.direct ? r.single.p50 / r.direct.p50 : undefined);
+export const overheadOf = (r: CallResult): number | undefined => {
+  const o = r.single && r.direct ? r.single.p50 / r.direct.p50 : undefined;
+  return o !== undefined && Number.isFinite(o) ? o : undefined;
+};
+
+/**
+ * A run in which no 2xx response came back before its end (each call took longer than the run at
+ * that concurrency; autocannon drops the requests still in flight): it has no latency to report.
+ */
+function unanswered(r: LoadResult | undefined): string | undefined {
+  if (!r || failed(r) || r.rps > 0) return undefined;
+  return `no response within the ${Number(r.seconds.toFixed(1))} s run at concurrency ${r.connections}`;
+}
 
 function failureText(r: LoadResult | undefined): string | undefined {
   if (!r || !failed(r)) return undefined;
@@ -110,7 +127,7 @@ function verdict(r: CallResult, size: number): string {
   if (r.probe.error) return `**FAILED: ${r.probe.error}**`;
   const fails = [failure(r.load), failure(r.single)].filter(Boolean);
   if (fails.length > 0) return fails.join('; ');
-  const missed: string[] = [];
+  const missed = [unanswered(r.load), unanswered(r.single)].filter((text): text is string => text !== undefined);
   const goal = p99Goal(size);
   if (r.load && r.load.p99 > goal) missed.push(`p99 ${ms(r.load.p99 - goal)} ms over`);
   const o = overheadOf(r);
@@ -134,7 +151,7 @@ function callTable(db: DatabaseResult): string[] {
   for (const r of db.calls ?? []) {
     const rows = `${int(r.probe.rows)}${r.probe.total === undefined ? '' : ` (${int(r.probe.total)})`}`;
     lines.push(
-      `| ${r.call.name} | ${ms(r.load?.p50)} | ${ms(r.load?.p99)} | ${r.load ? int(r.load.rps) : '–'} | ${ratio(overheadOf(r))} | ${verdict(r, db.links)} | ${rows} | ${ms(r.single?.p50)} | ${ms(r.direct?.p50)} |`,
+      `| ${r.call.name} | ${ms(r.load?.p50)} | ${ms(r.load?.p99)} | ${r.load ? rate(r.load.rps) : '–'} | ${ratio(overheadOf(r))} | ${verdict(r, db.links)} | ${rows} | ${ms(r.single?.p50)} | ${ms(r.direct?.p50)} |`,
     );
   }
   return lines;
@@ -150,7 +167,7 @@ function p99GoalLines(results: readonly DatabaseResult[], broken: readonly Datab
   const label = `p99 ≤ ${goal} ms for every operation at ${links(size)} links, concurrency 10`;
   const failedHere = broken.filter((b) => b.links === size).map((b) => ({ text: `${label}, ${STORE_NAME[b.store]}: **not measured: the run failed** (see FAILURES).`, met: false }));
   if (at.length === 0 && failedHere.length === 0) return [{ text: `${label}: not measured in this run.`, met: undefined }];
-  const absent = (['sqlite', 'postgres'] as const)
+  const absent = STORES
     .filter((store) => !at.some((db) => db.store === store) && !broken.some((b) => b.store === store && b.links === size))
     .map((store) => ({ text: `${label}, ${STORE_NAME[store]}: not measured in this run.`, met: undefined }));
   return [...failedHere, ...absent, ...at.map((db) => {
@@ -160,10 +177,12 @@ function p99GoalLines(results: readonly DatabaseResult[], broken: readonly Datab
     const missed = calls.flatMap((r): string[] => {
       if (!r.load) return [`${r.call.name} not answered (probe: ${r.probe.status})`];
       const failure = failureText(r.load)?.replace(/^FAILED: /, ' with ') ?? '';
+      const none = unanswered(r.load);
+      if (none) return [`${r.call.name}: ${none}`];
       if (r.load.p99 > goal) return [`${r.call.name} ${ms(r.load.p99)} ms (+${ms(r.load.p99 - goal)})${failure}`];
       return failure ? [`${r.call.name}${failure}`] : [];
     });
-    const loaded = calls.filter((r) => r.load);
+    const loaded = calls.filter((r) => r.load && r.load.rps > 0);
     const worst = [...loaded].sort((a, b) => b.load!.p99 - a.load!.p99)[0];
     const worstText = worst ? `worst ${worst.call.name} p99 ${ms(worst.load!.p99)} ms` : 'no run';
     if (missed.length === 0) return { text: `${label}, ${STORE_NAME[db.store]}: **met** (${worstText}).`, met: true };
@@ -248,8 +267,9 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
     `- CPU: ${env.cpus}`,
     `- Memory: ${env.memory}`,
     `- OS: ${env.os}`,
-    `- Node ${env.node}; SQLite ${env.sqlite} (better-sqlite3)${env.postgres ? `; ${env.postgres}` : ''}`,
+    `- Node ${env.node}; SQLite ${env.sqlite} (better-sqlite3)${env.postgres ? `; ${env.postgres}` : ''}${env.clickhouse ? `; ${env.clickhouse}` : ''}`,
     ...(env.postgresSettings ? [`- PostgreSQL settings: ${env.postgresSettings}`] : []),
+    ...(env.clickhouseSettings ? [`- ClickHouse: ${env.clickhouseSettings}`] : []),
     `- Code: ${env.code.start}${env.code.end === env.code.start ? '' : `; **it changed during the run**, at the end: ${env.code.end}`}`,
     `- Load average (1, 5, 15 min) before the run: ${env.loadBefore.map((n) => n.toFixed(2)).join(', ')}; after: ${env.loadAfter.map((n) => n.toFixed(2)).join(', ')}. ` +
       'The load generator, the server and the database share these cores, and other work on the machine shows up as noise.',
@@ -300,7 +320,8 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
   out.push(
     '',
     'Seed: `seedSample` (seed 1) through the store\'s bulk writer, the path of `backlink-query seed`, in a child process; the time covers links, keyword metrics, indexes and rollups. ' +
-      'Size: the SQLite file plus its -wal; PostgreSQL `pg_database_size`. "Size now" is read before the server starts (charges write to the database).',
+      'Size: the SQLite file plus its -wal; PostgreSQL `pg_database_size`; ClickHouse the `bytes_on_disk` of the database\'s active parts (system.parts) summed over both shards, ' +
+      'without the SQLite ledger of its API keys. "Size now" is read before the server starts (charges write to the database; on ClickHouse to the ledger, and background merges change the parts).',
     '',
   );
 
@@ -319,7 +340,7 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
       const m = db.mixed!;
       const goal =
         failure(m) ?? (db.links === SAMPLE_LINKS ? (m.rps >= GOALS.mixedBaseline * GOALS.mixedFactor ? 'yes' : `**no**: ${int(GOALS.mixedBaseline * GOALS.mixedFactor - m.rps)} req/s short`) : 'no goal at this size');
-      out.push(`| ${STORE_NAME[db.store]} | ${int(db.links)} | ${int(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${int(m.responses)} | ${m.non2xx + m.errors + m.timeouts} | ${goal} |`);
+      out.push(`| ${STORE_NAME[db.store]} | ${int(db.links)} | ${rate(m.rps)} | ${ms(m.p50)} | ${ms(m.p99)} | ${int(m.responses)} | ${m.non2xx + m.errors + m.timeouts} | ${goal} |`);
     }
     out.push('');
   }

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:server`: the reference server under autocannon on SQLite and PostgreSQL, at
- * several database sizes, and the report bench/RESULTS.md.
+ * `npm run bench:server`: the reference server under autocannon on SQLite, PostgreSQL and a
+ * two-shard ClickHouse cluster, at several database sizes, and the report bench/RESULTS.md.
  *
  * For each store and size: the database (seeded once into --data and reused), the three largest
  * targets, each call's direct in-process time, then the server in a child process: a probe per
@@ -9,16 +9,31 @@
  * report is still written, with the failures at its top).
  *
  *   npm run bench:server -- --sizes 100000,1000000 --stores sqlite,postgres --duration 10 --mixed-duration 30
+ *   npm run bench:server -- --sizes 100000 --clickhouse-sizes 100000,10000000 --stores sqlite,clickhouse
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadServerDeps, type DomainParser } from '../../src/server/deps.js';
 import type { Store } from '../../src/server/store/store.js';
-import { parseOptions, type BenchOptions, type StoreKind } from './args.js';
+import { measuredSizes, parseOptions, type BenchOptions } from './args.js';
 import { benchCalls, callPath, largestTargets, mixedCalls, type BenchCall } from './calls.js';
-import { BENCH_KEY, forgetPostgresSeeds, NOW, pgQuery, postgresDatabase, prepareDataDir, SEED, sqliteDatabase, writeKeyFile, type BenchDatabase } from './databases.js';
+import { startClickhouseCluster, type ClickhouseCluster } from './clickhouse-cluster.js';
+import {
+  BENCH_KEY,
+  clickhouseDatabase,
+  clickhouseLedger,
+  forgetSeeds,
+  NOW,
+  pgQuery,
+  postgresDatabase,
+  prepareDataDir,
+  SEED,
+  sqliteDatabase,
+  writeKeyFile,
+  type BenchDatabase,
+} from './databases.js';
 import { measureDirect } from './direct.js';
 import { failed, load, type LoadResult } from './load.js';
 import { startCluster, type PostgresCluster } from './postgres-cluster.js';
@@ -35,8 +50,25 @@ async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Stor
     const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
     return openSqliteStore({ file: db.location, parser });
   }
-  const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
-  return openPostgresStore({ url: db.location, parser });
+  if (db.store === 'postgres') {
+    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    return openPostgresStore({ url: db.location, parser });
+  }
+  // ClickHouse: the store on the cluster's shards, as `serve --database-url clickhouse://...` opens
+  // it, with a ledger of its own in memory (the direct calls charge nothing; the server's ledger
+  // file stays the server's).
+  const { clickhouseLocation } = await import('../../src/server/cli/open-store.js');
+  const { openClickhouseStore } = await import('../../src/server/store/clickhouse/clickhouse-store.js');
+  const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+  const where = clickhouseLocation(db.location);
+  if (typeof where === 'string') throw new Error(where);
+  const ledger = await openSqliteStore({ file: ':memory:', parser });
+  try {
+    return await openClickhouseStore({ urls: where.shards, database: where.database, cluster: where.cluster, parser, ledger });
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
 }
 
 /** One call before the load: it must answer 200; its row count goes in the report. */
@@ -50,7 +82,7 @@ async function probe(server: ServerProcess, call: BenchCall): Promise<CallResult
 }
 
 async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: DomainParser, keyFile: string): Promise<DatabaseResult> {
-  const perOperation = (db.store === 'postgres' ? options.postgresSizes : options.sizes).includes(db.links);
+  const perOperation = measuredSizes(options, db.store).includes(db.links);
   const mixed = options.mixedSizes.includes(db.links);
   const where = `[${db.store} ${db.links.toLocaleString('en-US')}]`;
 
@@ -96,6 +128,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
         alive();
         results.push({ call, probe: p, load: c10, single, direct });
         const bad = failed(c10) || failed(single);
+        if (c10.rps === 0 && !bad) log(`${where} ${call.name}: no response within the ${options.duration} s run at concurrency 10 (a longer --duration measures it)`);
         log(
           `${where} ${call.name.padEnd(26)} p50 ${c10.p50.toFixed(2)} ms  p99 ${c10.p99.toFixed(2)} ms  ${Math.round(c10.rps)} req/s  ` +
             `c1 ${single.p50.toFixed(2)} ms / direct ${direct.p50.toFixed(2)} ms${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}`,
@@ -168,25 +201,36 @@ async function main(): Promise<number> {
   prepareDataDir(options.data);
   const keyFile = writeKeyFile(options.data);
   const { tldts } = await loadServerDeps();
-  const postgresSizes = options.stores.includes('postgres') ? options.postgresSizes : [];
-  const sizes = [...new Set([...options.sizes, ...postgresSizes, ...options.mixedSizes])].sort((a, b) => a - b);
+  const sizes = [...new Set([...options.stores.flatMap((store) => measuredSizes(options, store)), ...options.mixedSizes])].sort((a, b) => a - b);
 
   let cluster: PostgresCluster | undefined;
-  if (options.stores.includes('postgres')) {
-    cluster = await startCluster(join(options.data, 'postgres'));
-    if (cluster.fresh) forgetPostgresSeeds(options.data);
-  }
+  let clickhouse: ClickhouseCluster | undefined;
   const results: DatabaseResult[] = [];
   const broken: DatabaseFailure[] = [];
   let postgresVersion: string | undefined;
   try {
-    for (const store of options.stores as StoreKind[]) {
+    if (options.stores.includes('postgres')) {
+      cluster = await startCluster(join(options.data, 'postgres'));
+      if (cluster.fresh) forgetSeeds(options.data, 'postgres');
+    }
+    if (options.stores.includes('clickhouse')) {
+      clickhouse = await startClickhouseCluster(join(options.data, 'clickhouse'));
+      if (clickhouse.fresh) {
+        forgetSeeds(options.data, 'clickhouse');
+        rmSync(clickhouseLedger(options.data), { force: true });
+      }
+    }
+    for (const store of options.stores) {
       for (const size of sizes) {
-        const measured = store === 'postgres' ? options.postgresSizes : options.sizes;
-        if (!measured.includes(size) && !options.mixedSizes.includes(size)) continue;
+        if (!measuredSizes(options, store).includes(size) && !options.mixedSizes.includes(size)) continue;
         // A size that cannot be seeded or served is reported (and fails the run) without losing the others.
         try {
-          const db = store === 'sqlite' ? await sqliteDatabase(options.data, size) : await postgresDatabase(options.data, cluster!, size);
+          const db =
+            store === 'sqlite'
+              ? await sqliteDatabase(options.data, size)
+              : store === 'postgres'
+                ? await postgresDatabase(options.data, cluster!, size)
+                : await clickhouseDatabase(options.data, clickhouse!, size);
           results.push(await benchDatabase(db, options, tldts, keyFile));
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -198,6 +242,7 @@ async function main(): Promise<number> {
     if (cluster) postgresVersion = (await pgQuery<{ version: string }>(cluster.urlOf('postgres'), 'select version() AS version'))[0]!.version;
   } finally {
     await cluster?.stop();
+    await clickhouse?.stop();
   }
 
   const cpu = cpus();
@@ -213,6 +258,8 @@ async function main(): Promise<number> {
     code: { start: codeAtStart, end: await codeVersion() },
     postgres: postgresVersion,
     postgresSettings: cluster?.settings,
+    clickhouse: clickhouse ? `ClickHouse ${clickhouse.version}` : undefined,
+    clickhouseSettings: clickhouse?.settings,
     loadBefore,
     loadAfter: loadavg(),
     duration: options.duration,

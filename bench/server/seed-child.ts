@@ -5,6 +5,7 @@
  * stdout is a JSON {@link SeedReport}.
  *
  *   node --import tsx bench/server/seed-child.ts --store sqlite --location FILE --links N --seed 1 --now 2026-06-15
+ *   node --import tsx bench/server/seed-child.ts --store clickhouse --location 'clickhouse://127.0.0.1:P1,127.0.0.1:P2/bench_links_N?ledger=FILE' ...
  */
 import { performance } from 'node:perf_hooks';
 import { loadServerDeps } from '../../src/server/deps.js';
@@ -51,6 +52,12 @@ async function main(): Promise<void> {
   } else if (store === 'postgres') {
     const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
     opened = await openPostgresStore({ url: location, parser: tldts });
+  } else if (store === 'clickhouse') {
+    // `backlink-query seed --database-url clickhouse://...`: the CLI's own parsing and opening (shards, database, ledger).
+    const { clickhouseLocation, openStoreAt } = await import('../../src/server/cli/open-store.js');
+    const where = clickhouseLocation(location);
+    if (typeof where === 'string') throw new Error(`seed-child: ${where}`);
+    opened = await openStoreAt(where, tldts);
   } else throw new Error(`seed-child: unknown store ${store}`);
   if (await opened.hasLinks()) throw new Error(`${label} the database already holds links.`);
   const started = performance.now();

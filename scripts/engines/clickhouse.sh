@@ -21,12 +21,18 @@
 # each URL, the Distributed table on the one you query. If either server fails to start, both
 # are stopped. `cluster-stop` (the same as `stop`) stops both and waits for their pids.
 #
+# With BQ_CLICKHOUSE_KEEP=1 the folder's data outlives the servers: `cluster-start` on a folder
+# that already holds a cluster stops whatever still runs there and starts both shards again on
+# their kept data (new free ports, configs written again), and `stop`/`cluster-stop` leave the
+# folder in place. Without it (the default, what the test suites use) both wipe the folder.
+#
 # One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...); the pieces
 # below take that folder and its ports as arguments; `stop` stops every server under
 # $BQ_CLICKHOUSE_DIR (the single one, or each shard's).
 set -euo pipefail
 
 BASE=${BQ_CLICKHOUSE_DIR:-/tmp/bq-clickhouse}
+KEEP=${BQ_CLICKHOUSE_KEEP:-0}
 HERE=$(cd "$(dirname "$0")" && pwd)
 log() { echo "[engines/clickhouse] $*" >&2; }
 
@@ -132,7 +138,7 @@ stop() {
     if [ -f "$pidfile" ]; then found=1; halt "$(dirname "$pidfile")"; fi
   done
   if [ "$found" = 0 ]; then log "not running ($BASE)"; fi
-  rm -rf "$BASE"
+  if [ "$KEEP" = 1 ]; then log "keeping $BASE (BQ_CLICKHOUSE_KEEP=1)"; else rm -rf "$BASE"; fi
 }
 
 # query HTTP SQL: runs SQL over HTTP on 127.0.0.1:HTTP and prints the answer (empty on failure).
@@ -148,7 +154,7 @@ cluster_start() {
     <shard><weight>1</weight><replica><host>127.0.0.1</host><port>$tcp2</port></replica></shard>
 </bq_cluster>"
   log "cluster bq_cluster in $BASE: shard1 HTTP $http1 TCP $tcp1 interserver $inter1; shard2 HTTP $http2 TCP $tcp2 interserver $inter2 ($SERVER)"
-  rm -rf "$BASE"
+  if [ "$KEEP" = 1 ] && [ -d "$BASE/shard1/data" ]; then log "starting on the data kept in $BASE (BQ_CLICKHOUSE_KEEP=1)"; else rm -rf "$BASE"; fi
   # Whatever fails from here on (a launch exits the script) stops the shard already running.
   trap 'log "cluster start failed, stopping what started"; stop' EXIT
   configure "$BASE/shard1" "$http1" "$tcp1" "$inter1" "$remote"
