@@ -28,7 +28,7 @@ import { filterCondition, matrixCountColumn } from '../sql/filter.js';
 import { ident, join, raw, sql, type Fragment } from '../sql/fragment.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, matrixRecord } from '../sql/graph.js';
 import { groupedRows, type RelationSources } from '../sql/relations.js';
-import { rollupRows } from '../sql/rollups.js';
+import { ROLLUP_COLUMNS, rollupRows } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { runList } from '../sql/run-list.js';
 import { scopeCondition } from '../sql/scope.js';
@@ -460,15 +460,6 @@ type RollupBatch = Record<RollupTable, Record<string, unknown>[]>;
 
 const emptyBatch = (): RollupBatch => Object.fromEntries(Object.keys(ROLLUP_TABLES).map((table) => [table, []])) as unknown as RollupBatch;
 
-/** Column names of each rollup table, in `rollupRows`' tuple order (after `tkey`, `tdomain` goes second only in r_targets). */
-const TUPLE_COLUMNS: Readonly<Record<Exclude<RollupTable, 'r_history'>, readonly string[]>> = {
-  r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
-  r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
-  r_ref_ips: ['tkey', 'ip_address', 'country', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
-  r_pages: ['tkey', 'page_key', 'host', 'path', 'target_url', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
-  r_anchors: ['tkey', 'anchor', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
-  r_score_profile: ['tkey', 'domain_score', 'domains_count'],
-};
 
 /**
  * Recomputes the rollups of the given domains: each domain's links read from its shard, its rows
@@ -504,7 +495,7 @@ async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlace
     const version = nextVersion();
     const target = pending[s]!;
     const add = (table: Exclude<RollupTable, 'r_history'>, tuples: readonly (readonly unknown[])[]) => {
-      const columns = TUPLE_COLUMNS[table];
+      const columns = ROLLUP_COLUMNS[table];
       for (const tuple of tuples) {
         const row: Record<string, unknown> = { tdomain: domain, version };
         columns.forEach((column, c) => (row[column] = tuple[c]));

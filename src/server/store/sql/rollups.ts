@@ -237,7 +237,8 @@ export const FILL_SCORE_PROFILE = `INSERT INTO r_score_profile (tkey, domain_sco
     SELECT r.tkey, coalesce(d.domain_score, 0), count(*) FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
     GROUP BY r.tkey, coalesce(d.domain_score, 0);`;
 
-const COLUMNS = {
+/** The columns of each rollup table, in the order of `rollupRows`' tuples. @internal */
+export const ROLLUP_COLUMNS = {
   r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
   r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
   r_ref_ips: ['tkey', 'ip_address', 'country', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
@@ -250,8 +251,8 @@ const COLUMNS = {
 /** Rows per INSERT statement (16 columns x 500 stays under every engine's parameter limit). */
 const ROWS_PER_INSERT = 500;
 
-function inserts(table: keyof typeof COLUMNS, rows: readonly (readonly unknown[])[]): Fragment[] {
-  const columns = COLUMNS[table];
+function inserts(table: keyof typeof ROLLUP_COLUMNS, rows: readonly (readonly unknown[])[]): Fragment[] {
+  const columns = ROLLUP_COLUMNS[table];
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   const statements: Fragment[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
