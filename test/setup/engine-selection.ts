@@ -38,7 +38,7 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     SETUP_SELF_TESTS,
   ],
-  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/, /^test\/server\/(rollups-clickhouse|clickhouse-cli|import)\.test\.ts$/],
+  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/, /^test\/server\/(rollups-clickhouse|clickhouse-[a-z-]+|import)\.test\.ts$/],
 };
 
 /** Projects (vitest.config.ts) that run every one of their files on a server. @internal */

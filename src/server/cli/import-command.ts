@@ -30,7 +30,9 @@ number and skipped; the others are imported. Rollups of the touched domains are 
 Options:
   --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
   --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
-  --database-url URL   postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
+  --database-url URL   postgres://user:password@host:port/database, or
+                       clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
+                       (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --batch N            records per write (default 2000)
 

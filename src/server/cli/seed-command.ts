@@ -19,7 +19,9 @@ Options:
   --links N            number of links (default ${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')})
   --seed S             seed of the random source (default 1)
   --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
-  --database-url URL   postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
+  --database-url URL   postgres://user:password@host:port/database, or
+                       clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
+                       (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
   --now DATE           the date the data is "as of" (default: today, 00:00 UTC)
   --force              SQLite: replace the file if it already holds links
 `;

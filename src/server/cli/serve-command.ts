@@ -20,14 +20,16 @@ export const DEMO_KEY = 'bq_demo_key_0123456789';
 
 const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--error-docs URL] [--now DATE] [--quiet]
 
-Serves the Backlink and Keyword Data Service on a SQLite database or on PostgreSQL.
+Serves the Backlink and Keyword Data Service on a SQLite database, on PostgreSQL or on a ClickHouse cluster.
 
 Options:
   --port N      port (default 3000; 0 picks a free one)
   --host H      interface (default 127.0.0.1)
   --db FILE     SQLite database file (default with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory)
   --database-url URL
-                postgres://user:password@host:port/database instead (default: $BACKLINK_QUERY_DATABASE_URL)
+                postgres://user:password@host:port/database, or
+                clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
+                (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
   --sample      create sample data on first run (${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')} links; --links, --seed to change)
   --keys KEYS|FILE
                 API keys, inline or in a file, as "id:key[:units],..." or JSON [{"id","key","units"}].

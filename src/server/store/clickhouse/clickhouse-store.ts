@@ -35,7 +35,7 @@ import { scopeCondition } from '../sql/scope.js';
 import { historyFromRollup, historyPage, linkCounters, overviewRecord, type StoredHistoryRow } from '../sql/sql-store.js';
 import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../store.js';
 import { ClickhouseShard } from './connection.js';
-import { entryTables, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
@@ -86,8 +86,31 @@ function asConnection(shard: ClickhouseShard, timeoutMs?: number): SqlConnection
   };
 }
 
-/** The latest version of a domain's rollups, on its shard (0 before its first refresh: no rows). */
-const currentVersion = (domain: string): Fragment => sql`(SELECT max(version) FROM r_versions_local WHERE tdomain = ${domain})`;
+/**
+ * Whether a writer has started since the last merge of everything written (see `schema.ts`): then
+ * a key may still have several rows, and links and domains are read with `FINAL`.
+ */
+const UNMERGED = raw('(SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) FROM write_marks_local)');
+
+/** One call's view of a shard: the target domain's current rollup version, and what to read. */
+interface ShardView {
+  readonly connection: SqlConnection;
+  /** The latest version of the domain's rollups (0 before its first refresh: no rows). */
+  readonly version: number;
+  /** Whether writes are unmerged: links and domains are then read with `FINAL`. */
+  readonly unmerged: boolean;
+  readonly sources: RelationSources;
+}
+
+/** Reads the domain's current version and whether writes are unmerged, in one round trip. */
+async function viewOf(connection: SqlConnection, domain: string): Promise<ShardView> {
+  const [row] = await connection.all<{ v: number | string; u: number }>(
+    sql`SELECT (SELECT max(version) FROM r_versions_local WHERE tdomain = ${domain}) AS v, ${UNMERGED} AS u`,
+  );
+  const version = Number(row?.v ?? 0);
+  const unmerged = Number(row?.u ?? 1) !== 0;
+  return { connection, version, unmerged, sources: sourcesOf(unmerged, version) };
+}
 
 /** The latest version of every domain, across the cluster (for fan-out reads). */
 const latestVersions = (domains?: readonly string[]): Fragment =>
@@ -95,17 +118,20 @@ const latestVersions = (domains?: readonly string[]): Fragment =>
     ? raw('(SELECT tdomain, max(version) FROM r_versions GROUP BY tdomain)')
     : sql`(SELECT tdomain, max(version) FROM r_versions WHERE tdomain IN (${join(domains.map((d) => sql`${d}`), ', ')}) GROUP BY tdomain)`;
 
-/** What a shard's queries read: deduplicated tables, the current rollups of a domain. */
-const SOURCES: RelationSources = {
-  links: raw('links_local AS l FINAL'),
-  domains: raw('(SELECT domain, ip_address, country, domain_score FROM domains_local FINAL) AS d'),
-  targetPages: raw(
-    '(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local FINAL) AS p',
-  ),
-  rollup: (table) => raw(`${table}_local AS r`),
-  rollupRows: (tkey, target) => sql`r.tkey = ${tkey} AND r.version = ${currentVersion(target.domain)}`,
-  renameOutside: true,
-};
+/** What a shard's queries read: the tables (merged at read time while writes are unmerged), the given rollup version. */
+function sourcesOf(unmerged: boolean, version: number): RelationSources {
+  const final = unmerged ? ' FINAL' : '';
+  return {
+    links: raw(`links_local AS l${final}`),
+    domains: raw(`(SELECT domain, ip_address, country, domain_score FROM domains_local${final}) AS d`),
+    targetPages: raw(
+      `(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local${final}) AS p`,
+    ),
+    rollup: (table) => raw(`${table}_local AS r`),
+    rollupRows: (tkey) => sql`r.tkey = ${tkey} AND r.version = ${version}`,
+    renameOutside: true,
+  };
+}
 
 /** Where a list's unfiltered total comes from, in the target's current rollups. */
 const TOTALS: Readonly<Record<GroupedOperation, { readonly table: RollupTable; readonly count: string }>> = {
@@ -155,25 +181,25 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
   const connections = shards.map((shard) => asConnection(shard));
   const entry = connections[0]!;
   const placement = new ShardPlacement(shards[0]!, shards.length);
-  const on = async (domain: string) => connections[await placement.of(domain)]!;
+  const on = async (domain: string) => viewOf(connections[await placement.of(domain)]!, domain);
   const keyOf = (target: Target) => (useRollups ? rollupKey(target) : undefined);
   return {
     shards,
     connection: entry,
     overview: async (target, clock) => overview(await on(target.domain), target, clock, keyOf(target)),
     summary: async (query) => {
-      const connection = await on(query.target.domain);
+      const { connection, version, sources } = await on(query.target.domain);
       const tkey = keyOf(query.target);
       const score = () => targetScore(connection, query.target);
       if (tkey !== undefined) {
         const stored = await connection.all<StoredHistoryRow>(
           sql`SELECT month, backlinks_count, domains_count, follows_count FROM r_history_local
-            WHERE tkey = ${tkey} AND version = ${currentVersion(query.target.domain)} AND month <= ${query.to} ORDER BY month`,
+            WHERE tkey = ${tkey} AND version = ${version} AND month <= ${query.to} ORDER BY month`,
         );
         return historyFromRollup(stored, query, score);
       }
       const links = await connection.all<HistoryLink>(
-        sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM ${SOURCES.links} WHERE ${scopeCondition(query.target)}`,
+        sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM ${sources.links} WHERE ${scopeCondition(query.target)}`,
       );
       if (links.length === 0) return { rows: [], total: 0 };
       const oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
@@ -182,7 +208,7 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
     grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => grouped<Op>(await on(query.target.domain), operation, query, keyOf(query.target)),
     scoreProfile: async (target) => scoreProfile(await on(target.domain), target, keyOf(target)),
     competitors: (query) => competitors(entry, query.domain, query.page),
-    matrix: (query) => matrix(entry, query, useRollups),
+    matrix: async (query) => matrix(await viewOf(entry, ''), query, useRollups),
     keywordMetrics: (query) => keywordMetrics(entry, query),
     upsertKeys: (keys) => options.ledger.upsertKeys(keys),
     keys: () => options.ledger.keys(),
@@ -225,8 +251,9 @@ class ShardPlacement {
   }
 }
 
-async function grouped<Op extends GroupedOperation>(connection: SqlConnection, operation: Op, query: GroupedQuery, tkey: string | undefined): Promise<RowsResult<RowOf<Op>>> {
-  const rows = groupedRows(operation, query.target, query.clock, tkey, SOURCES);
+async function grouped<Op extends GroupedOperation>(view: ShardView, operation: Op, query: GroupedQuery, tkey: string | undefined): Promise<RowsResult<RowOf<Op>>> {
+  const { connection, version } = view;
+  const rows = groupedRows(operation, query.target, query.clock, tkey, view.sources);
   const where = filterCondition(query.filter, operation, connection.dialect);
   const total =
     tkey === undefined
@@ -234,7 +261,7 @@ async function grouped<Op extends GroupedOperation>(connection: SqlConnection, o
       : async () => {
           const { table, count } = TOTALS[operation];
           const [row] = await connection.all<{ n: number }>(
-            sql`SELECT ${raw(count)} AS n FROM ${raw(`${table}_local`)} WHERE tkey = ${tkey} AND version = ${currentVersion(query.target.domain)}`,
+            sql`SELECT ${raw(count)} AS n FROM ${raw(`${table}_local`)} WHERE tkey = ${tkey} AND version = ${version}`,
           );
           return Number(row?.n ?? 0);
         };
@@ -243,44 +270,46 @@ async function grouped<Op extends GroupedOperation>(connection: SqlConnection, o
   return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
 }
 
-async function overview(connection: SqlConnection, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
+async function overview({ connection, version, sources }: ShardView, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
   let counts: Record<string, unknown> | undefined;
   if (tkey !== undefined) {
-    const [row] = await connection.all<Record<string, unknown>>(
-      sql`SELECT * FROM r_targets_local WHERE tkey = ${tkey} AND version = ${currentVersion(target.domain)}`,
-    );
+    const [row] = await connection.all<Record<string, unknown>>(sql`SELECT * FROM r_targets_local WHERE tkey = ${tkey} AND version = ${version}`);
     const [fresh] = row
-      ? await connection.all<{ n: number }>(sql`SELECT count() AS n FROM ${SOURCES.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince}`)
+      ? await connection.all<{ n: number }>(sql`SELECT count() AS n FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince}`)
       : [{ n: 0 }];
     counts = { ...row, new_count: fresh?.n ?? 0 };
   } else {
-    [counts] = await connection.all<Record<string, unknown>>(linkCounters(SOURCES.links, target, clock));
+    [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, target, clock));
   }
   return overviewRecord(counts, await targetScore(connection, target));
 }
 
-/** As the SQL stores: the page's score, else the host's or the registrable domain's; 0 when unknown. */
+/**
+ * As the SQL stores: the page's score, else the host's or the registrable domain's; 0 when unknown.
+ * One key's row of the highest version is its newest write, merged or not.
+ */
 async function targetScore(connection: SqlConnection, target: Target): Promise<number> {
   if (target.scope === 'PAGE') {
-    const [page] = await connection.all<{ s: number }>(sql`SELECT page_score AS s FROM target_pages_local FINAL WHERE host = ${target.host} AND path = ${target.path}`);
+    const [page] = await connection.all<{ s: number }>(
+      sql`SELECT page_score AS s FROM target_pages_local WHERE host = ${target.host} AND path = ${target.path} ORDER BY version DESC LIMIT 1`,
+    );
     return Number(page?.s ?? 0);
   }
   const names = target.scope === 'ROOT_DOMAIN' ? [target.domain] : [target.host, target.domain];
   for (const name of names) {
-    const [row] = await connection.all<{ s: number }>(sql`SELECT domain_score AS s FROM domains_local FINAL WHERE domain = ${name}`);
+    const [row] = await connection.all<{ s: number }>(sql`SELECT domain_score AS s FROM domains_local WHERE domain = ${name} ORDER BY version DESC LIMIT 1`);
     if (row) return Number(row.s);
   }
   return 0;
 }
 
-async function scoreProfile(connection: SqlConnection, target: Target, tkey: string | undefined): Promise<RowOf<'score-profile'>[]> {
+async function scoreProfile({ connection, version, sources }: ShardView, target: Target, tkey: string | undefined): Promise<RowOf<'score-profile'>[]> {
   const rows = await connection.all<{ s: number; n: number }>(
     tkey === undefined
       ? sql`SELECT coalesce(d.domain_score, 0) AS s, count() AS n
-          FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${SOURCES.links} WHERE ${scopeCondition(target)}) AS rd
-          LEFT JOIN ${SOURCES.domains} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
-      : sql`SELECT domain_score AS s, domains_count AS n FROM r_score_profile_local
-          WHERE tkey = ${tkey} AND version = ${currentVersion(target.domain)} ORDER BY s ASC`,
+          FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${sources.links} WHERE ${scopeCondition(target)}) AS rd
+          LEFT JOIN ${sources.domains} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
+      : sql`SELECT domain_score AS s, domains_count AS n FROM r_score_profile_local WHERE tkey = ${tkey} AND version = ${version} ORDER BY s ASC`,
   );
   return rows.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
 }
@@ -306,7 +335,7 @@ async function competitors(entry: SqlConnection, domain: string, page: GroupedQu
 }
 
 /** The matrix across every shard: the targets' referring domains, pulled to the entry shard and joined with its copy of the domains. */
-async function matrix(entry: SqlConnection, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
+async function matrix({ connection: entry, unmerged, sources }: ShardView, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
   const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));
   const names = query.targets.map((_, i) => matrixCountColumn(i + 1));
   let source: Fragment;
@@ -319,13 +348,13 @@ async function matrix(entry: SqlConnection, query: MatrixQuery, useRollups: bool
   } else {
     const conditions = query.targets.map((target) => scopeCondition(target));
     const flags = conditions.map((condition, i) => sql`(${condition}) AS ${ident(`m_${i + 1}`)}`);
-    source = sql`SELECT l.source_domain AS source_domain, ${join(flags, ', ')} FROM links AS l FINAL
+    source = sql`SELECT l.source_domain AS source_domain, ${join(flags, ', ')} FROM links AS l${raw(unmerged ? ' FINAL' : '')}
       WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')}`;
     counts = names.map((name, i) => sql`sum(r.${raw(`m_${i + 1}`)}) AS ${ident(name)}`);
   }
   const grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS c_domain, coalesce(min(d.domain_score), 0) AS c_domain_score,
       coalesce(min(d.ip_address), '') AS c_ip_address, coalesce(min(d.country), '') AS c_country, ${join(counts, ', ')}
-    FROM (${source}) AS r LEFT JOIN ${SOURCES.domains} ON d.domain = r.source_domain GROUP BY r.source_domain`;
+    FROM (${source}) AS r LEFT JOIN ${sources.domains} ON d.domain = r.source_domain GROUP BY r.source_domain`;
   const matches = join(names.map((name) => sql`(${ident(name)} > 0)`), ' + ');
   const rows = sql`SELECT _key, c_domain AS domain, c_domain_score AS domain_score, c_ip_address AS ip_address, c_country AS country,
       ${join(names.map((name) => ident(name)), ', ')}, toInt64(${matches}) AS matches_count FROM (${grouped})`;
@@ -336,8 +365,8 @@ async function matrix(entry: SqlConnection, query: MatrixQuery, useRollups: bool
 async function keywordMetrics(entry: SqlConnection, query: { keyword: string; country: string; month: string }): Promise<RowOf<'metrics'> | undefined> {
   const [row] = await entry.all<Record<string, string | number>>(
     sql`SELECT search_volume, cpc, competitive_density, keyword_difficulty, number_of_results, intents, serp_features, trends
-      FROM keyword_metrics FINAL WHERE keyword = ${normalizeKeyword(query.keyword)} AND country = ${query.country} AND month = ${query.month}
-      ORDER BY snapshot_at DESC LIMIT 1`,
+      FROM keyword_metrics WHERE keyword = ${normalizeKeyword(query.keyword)} AND country = ${query.country} AND month = ${query.month}
+      ORDER BY snapshot_at DESC, version DESC LIMIT 1`,
   );
   if (!row) return undefined;
   return {
@@ -372,14 +401,24 @@ const ROWS_PER_INSERT = 50_000;
 
 /**
  * The bulk writer: links go to their domain's shard; domains and pages to every shard; keyword
- * snapshots to the entry shard; at `finish`, the touched domains' rollups are computed and
- * written as a new version, then that version is recorded.
+ * snapshots to the entry shard. Its first write marks the store unmerged on every shard (readers
+ * switch to `FINAL`). At `finish` it merges the replacing tables (`OPTIMIZE ... FINAL`), marks
+ * the store merged again when every table is down to one part, and computes the touched domains'
+ * rollups, each written as a new version, then that version recorded.
+ *
+ * One writer at a time: the merged mark says that everything written before the merge began is
+ * merged, which a second writer still running would make untrue.
  */
 function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser): GraphWriter {
   const touched = new Set<string>();
   const sources = new Set<string>();
   let written = 0;
-  const everywhere = (table: string, rows: Record<string, unknown>[]) => Promise.all(shards.map((shard) => shard.insert(table, rows)));
+  let started: Promise<unknown> | undefined;
+  const start = () => (started ??= Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: nextVersion(), state: 0 }]))));
+  const everywhere = async (table: string, rows: Record<string, unknown>[]) => {
+    await start();
+    await Promise.all(shards.map((shard) => shard.insert(table, rows)));
+  };
   const flag = (value: unknown) => (value ? 1 : 0);
   return {
     domains: async (rows) => {
@@ -397,6 +436,7 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
     },
     keywords: async (rows) => {
       const version = nextVersion();
+      await start();
       await shards[0]!.insert(
         'keyword_metrics',
         rows.map((s) => ({
@@ -421,17 +461,47 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
         perShard[placed[i]!]!.push(record);
         touched.add(row.targetDomain);
       });
+      await start();
       await Promise.all(shards.map((shard, s) => insertInBatches(shard, 'links_local', perShard[s]!)));
       written += rows.length;
     },
     finish: async (options = {}): Promise<LoadStats> => {
+      const merged = started === undefined || (await mergeWrites(shards));
       const domains = options.all ? await allDomains(shards) : await withLinkedFrom(shards[0]!, touched, sources);
-      await refresh(shards, placement, domains, options.onProgress);
+      await refresh(shards, placement, domains, !merged, options.onProgress);
+      started = undefined;
       touched.clear();
       sources.clear();
       return { links: written, domains: domains.length };
     },
   };
+}
+
+/**
+ * Merges each shard's replacing tables into one part (`OPTIMIZE ... FINAL`, which also drops the
+ * replaced rows), then marks the writes merged where every table is down to one part. Returns
+ * whether it could: a merge the server declined (another merge running) leaves the store read
+ * with `FINAL`, slower but exact, until a later writer merges.
+ */
+async function mergeWrites(shards: readonly ClickhouseShard[]): Promise<boolean> {
+  const mark = nextVersion();
+  const tables = join(REPLACING_TABLES.map((table) => sql`${table}`), ', ');
+  const merged = await Promise.all(
+    shards.map(async (shard) => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        for (const table of REPLACING_TABLES) await shard.run(raw(`OPTIMIZE TABLE ${table} FINAL`));
+        const [row] = await shard.all<{ n: number }>(
+          sql`SELECT count() AS n FROM (SELECT table FROM system.parts WHERE database = ${shard.database} AND active AND table IN (${tables}) GROUP BY table HAVING count() > 1)`,
+        );
+        if (Number(row?.n ?? 1) === 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      return false;
+    }),
+  );
+  if (!merged.every(Boolean)) return false;
+  await Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: mark, state: 1 }])));
+  return true;
 }
 
 async function insertInBatches(shard: ClickhouseShard, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
@@ -461,47 +531,103 @@ type RollupBatch = Record<RollupTable, Record<string, unknown>[]>;
 const emptyBatch = (): RollupBatch => Object.fromEntries(Object.keys(ROLLUP_TABLES).map((table) => [table, []])) as unknown as RollupBatch;
 
 
+/** Links read per query by a refresh (a larger domain is read alone). */
+const LINKS_PER_READ = 200_000;
+
 /**
- * Recomputes the rollups of the given domains: each domain's links read from its shard, its rows
- * computed by `rollupRows`, written with a new version in large inserts per shard, and the
- * version recorded after its rows, so readers switch from the old rollups to the new at once.
+ * Recomputes the rollups of the given domains: each shard's links read in a few large queries
+ * (domains batched by their link counts, the answer streamed), each domain's rows computed by
+ * `rollupRows`, written with a new version in large inserts per shard, and the version recorded
+ * after its rows, so readers switch from the old rollups to the new at once. `unmerged`: the
+ * links may hold replaced rows, read them with `FINAL`.
  */
-async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, domains: readonly string[], onProgress?: (done: number, total: number) => void): Promise<void> {
+async function refresh(
+  shards: readonly ClickhouseShard[],
+  placement: ShardPlacement,
+  domains: readonly string[],
+  unmerged: boolean,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
+  if (domains.length === 0) return;
+  const final = unmerged ? ' FINAL' : '';
   const placed = await placement.ofAll(domains);
   // Every shard holds all domains: read their country and score once, rather than join them per domain.
   const known = new Map<string, { country: string; domain_score: number }>();
-  if (domains.length > 0) {
-    for (const row of await shards[0]!.all<{ domain: string; country: string; domain_score: number }>(raw('SELECT domain, country, domain_score FROM domains_local FINAL'))) {
-      known.set(row.domain, { country: row.country, domain_score: Number(row.domain_score) });
-    }
-  }
-  const pending = shards.map(() => ({ batch: emptyBatch(), versions: [] as Record<string, unknown>[], rows: 0 }));
-  const flush = async (s: number) => {
-    const { batch, versions } = pending[s]!;
-    for (const table of Object.keys(batch) as RollupTable[]) await insertInBatches(shards[s]!, `${table}_local`, batch[table]);
-    await shards[s]!.insert('r_versions_local', versions);
-    pending[s] = { batch: emptyBatch(), versions: [], rows: 0 };
-  };
+  await shards[0]!.each<{ domain: string; country: string; domain_score: number }>(raw(`SELECT domain, country, domain_score FROM domains_local${final}`), (rows) => {
+    for (const row of rows) known.set(row.domain, { country: row.country, domain_score: Number(row.domain_score) });
+  });
   let done = 0;
-  for (let i = 0; i < domains.length; i++) {
-    const domain = domains[i]!;
-    const s = placed[i]!;
-    const read = await shards[s]!.all<Omit<SourceLink, 'country' | 'domain_score'>>(sql`SELECT ${SOURCE_COLUMNS} FROM links_local FINAL WHERE target_domain = ${domain}`);
-    const links: SourceLink[] = read.map((link) => {
-      const source = known.get(link.source_domain);
-      return { ...link, country: source?.country ?? null, domain_score: source?.domain_score ?? null };
+  for (let s = 0; s < shards.length; s++) {
+    const shard = shards[s]!;
+    const mine = domains.filter((_, i) => placed[i] === s);
+    if (mine.length === 0) continue;
+    const counts = new Map<string, number>();
+    await shard.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
+      for (const row of rows) counts.set(row.d, Number(row.n));
     });
-    const rows = rollupRows(domain, links);
+    const writer = new RollupWriter(shard);
+    for (const batch of batches(mine, (domain) => counts.get(domain) ?? 0)) {
+      const links = new Map<string, SourceLink[]>(batch.map((domain) => [domain, []]));
+      const withLinks = batch.filter((domain) => (counts.get(domain) ?? 0) > 0);
+      for (let i = 0; i < withLinks.length; i += 1_000) {
+        const names = join(withLinks.slice(i, i + 1_000).map((domain) => sql`${domain}`), ', ');
+        await shard.each<Omit<SourceLink, 'country' | 'domain_score'> & { target_domain: string }>(
+          sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM links_local${raw(final)} WHERE target_domain IN (${names})`,
+          (rows) => {
+            for (const row of rows) {
+              // Completed in place: a large domain's links are millions of objects.
+              const link = row as unknown as { -readonly [K in keyof SourceLink]: SourceLink[K] };
+              const source = known.get(link.source_domain);
+              link.country = source?.country ?? null;
+              link.domain_score = source?.domain_score ?? null;
+              links.get(row.target_domain)!.push(link);
+            }
+          },
+        );
+      }
+      for (const domain of batch) {
+        await writer.add(domain, rollupRows(domain, links.get(domain)!));
+        links.delete(domain);
+        onProgress?.(++done, domains.length);
+      }
+    }
+    await writer.flush();
+  }
+}
+
+/** Domains in batches of about {@link LINKS_PER_READ} links (and at most 10,000 domains). */
+function* batches(domains: readonly string[], size: (domain: string) => number): Generator<string[]> {
+  let batch: string[] = [];
+  let links = 0;
+  for (const domain of domains) {
+    if (batch.length > 0 && (links + size(domain) > LINKS_PER_READ || batch.length >= 10_000)) {
+      yield batch;
+      batch = [];
+      links = 0;
+    }
+    batch.push(domain);
+    links += size(domain);
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Collects one shard's rollup rows and writes them in large inserts, each domain's version recorded after its rows. */
+class RollupWriter {
+  #batch = emptyBatch();
+  #versions: Record<string, unknown>[] = [];
+  #rows = 0;
+  constructor(private readonly shard: ClickhouseShard) {}
+
+  async add(domain: string, rows: ReturnType<typeof rollupRows>): Promise<void> {
     const version = nextVersion();
-    const target = pending[s]!;
     const add = (table: Exclude<RollupTable, 'r_history'>, tuples: readonly (readonly unknown[])[]) => {
       const columns = ROLLUP_COLUMNS[table];
       for (const tuple of tuples) {
         const row: Record<string, unknown> = { tdomain: domain, version };
         columns.forEach((column, c) => (row[column] = tuple[c]));
-        target.batch[table].push(row);
+        this.#batch[table].push(row);
       }
-      target.rows += tuples.length;
+      this.#rows += tuples.length;
     };
     add('r_targets', rows.targets);
     add('r_ref_domains', rows.refDomains);
@@ -509,11 +635,18 @@ async function refresh(shards: readonly ClickhouseShard[], placement: ShardPlace
     add('r_pages', rows.pages);
     add('r_anchors', rows.anchors);
     add('r_score_profile', rows.scoreProfile);
-    for (const h of rows.history) target.batch.r_history.push({ ...h, tdomain: domain, version });
-    target.rows += rows.history.length;
-    target.versions.push({ tdomain: domain, version });
-    if (target.rows >= ROWS_PER_INSERT) await flush(s);
-    onProgress?.(++done, domains.length);
+    for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
+    this.#rows += rows.history.length;
+    this.#versions.push({ tdomain: domain, version });
+    if (this.#rows >= ROWS_PER_INSERT) await this.flush();
   }
-  for (let s = 0; s < shards.length; s++) if (pending[s]!.versions.length > 0) await flush(s);
+
+  async flush(): Promise<void> {
+    if (this.#versions.length === 0) return;
+    for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
+    await this.shard.insert('r_versions_local', this.#versions);
+    this.#batch = emptyBatch();
+    this.#versions = [];
+    this.#rows = 0;
+  }
 }

@@ -98,6 +98,35 @@ export class ClickhouseShard {
     return rows;
   }
 
+  /**
+   * The rows of a query, handed to `onRows` in batches as the answer arrives: for results larger
+   * than one string may hold (a refresh reads millions of links). An error the server sends after
+   * some rows (it has already answered 200 by then) rejects with its message.
+   */
+  async each<Row>(query: Fragment, onRows: (rows: Row[]) => void, options: { readonly timeoutMs?: number } = {}): Promise<void> {
+    const response = await this.#send(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs);
+    const decoder = new TextDecoder();
+    let rest = '';
+    const parse = (lines: string[]) => {
+      const rows: Row[] = [];
+      for (const line of lines) {
+        if (line === '') continue;
+        try {
+          rows.push(JSON.parse(line) as Row);
+        } catch {
+          throw new Error(`ClickHouse at ${this.url}: ${line.trim().slice(0, 2_000)}`);
+        }
+      }
+      if (rows.length > 0) onRows(rows);
+    };
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+      rest = lines.pop()!;
+      parse(lines);
+    }
+    parse([rest + decoder.decode()]);
+  }
+
   /** Runs a statement (DDL, ALTER, OPTIMIZE) in the store's database, or with `database: null` outside any. */
   async run(statement: Fragment, options: { readonly timeoutMs?: number; readonly database?: null } = {}): Promise<void> {
     await this.#post(render(statement), options.database !== null, options.timeoutMs);
@@ -111,6 +140,11 @@ export class ClickhouseShard {
   }
 
   async #post(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs): Promise<string> {
+    return (await this.#send(body, inDatabase, timeoutMs)).text();
+  }
+
+  /** Sends a request; resolves to a 200 response whose body is still to be read. */
+  async #send(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs): Promise<Response> {
     const url = new URL(`${this.url}/`);
     if (inDatabase) url.searchParams.set('database', this.database);
     for (const [name, value] of Object.entries(SETTINGS)) url.searchParams.set(name, value);
@@ -127,8 +161,8 @@ export class ClickhouseShard {
         throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
       }
     }
+    if (response.ok) return response;
     const text = await response.text();
-    if (response.ok) return text;
     // 159: timeout exceeded; 202: too many simultaneous queries; 252: too many parts; 241: memory limit.
     const code = /Code: (\d+)/.exec(text)?.[1];
     if (response.status >= 500 && ['159', '202', '252', '241', '209', '210'].includes(code ?? '')) {
@@ -138,7 +172,6 @@ export class ClickhouseShard {
   }
 }
 
-/** The code of a fetch failure's cause (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), when it has one. */
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   return typeof cause?.code === 'string' ? cause.code : undefined;

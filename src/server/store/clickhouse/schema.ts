@@ -10,10 +10,20 @@
  * - **On the first shard only**: `keyword_metrics`.
  *
  * Replacement without UPDATE: links, domains, pages and keyword snapshots are
- * `ReplacingMergeTree(version)` tables keyed by their identity, read with `FINAL`, so the newest
- * write of a key is the one a query sees. A refresh writes a domain's rollups as a new `version`
- * and then records it in `r_versions_local`; readers take the rows of the domain's latest version,
- * so they see the old rollups or the new ones, never a mix.
+ * `ReplacingMergeTree(version)` tables keyed by their identity, so the newest write of a key
+ * replaces the older ones when the parts merge. Until then a key can have several rows:
+ * - Lookups of one key (a domain's score, a page, a keyword's snapshot) take the row of the
+ *   highest `version` and never need the merge.
+ * - Links, and the domains joined to lists, are read with `FINAL` (a merge at read time, slow)
+ *   only while a write may have left such rows: `write_marks_local` records when a writer starts
+ *   (state 0) and when it has merged everything it wrote (state 1, after `OPTIMIZE ... FINAL` left
+ *   one part per table). A reader that finds a start newer than the last merge reads with `FINAL`.
+ * - A refresh writes a domain's rollups as a new `version` and then records it in
+ *   `r_versions_local`; readers take the rows of the domain's latest version, so they see the old
+ *   rollups or the new ones, never a mix.
+ *
+ * `links_local` keeps index granules of 1,024 rows (the default is 8,192): a page of a large
+ * target's links reads its rows by id, and smaller granules mean fewer rows read around them.
  *
  * Column types follow the catalogue: text and timestamps `String` (code-point order, as the filter
  * language compares), integers `Int64`, booleans `UInt8`.
@@ -66,11 +76,14 @@ export const ROLLUP_TABLES = {
 /** A rollup table's name. */
 export type RollupTable = keyof typeof ROLLUP_TABLES;
 
+/** The tables a writer merges (`OPTIMIZE ... FINAL`) before it marks its writes merged; keyword snapshots are only looked up by key. */
+export const REPLACING_TABLES = ['links_local', 'domains_local', 'target_pages_local'] as const;
+
 /** The statements that create one shard's local tables. */
 export function shardTables(): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS links_local (${LINKS_COLUMNS})
-      ENGINE = ReplacingMergeTree(version) ORDER BY (target_domain, target_host, target_path, link_key)`,
+      ENGINE = ReplacingMergeTree(version) ORDER BY (target_domain, target_host, target_path, link_key) SETTINGS index_granularity = 1024`,
     `CREATE TABLE IF NOT EXISTS domains_local (domain String, ip_address String, country String, domain_score Int64, version UInt64)
       ENGINE = ReplacingMergeTree(version) ORDER BY domain`,
     `CREATE TABLE IF NOT EXISTS target_pages_local (host String, path String, url String, title String, response_code Int64, page_score Int64,
@@ -80,6 +93,7 @@ export function shardTables(): string[] {
       ([table, { columns, order }]) => `CREATE TABLE IF NOT EXISTS ${table}_local (${columns}, version UInt64) ENGINE = MergeTree() ORDER BY (${order}, version)`,
     ),
     `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain`,
+    `CREATE TABLE IF NOT EXISTS write_marks_local (writer UInt64, state UInt8) ENGINE = MergeTree() ORDER BY writer`,
   ];
 }
 
