@@ -30,7 +30,7 @@ import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, matrixRecord } from '
 import { groupedRows, type RelationSources } from '../sql/relations.js';
 import { ROLLUP_COLUMNS, rollupRows } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
-import { runList } from '../sql/run-list.js';
+import { runList, type RowsOfKeys } from '../sql/run-list.js';
 import { scopeCondition } from '../sql/scope.js';
 import { historyFromRollup, historyPage, linkCounters, overviewRecord, type StoredHistoryRow } from '../sql/sql-store.js';
 import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../store.js';
@@ -59,6 +59,11 @@ export interface ClickhouseStoreOptions {
   readonly timeoutMs?: number;
   /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
   readonly rollups?: boolean;
+  /**
+   * Read a page of links keys first, then the rows of those keys (default true); `false` reads it
+   * in one query, every column of the target's links before the sort (tests compare the two).
+   */
+  readonly pagesByKeys?: boolean;
   readonly user?: string;
   readonly password?: string;
 }
@@ -118,15 +123,27 @@ const latestVersions = (domains?: readonly string[]): Fragment =>
     ? raw('(SELECT tdomain, max(version) FROM r_versions GROUP BY tdomain)')
     : sql`(SELECT tdomain, max(version) FROM r_versions WHERE tdomain IN (${join(domains.map((d) => sql`${d}`), ', ')}) GROUP BY tdomain)`;
 
+/**
+ * The links, aliased `l`; with `ids`, only the rows of those ids among the domain's links (the
+ * domain bounds the primary-key range, the ids pick granules in it).
+ */
+function linksOf(unmerged: boolean, only?: { readonly domain: string; readonly ids: readonly unknown[] }): Fragment {
+  const final = raw(unmerged ? ' FINAL' : '');
+  if (only === undefined) return sql`links_local AS l${final}`;
+  return sql`(SELECT * FROM links_local${final} WHERE target_domain = ${only.domain} AND id IN (${join(only.ids.map((id) => sql`${id}`), ', ')})) AS l`;
+}
+
 /** What a shard's queries read: the tables (merged at read time while writes are unmerged), the given rollup version. */
 function sourcesOf(unmerged: boolean, version: number): RelationSources {
   const final = unmerged ? ' FINAL' : '';
   return {
-    links: raw(`links_local AS l${final}`),
-    domains: raw(`(SELECT domain, ip_address, country, domain_score FROM domains_local${final}) AS d`),
-    targetPages: raw(
-      `(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local${final}) AS p`,
-    ),
+    links: linksOf(unmerged),
+    domains: (names) =>
+      sql`(SELECT domain, ip_address, country, domain_score FROM domains_local${raw(final)}${names === undefined ? raw('') : sql` WHERE domain IN (${names})`}) AS d`,
+    targetPages: (hosts) =>
+      sql`(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local${raw(final)}${
+        hosts === undefined ? raw('') : sql` WHERE host IN (${hosts})`
+      }) AS p`,
     rollup: (table) => raw(`${table}_local AS r`),
     rollupRows: (tkey) => sql`r.tkey = ${tkey} AND r.version = ${version}`,
     renameOutside: true,
@@ -205,7 +222,8 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
       const oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
       return historyPage(oldest, (months) => monthlyCounts(links, months), query, score);
     },
-    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => grouped<Op>(await on(query.target.domain), operation, query, keyOf(query.target)),
+    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
+      grouped<Op>(await on(query.target.domain), operation, query, keyOf(query.target), options.pagesByKeys !== false),
     scoreProfile: async (target) => scoreProfile(await on(target.domain), target, keyOf(target)),
     competitors: (query) => competitors(entry, query.domain, query.page),
     matrix: async (query) => matrix(await viewOf(entry, ''), query, useRollups),
@@ -251,7 +269,13 @@ class ShardPlacement {
   }
 }
 
-async function grouped<Op extends GroupedOperation>(view: ShardView, operation: Op, query: GroupedQuery, tkey: string | undefined): Promise<RowsResult<RowOf<Op>>> {
+async function grouped<Op extends GroupedOperation>(
+  view: ShardView,
+  operation: Op,
+  query: GroupedQuery,
+  tkey: string | undefined,
+  pagesByKeys: boolean,
+): Promise<RowsResult<RowOf<Op>>> {
   const { connection, version } = view;
   const rows = groupedRows(operation, query.target, query.clock, tkey, view.sources);
   const where = filterCondition(query.filter, operation, connection.dialect);
@@ -265,7 +289,12 @@ async function grouped<Op extends GroupedOperation>(view: ShardView, operation: 
           );
           return Number(row?.n ?? 0);
         };
-  const result = await runList(connection, rows, where, query.page, total);
+  // A page of links is read keys first: the target's links are many, and their columns wide.
+  const byKeys: RowsOfKeys | undefined =
+    operation === 'links' && pagesByKeys
+      ? (ids) => groupedRows('links', query.target, query.clock, tkey, { ...view.sources, links: linksOf(view.unmerged, { domain: query.target.domain, ids }) })
+      : undefined;
+  const result = await runList(connection, rows, where, query.page, total, byKeys);
   const record = operations[operation].record;
   return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
 }
@@ -308,7 +337,7 @@ async function scoreProfile({ connection, version, sources }: ShardView, target:
     tkey === undefined
       ? sql`SELECT coalesce(d.domain_score, 0) AS s, count() AS n
           FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${sources.links} WHERE ${scopeCondition(target)}) AS rd
-          LEFT JOIN ${sources.domains} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
+          LEFT JOIN ${sources.domains()} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
       : sql`SELECT domain_score AS s, domains_count AS n FROM r_score_profile_local WHERE tkey = ${tkey} AND version = ${version} ORDER BY s ASC`,
   );
   return rows.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
@@ -354,7 +383,7 @@ async function matrix({ connection: entry, unmerged, sources }: ShardView, query
   }
   const grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS c_domain, coalesce(min(d.domain_score), 0) AS c_domain_score,
       coalesce(min(d.ip_address), '') AS c_ip_address, coalesce(min(d.country), '') AS c_country, ${join(counts, ', ')}
-    FROM (${source}) AS r LEFT JOIN ${sources.domains} ON d.domain = r.source_domain GROUP BY r.source_domain`;
+    FROM (${source}) AS r LEFT JOIN ${sources.domains(sql`SELECT source_domain FROM (${source})`)} ON d.domain = r.source_domain GROUP BY r.source_domain`;
   const matches = join(names.map((name) => sql`(${ident(name)} > 0)`), ' + ');
   const rows = sql`SELECT _key, c_domain AS domain, c_domain_score AS domain_score, c_ip_address AS ip_address, c_country AS country,
       ${join(names.map((name) => ident(name)), ', ')}, toInt64(${matches}) AS matches_count FROM (${grouped})`;

@@ -155,8 +155,9 @@ export class ClickhouseShard {
         response = await fetch(url, { method: 'POST', headers: this.#headers, body, signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null });
       } catch (error) {
         // A kept-alive connection the server closed just as it was reused (ClickHouse closes idle
-        // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it once more.
-        if (attempt === 1 && isStaleConnection(error)) continue;
+        // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it again.
+        // After a long pause every pooled connection may be stale, so up to three times.
+        if (attempt < STALE_RETRIES && isStaleConnection(error)) continue;
         const code = causeCode(error);
         throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
       }
@@ -171,6 +172,9 @@ export class ClickhouseShard {
     throw new Error(`ClickHouse at ${this.url}: ${text.trim().slice(0, 2_000)}`);
   }
 }
+
+/** Attempts of a request whose kept-alive connection turned out closed. */
+const STALE_RETRIES = 3;
 
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;

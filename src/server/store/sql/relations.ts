@@ -29,10 +29,13 @@ import { scopeCondition } from './scope.js';
 export interface RelationSources {
   /** The links, aliased `l`. */
   readonly links: Fragment;
-  /** The domains, aliased `d`. */
-  readonly domains: Fragment;
-  /** The target pages, aliased `p`. */
-  readonly targetPages: Fragment;
+  /**
+   * The domains, aliased `d`. `names`, a subquery of the domain names the relation joins, lets a
+   * store read only those (ClickHouse builds a join's right side whole, before the join).
+   */
+  domains(names?: Fragment): Fragment;
+  /** The target pages, aliased `p`; `hosts`, a subquery of the hosts the relation joins, as for {@link domains}. */
+  targetPages(hosts?: Fragment): Fragment;
   /** A rollup table, aliased `r`. */
   rollup(table: 'r_ref_domains' | 'r_ref_ips' | 'r_pages' | 'r_anchors'): Fragment;
   /** The rows of a target key in a rollup table aliased `r`. */
@@ -48,8 +51,8 @@ export interface RelationSources {
 /** The tables of the SQL stores (SQLite, PostgreSQL). @internal */
 export const SQL_SOURCES: RelationSources = {
   links: raw('links l'),
-  domains: raw('domains d'),
-  targetPages: raw('target_pages p'),
+  domains: () => raw('domains d'),
+  targetPages: () => raw('target_pages p'),
   rollup: (table) => raw(`${table} r`),
   rollupRows: (tkey) => sql`r.tkey = ${tkey}`,
 };
@@ -84,7 +87,7 @@ const domainInfo = (alias: string, aggregate: boolean): Expressions => {
 /** The relations grouped from the target's links, per request. */
 function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
   const where = scopeCondition(target);
-  const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains} ON d.domain = l.source_domain`;
+  const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains()} ON d.domain = l.source_domain`;
   switch (operation) {
     case 'links':
       return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: sources.links, where, groupBy: null };
@@ -133,7 +136,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
           internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
           ...firstLast,
         },
-        from: sql`${sources.links} LEFT JOIN ${sources.targetPages} ON p.host = l.target_host AND p.path = l.target_path`,
+        from: sql`${sources.links} LEFT JOIN ${sources.targetPages()} ON p.host = l.target_host AND p.path = l.target_path`,
         where,
         groupBy: raw('l.target_host, l.target_path'),
       };
@@ -166,7 +169,8 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
           is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
           is_lost: raw('(r.lost_links = r.backlinks_count)'),
         },
-        from: sql`${sources.rollup('r_ref_domains')} LEFT JOIN ${sources.domains} ON d.domain = r.source_domain`,
+        from: sql`${sources.rollup('r_ref_domains')} LEFT JOIN ${sources.domains(sql`SELECT r.source_domain FROM ${sources.rollup('r_ref_domains')} WHERE ${where}`)}
+          ON d.domain = r.source_domain`,
         where,
         groupBy: null,
       };
@@ -183,7 +187,8 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
           external_links_count: raw('coalesce(p.external_links_count, 0)'),
           internal_links_count: raw('coalesce(p.internal_links_count, 0)'),
         },
-        from: sql`${sources.rollup('r_pages')} LEFT JOIN ${sources.targetPages} ON p.host = r.host AND p.path = r.path`,
+        from: sql`${sources.rollup('r_pages')} LEFT JOIN ${sources.targetPages(sql`SELECT r.host FROM ${sources.rollup('r_pages')} WHERE ${where}`)}
+          ON p.host = r.host AND p.path = r.path`,
         where,
         groupBy: null,
       };

@@ -20,6 +20,23 @@ export type KnownTotal = number | (() => Promise<number>);
 const orderOf = (page: Page): Fragment => sql`${ident(page.orderBy)} ${raw(page.direction === 'ASC' ? 'ASC' : 'DESC')}, _key ASC`;
 
 /**
+ * How a store reads a page's rows by their keys: the relation restricted to the given `_key`s.
+ * With it, a page is read in two steps: its keys first (only the columns the filter and the order
+ * need), then the whole rows of those keys. For column stores, where one step would read every
+ * column of every row of the target before sorting.
+ */
+export type RowsOfKeys = (keys: readonly unknown[]) => Fragment;
+
+/** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
+async function readPage(connection: SqlConnection, relation: Fragment, condition: Fragment | null, page: Page, rowsOf: RowsOfKeys | undefined): Promise<Record<string, unknown>[]> {
+  const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  if (rowsOf === undefined) return connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
+  const keys = await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
+  if (keys.length === 0) return [];
+  return connection.all<Record<string, unknown>>(sql`SELECT * FROM (${rowsOf(keys.map((row) => row._key))}) x ORDER BY ${orderOf(page)}`);
+}
+
+/**
  * Pages through `rows` (a SELECT with a `_key` column) filtered by `where` (`null`: no filter).
  *
  * @example
@@ -33,13 +50,14 @@ export async function runList(
   where: Fragment | null,
   page: Page,
   total?: KnownTotal,
+  rowsOf?: RowsOfKeys,
 ): Promise<RowsResult<Record<string, unknown>>> {
   const relation = sql`(${rows}) x`;
   if (where === null && total !== undefined) {
     // The counter and the page at once: two readers, one round trip of waiting.
     const [count, found] = await Promise.all([
       typeof total === 'number' ? total : total(),
-      connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`),
+      readPage(connection, relation, null, page, rowsOf),
     ]);
     return { rows: count === 0 ? [] : found, total: count };
   }
@@ -47,7 +65,7 @@ export async function runList(
   // The page and the count as two statements: the page can stop early on an index that serves its
   // order, and neither materializes the relation (a window count would, in SQLite, for every row).
   const [found, counted] = await Promise.all([
-    connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} WHERE ${condition} ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`),
+    readPage(connection, relation, condition, page, rowsOf),
     connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`),
   ]);
   return { rows: found, total: Number(counted[0]?.n ?? 0) };
