@@ -294,7 +294,7 @@ async function grouped<Op extends GroupedOperation>(
     operation === 'links' && pagesByKeys
       ? (ids) => groupedRows('links', query.target, query.clock, tkey, { ...view.sources, links: linksOf(view.unmerged, { domain: query.target.domain, ids }) })
       : undefined;
-  const result = await runList(connection, rows, where, query.page, total, byKeys);
+  const result = await runList(connection, rows, where, query.page, { total, rowsOf: byKeys });
   const record = operations[operation].record;
   return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
 }
@@ -356,7 +356,7 @@ async function competitors(entry: SqlConnection, domain: string, page: GroupedQu
       GROUP BY tkey) AS o
     INNER JOIN (SELECT tkey, tdomain, domains_count FROM r_targets WHERE (tdomain, version) GLOBAL IN ${latestVersions()}) AS t ON t.tkey = o.tkey`;
   const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
-  const result = await runList(entry, rows, where, page);
+  const result = await runList(entry, rows, where, page, { whole: true });
   return {
     total: result.total,
     rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })),

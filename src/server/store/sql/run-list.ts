@@ -27,6 +27,20 @@ const orderOf = (page: Page): Fragment => sql`${ident(page.orderBy)} ${raw(page.
  */
 export type RowsOfKeys = (keys: readonly unknown[]) => Fragment;
 
+/** How {@link runList} reads a list. */
+export interface ListOptions {
+  /** The unfiltered total, when known without counting (a rollup counter). */
+  readonly total?: KnownTotal;
+  /** Read a page keys first (see {@link RowsOfKeys}). */
+  readonly rowsOf?: RowsOfKeys;
+  /**
+   * Read the whole filtered list in order in one query and page it here: for lists that are short
+   * but costly to compute (competitors: a row per target domain, from a fan-out over the cluster),
+   * which a page and a count would compute twice.
+   */
+  readonly whole?: boolean;
+}
+
 /** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
 async function readPage(connection: SqlConnection, relation: Fragment, condition: Fragment | null, page: Page, rowsOf: RowsOfKeys | undefined): Promise<Record<string, unknown>[]> {
   const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`;
@@ -41,18 +55,16 @@ async function readPage(connection: SqlConnection, relation: Fragment, condition
  *
  * @example
  * ```ts
- * await runList(connection, groupedRows('anchors', target, clock, tkey), null, page, 42);
+ * await runList(connection, groupedRows('anchors', target, clock, tkey), null, page, { total: 42 });
  * ```
  */
-export async function runList(
-  connection: SqlConnection,
-  rows: Fragment,
-  where: Fragment | null,
-  page: Page,
-  total?: KnownTotal,
-  rowsOf?: RowsOfKeys,
-): Promise<RowsResult<Record<string, unknown>>> {
+export async function runList(connection: SqlConnection, rows: Fragment, where: Fragment | null, page: Page, options: ListOptions = {}): Promise<RowsResult<Record<string, unknown>>> {
+  const { total, rowsOf } = options;
   const relation = sql`(${rows}) x`;
+  if (options.whole) {
+    const all = await connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation}${where === null ? raw('') : sql` WHERE ${where}`} ORDER BY ${orderOf(page)}`);
+    return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
+  }
   if (where === null && total !== undefined) {
     // The counter and the page at once: two readers, one round trip of waiting.
     const [count, found] = await Promise.all([

@@ -83,7 +83,7 @@ async function grouped<Op extends GroupedOperation>(
   const rows = groupedRows(operation, query.target, query.clock, tkey);
   const where = filterCondition(query.filter, operation, connection.dialect);
   const total = tkey === undefined ? undefined : () => rollupTotal(connection, operation, tkey);
-  const result = await runList(connection, rows, where, query.page, total);
+  const result = await runList(connection, rows, where, query.page, { total });
   const record = operations[operation].record;
   return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
 }
