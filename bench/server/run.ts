@@ -131,7 +131,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
         if (c10.rps === 0 && !bad) log(`${where} ${call.name}: no response within the ${options.duration} s run at concurrency 10 (a longer --duration measures it)`);
         log(
           `${where} ${call.name.padEnd(26)} p50 ${c10.p50.toFixed(2)} ms  p99 ${c10.p99.toFixed(2)} ms  ${Math.round(c10.rps)} req/s  ` +
-            `c1 ${single.p50.toFixed(2)} ms / direct ${direct.p50.toFixed(2)} ms${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}`,
+            `c1 ${single.p50.toFixed(2)} ms / direct ${direct.refused ? `refused (${direct.refused})` : `${direct.p50.toFixed(2)} ms`}${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}`,
         );
       }
     }

@@ -158,6 +158,9 @@ export class ClickhouseShard {
         // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it again.
         // After a long pause every pooled connection may be stale, so up to three times.
         if (attempt < STALE_RETRIES && isStaleConnection(error)) continue;
+        if ((error as { name?: unknown } | undefined)?.name === 'TimeoutError') {
+          throw new StoreUnavailableError(`ClickHouse at ${this.url} did not answer within ${timeoutMs} ms.`, { cause: error });
+        }
         const code = causeCode(error);
         throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
       }
