@@ -38,9 +38,14 @@ describe('ClickhouseShard', () => {
     expect(seen).toEqual(['SELECT 1 AS n\nFORMAT JSONEachRow', 'SELECT 1 AS n\nFORMAT JSONEachRow']);
   });
 
-  it('gives up after the second closed connection, as a retryable StoreUnavailableError naming the cause', async () => {
-    const url = await serve((_n, _body, socket) => socket.destroy());
+  it('gives up after the third closed connection, as a retryable StoreUnavailableError naming the cause', async () => {
+    let attempts = 0;
+    const url = await serve((_n, _body, socket) => {
+      attempts++;
+      socket.destroy();
+    });
     const error = await new ClickhouseShard({ url, database: 'db' }).all(sql`SELECT 1`).catch((e: unknown) => e);
+    expect(attempts).toBe(3);
     expect(isStoreUnavailable(error)).toBe(true);
     expect((error as Error).message).toBe(`ClickHouse at ${url} cannot be reached (UND_ERR_SOCKET).`);
   });
@@ -63,6 +68,29 @@ describe('ClickhouseShard', () => {
     const wrong = await shard.all(sql`SELEC 1`).catch((e: unknown) => e);
     expect(isStoreUnavailable(wrong)).toBe(false);
     expect((wrong as Error).message).toBe(`ClickHouse at ${url}: Code: 62, e.displayText() = DB::Exception: Syntax error`);
+  });
+
+  // ClickHouse streams an answer: past its time limit after the first rows, it has sent status 200
+  // already and writes the exception into the body.
+  const LATE_TIMEOUT = '{"n":1}\n{"n":2}\nCode: 159, e.displayText() = DB::Exception: Timeout exceeded: elapsed 6.2 seconds, maximum: 5\n';
+
+  it('answers an exception written after the first rows (status 200) as the server would have: retryable for a time limit', async () => {
+    const url = await serve((_n, _body, _socket, reply) => reply(200, LATE_TIMEOUT));
+    const shard = new ClickhouseShard({ url, database: 'db' });
+    const error = await shard.all(sql`SELECT 1`).catch((e: unknown) => e);
+    expect(isStoreUnavailable(error)).toBe(true);
+    expect((error as Error).message).toBe(`ClickHouse at ${url} could not answer now (code 159).`);
+    const streamed = await shard.each(sql`SELECT 1`, () => {}).catch((e: unknown) => e);
+    expect(isStoreUnavailable(streamed)).toBe(true);
+    expect((streamed as Error).message).toBe(`ClickHouse at ${url} could not answer now (code 159).`);
+  });
+
+  it('says a server that does not answer in time did not answer within the time bound', async () => {
+    const url = await serve(() => {});
+    const error = await new ClickhouseShard({ url, database: 'db', timeoutMs: 200 }).all(sql`SELECT 1`).catch((e: unknown) => e);
+    expect(isStoreUnavailable(error)).toBe(true);
+    // The request's own limit is the server's (max_execution_time) plus a second for the answer to arrive.
+    expect((error as Error).message).toBe(`ClickHouse at ${url} did not answer within 200 ms.`);
   });
 });
 

@@ -93,8 +93,24 @@ export class ClickhouseShard {
   /** The rows of a query, as objects. */
   async all<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<Row[]> {
     const text = await this.#post(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs);
+    return this.#rows<Row>(text.split('\n'));
+  }
+
+  /**
+   * Parses JSONEachRow lines. A line that is not JSON is an exception the server sent after it had
+   * begun the answer (with status 200 already sent: a time limit reached while streaming).
+   */
+  #rows<Row>(lines: readonly string[]): Row[] {
     const rows: Row[] = [];
-    for (const line of text.split('\n')) if (line !== '') rows.push(JSON.parse(line) as Row);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line === '') continue;
+      try {
+        rows.push(JSON.parse(line) as Row);
+      } catch {
+        throw failure(this.url, lines.slice(i).join('\n'));
+      }
+    }
     return rows;
   }
 
@@ -104,25 +120,22 @@ export class ClickhouseShard {
    * some rows (it has already answered 200 by then) rejects with its message.
    */
   async each<Row>(query: Fragment, onRows: (rows: Row[]) => void, options: { readonly timeoutMs?: number } = {}): Promise<void> {
-    const response = await this.#send(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const response = await this.#send(`${render(query)}\nFORMAT JSONEachRow`, true, timeoutMs);
     const decoder = new TextDecoder();
     let rest = '';
     const parse = (lines: string[]) => {
-      const rows: Row[] = [];
-      for (const line of lines) {
-        if (line === '') continue;
-        try {
-          rows.push(JSON.parse(line) as Row);
-        } catch {
-          throw new Error(`ClickHouse at ${this.url}: ${line.trim().slice(0, 2_000)}`);
-        }
-      }
+      const rows = this.#rows<Row>(lines);
       if (rows.length > 0) onRows(rows);
     };
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-      rest = lines.pop()!;
-      parse(lines);
+    try {
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+        rest = lines.pop()!;
+        parse(lines);
+      }
+    } catch (error) {
+      throw this.#lost(error, timeoutMs);
     }
     parse([rest + decoder.decode()]);
   }
@@ -140,7 +153,22 @@ export class ClickhouseShard {
   }
 
   async #post(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs): Promise<string> {
-    return (await this.#send(body, inDatabase, timeoutMs)).text();
+    const response = await this.#send(body, inDatabase, timeoutMs);
+    try {
+      return await response.text();
+    } catch (error) {
+      throw this.#lost(error, timeoutMs);
+    }
+  }
+
+  /** The error for a request that failed in transit: the time limit, or the connection lost. */
+  #lost(error: unknown, timeoutMs: number): Error {
+    if (error instanceof StoreUnavailableError || (error instanceof Error && error.message.startsWith('ClickHouse at '))) return error;
+    if ((error as { name?: unknown } | undefined)?.name === 'TimeoutError') {
+      return new StoreUnavailableError(`ClickHouse at ${this.url} did not answer within ${timeoutMs} ms.`, { cause: error });
+    }
+    const code = causeCode(error);
+    return new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
   }
 
   /** Sends a request; resolves to a 200 response whose body is still to be read. */
@@ -158,22 +186,33 @@ export class ClickhouseShard {
         // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it again.
         // After a long pause every pooled connection may be stale, so up to three times.
         if (attempt < STALE_RETRIES && isStaleConnection(error)) continue;
-        if ((error as { name?: unknown } | undefined)?.name === 'TimeoutError') {
-          throw new StoreUnavailableError(`ClickHouse at ${this.url} did not answer within ${timeoutMs} ms.`, { cause: error });
-        }
-        const code = causeCode(error);
-        throw new StoreUnavailableError(`ClickHouse at ${this.url} cannot be reached${code ? ` (${code})` : ''}.`, { cause: error });
+        throw this.#lost(error, timeoutMs);
       }
     }
     if (response.ok) return response;
-    const text = await response.text();
-    // 159: timeout exceeded; 202: too many simultaneous queries; 252: too many parts; 241: memory limit.
-    const code = /Code: (\d+)/.exec(text)?.[1];
-    if (response.status >= 500 && ['159', '202', '252', '241', '209', '210'].includes(code ?? '')) {
-      throw new StoreUnavailableError(`ClickHouse at ${this.url} could not answer now (code ${code}).`, { cause: new Error(text) });
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw this.#lost(error, timeoutMs);
     }
-    throw new Error(`ClickHouse at ${this.url}: ${text.trim().slice(0, 2_000)}`);
+    throw failure(this.url, text);
   }
+}
+
+/**
+ * Server exceptions that waiting may cure: 159 time limit, 202 too many simultaneous queries,
+ * 252 too many parts, 241 memory limit, 209/210 socket timeout or network error.
+ */
+const TRANSIENT = new Set(['159', '202', '252', '241', '209', '210']);
+
+/** The error for an exception text of the server: {@link StoreUnavailableError} where waiting may help. */
+function failure(url: string, text: string): Error {
+  const code = /Code: (\d+)/.exec(text)?.[1];
+  if (code !== undefined && TRANSIENT.has(code)) {
+    return new StoreUnavailableError(`ClickHouse at ${url} could not answer now (code ${code}).`, { cause: new Error(text) });
+  }
+  return new Error(`ClickHouse at ${url}: ${text.trim().slice(0, 2_000)}`);
 }
 
 /** Attempts of a request whose kept-alive connection turned out closed. */
