@@ -31,10 +31,9 @@ export type AnyResult =
   | (Omit<JsonResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] })
   | (Omit<CsvResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] });
 
-/** The URL of a call (no key in it). @internal */
-export function requestUrl(baseUrl: string, operation: OperationName, query: URLSearchParams): string {
-  const text = query.toString();
-  return `${baseUrl}${operations[operation].path}${text ? `?${text}` : ''}`;
+/** The URL of a call (no key in it), from its query text. @internal */
+export function requestUrl(baseUrl: string, operation: OperationName, query: string): string {
+  return `${baseUrl}${operations[operation].path}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -45,7 +44,7 @@ export function requestUrl(baseUrl: string, operation: OperationName, query: URL
 export async function callOperation(context: CallContext, operation: OperationName, params: RawParams, options: CallOptions = {}): Promise<AnyResult> {
   // Awaited only while a checker is still loading (the first calls with local validation).
   const checked = queryFor(context.validation, operation, params, context.transport.timing.now());
-  const query = checked instanceof URLSearchParams ? checked : await checked;
+  const query = typeof checked === 'string' ? checked : await checked;
   const url = requestUrl(context.baseUrl, operation, query);
   const estimate = estimateUnits(operation, params as never);
   context.ledger.reserve(estimate, url);

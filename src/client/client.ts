@@ -131,13 +131,12 @@ export function createClient(options: ClientOptions): Client {
     ledger: new UnitLedger(options.budget),
     validation,
     transport: {
-      apiKey: options.apiKey,
       fetch: fetchImpl,
       timeout: options.timeout ?? 30_000,
       retry: resolveRetryPolicy(options.retry),
       timing,
       limiter: rateLimit && new Limiter(rateLimit, timing),
-      headers: { Accept: 'application/json, text/csv', ...options.headers },
+      headers: Object.freeze({ Accept: 'application/json, text/csv', ...options.headers, Authorization: `Apikey ${options.apiKey}` }),
     },
   };
   const methods: Record<string, unknown> = {};

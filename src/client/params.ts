@@ -8,7 +8,7 @@
  */
 import { isOperationName, operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
-import { checkParameters, parameterIssue, returnedFields as fieldsReturned } from '../catalogue/rules.js';
+import { checkParameters, isAbsent, parameterIssue, returnedFields as fieldsReturned } from '../catalogue/rules.js';
 import { ParameterError } from '../errors/filter-error.js';
 import { sendAsWritten, type FilterEncoder } from './filter-param.js';
 
@@ -29,6 +29,25 @@ export type RawParams = Readonly<Record<string, unknown>>;
  * ```
  */
 export function checkParams(operation: OperationName, params: RawParams, now: number, encodeFilter: FilterEncoder = sendAsWritten): URLSearchParams {
+  return new URLSearchParams(queryText(checkCall(operation, params, now), operation, params, encodeFilter));
+}
+
+/** A call's parameters, checked: all of them but its filter, which is checked on its own. */
+interface CheckedCall {
+  /** The query text of the parameters before the filter's place in catalogue order. */
+  readonly before: string;
+  /** The query text of the parameters after the filter's place. */
+  readonly after: string;
+  /** The canonical values, the filter left out: what the filter encoder reads (the number of targets). */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The operation takes a filter. */
+  readonly filtered: boolean;
+  /** The filter text sent last with these parameters, and the query text it was sent in (see {@link checkedQuery}). */
+  last?: { readonly filter: string; readonly query: string };
+}
+
+/** Checks every parameter of a call but its filter; throws `ParameterError` with the first broken rule. */
+function checkCall(operation: OperationName, params: RawParams, now: number): CheckedCall {
   if (!isOperationName(operation)) {
     const issue = parameterIssue.unknown_operation(operation);
     throw new ParameterError(issue.parameter, issue.rule, issue.message);
@@ -39,14 +58,137 @@ export function checkParams(operation: OperationName, params: RawParams, now: nu
   const { values, issues } = checkParameters(operation, params, { currentMonth: currentMonth(now) });
   const first = issues[0];
   if (first !== undefined) throw new ParameterError(first.parameter, first.rule, first.message);
-  const query = new URLSearchParams();
+  const parts = { before: new URLSearchParams(), after: new URLSearchParams() };
+  let part = parts.before;
+  let filtered = false;
+  const rest: Record<string, unknown> = {};
   for (const name of Object.keys(operations[operation].params)) {
+    if (name === 'filter') {
+      filtered = true;
+      part = parts.after;
+      continue;
+    }
     const value = values[name];
     if (value === undefined) continue;
-    const wire = name === 'filter' ? encodeFilter(operation, value, values) : Array.isArray(value) ? value.join(',') : String(value);
-    if (wire !== undefined) query.set(name, wire);
+    rest[name] = value;
+    part.set(name, Array.isArray(value) ? value.join(',') : String(value));
   }
+  return { before: parts.before.toString(), after: parts.after.toString(), values: rest, filtered };
+}
+
+/**
+ * The query text of a checked call with its filter (the rules take a filter left out as none).
+ * Filter text is checked once per text in a row: the same text as last time gets the same query.
+ */
+function queryText(call: CheckedCall, operation: OperationName, params: RawParams, encodeFilter: FilterEncoder): string {
+  const filter = call.filtered ? params['filter'] : undefined;
+  if (isAbsent(filter)) return joinQuery(call.before, call.after);
+  if (typeof filter !== 'string') return withFilter(call, encodeFilter(operation, filter, call.values));
+  if (call.last?.filter === filter) return call.last.query;
+  const query = withFilter(call, encodeFilter(operation, filter, call.values));
+  call.last = { filter, query };
   return query;
+}
+
+/** The query text of a checked call with the text its filter is sent as (`undefined`: none). */
+const withFilter = (call: CheckedCall, wire: string | undefined): string =>
+  joinQuery(wire === undefined ? call.before : joinQuery(call.before, new URLSearchParams({ filter: wire }).toString()), call.after);
+
+const joinQuery = (a: string, b: string): string => (a === '' ? b : b === '' ? a : `${a}&${b}`);
+
+/**
+ * Calls checked before with local validation, by operation and parameters (the filter aside): the
+ * 256 most recently added, of the current month only (a month is `too_late` until it comes). A
+ * call is kept only when it passed (a mistake is found again, and throws again) and every value
+ * but the filter is plain data: text, a number, a boolean, a list of texts.
+ */
+const checkedCalls = new Map<string, CheckedCall>();
+const MAX_CHECKED_CALLS = 256;
+/** Calls with more text than this are checked each time rather than kept. */
+const MAX_KEY_LENGTH = 8192;
+let checkedMonth = '';
+
+/**
+ * The query text of a call with local validation, as {@link checkParams} makes it with
+ * `encodeFilter`, which must be the encoder the client picks for the call's filter (one encoder
+ * per filter value, so the parameters decide it). Parameters checked before (the same call again,
+ * or with another filter) are looked up rather than checked again, and so is the filter when its
+ * text is the one sent last with them; a new filter is checked alone.
+ *
+ * @example
+ * ```ts
+ * checkedQuery('links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['anchor'] }, Date.now(), sendAsWritten);
+ * // 'url=example.com&scope=ROOT_DOMAIN&fields=anchor'
+ * ```
+ * @internal
+ */
+export function checkedQuery(operation: OperationName, params: RawParams, now: number, encodeFilter: FilterEncoder): string {
+  const month = currentMonth(now);
+  if (month !== checkedMonth) {
+    checkedCalls.clear();
+    checkedMonth = month;
+  }
+  const key = callKey(operation, params);
+  let call = key === undefined ? undefined : checkedCalls.get(key);
+  if (call === undefined) {
+    call = checkCall(operation, params, now);
+    if (key !== undefined && key.length <= MAX_KEY_LENGTH) {
+      if (checkedCalls.size >= MAX_CHECKED_CALLS) checkedCalls.delete(checkedCalls.keys().next().value!);
+      checkedCalls.set(key, call);
+    }
+  }
+  return queryText(call, operation, params, encodeFilter);
+}
+
+/**
+ * A text that differs between any two calls the rules may answer differently, the filter aside:
+ * `10` and `'10'` differ, while a value left out, `undefined`, `null`, `''` and `[]` do not (the
+ * rules take each as left out). `undefined` for a call not kept: a value that is not plain data, a
+ * name the operation does not take (the rules refuse it), or `params` not a plain object (the rules
+ * would read inherited values not seen here). Names have neither `;` nor `=` (a unit test checks
+ * the catalogue's) and each text says its length, so no key can pass for another.
+ */
+function callKey(operation: OperationName, params: RawParams): string | undefined {
+  if (typeof params !== 'object' || params === null || !isOperationName(operation)) return undefined;
+  const proto: unknown = Object.getPrototypeOf(params);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const specs = operations[operation].params;
+  let key: string = operation;
+  for (const name in params) {
+    const value = params[name];
+    // The rules pass over any name whose value is undefined.
+    if (value === undefined) continue;
+    if (!Object.prototype.hasOwnProperty.call(specs, name)) return undefined;
+    if (name === 'filter' || isAbsent(value)) continue;
+    const text = valueKey(value);
+    if (text === undefined) return undefined;
+    key += `;${name}=${text}`;
+  }
+  return key;
+}
+
+/** One value of {@link callKey}: its type, and its text with its length. */
+function valueKey(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return `s${value.length}:${value}`;
+    case 'number':
+      // No number prints with a `;`. -0 reads as 0, as the rules read it.
+      return `n${value};`;
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'object': {
+      if (!Array.isArray(value)) return undefined;
+      let key = `a${value.length};`;
+      for (const item of value as unknown[]) {
+        if (typeof item !== 'string') return undefined;
+        key += `${item.length}:${item}`;
+      }
+      return key;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** The month {@link currentMonth} computed last, and the span of time it covers: one `Date` a month, not one a call. */

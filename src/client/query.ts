@@ -24,7 +24,7 @@ export type ValidationMode = 'local' | 'server';
 export const VALIDATION_MODES: readonly ValidationMode[] = ['local', 'server'];
 
 /** The parameter rules, loaded on the first call with local validation. */
-const loadCheckParams = lazy(() => import('./params.js').then((m) => m.checkParams));
+const loadCheckedQuery = lazy(() => import('./params.js').then((m) => m.checkedQuery));
 
 /**
  * Starts loading what local validation needs for every call (the parameter rules, a few KB), so
@@ -34,24 +34,25 @@ const loadCheckParams = lazy(() => import('./params.js').then((m) => m.checkPara
  * @internal
  */
 export function preloadChecks(): void {
-  const loading = loadCheckParams();
+  const loading = loadCheckedQuery();
   if (typeof loading !== 'function') loading.catch(() => undefined);
 }
 
 /**
- * The query of a call, checked as `mode` says; a promise only while a checker is still loading.
- * Throws (or rejects with) `ParameterError` or `FilterError` before anything is sent.
+ * The query text of a call (`url=example.com&scope=ROOT_DOMAIN`), checked as `mode` says; a
+ * promise only while a checker is still loading. Throws (or rejects with) `ParameterError` or
+ * `FilterError` before anything is sent.
  *
  * @internal
  */
-export function queryFor(mode: ValidationMode, operation: OperationName, params: RawParams, now: number): URLSearchParams | Promise<URLSearchParams> {
+export function queryFor(mode: ValidationMode, operation: OperationName, params: RawParams, now: number): string | Promise<string> {
   const encoder = filterEncoderFor(mode, operation, params);
   if (mode === 'server') {
-    return typeof encoder === 'function' ? uncheckedQuery(operation, params, encoder) : encoder.then((loaded) => uncheckedQuery(operation, params, loaded));
+    return typeof encoder === 'function' ? uncheckedQuery(operation, params, encoder).toString() : encoder.then((loaded) => uncheckedQuery(operation, params, loaded).toString());
   }
-  const checkParams = loadCheckParams();
-  if (typeof checkParams === 'function' && typeof encoder === 'function') return checkParams(operation, params, now, encoder);
-  return Promise.all([checkParams, encoder]).then(([check, encode]) => check(operation, params, now, encode));
+  const check = loadCheckedQuery();
+  if (typeof check === 'function' && typeof encoder === 'function') return check(operation, params, now, encoder);
+  return Promise.all([check, encoder]).then(([checkQuery, encode]) => checkQuery(operation, params, now, encode));
 }
 
 const isAbsent = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);

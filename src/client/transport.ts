@@ -12,12 +12,12 @@ import { parseRetryAfter, retryDelay, type AttemptFailure, type RetryPolicy, typ
 
 /** Everything a request needs from the client. @internal */
 export interface TransportConfig {
-  readonly apiKey: string;
   readonly fetch: typeof fetch;
   readonly timeout: number | false;
   readonly retry: RetryPolicy;
   readonly timing: Timing;
   readonly limiter: Limiter | undefined;
+  /** Every request's headers, the key's `Authorization` among them: built once, shared by every request. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -59,26 +59,68 @@ function httpFailure(url: string, response: Response, body: string, now: number)
   return { ok: false, error, failure: { kind: 'status', status: response.status, retryable, retryAfter } };
 }
 
+/**
+ * The signal of a per-attempt timeout, and how many attempts have had it. Node 20 takes several
+ * microseconds to make an `AbortSignal`, and undici as long again to follow a new one (together
+ * more than the rest of the client's work for a call), so an attempt that ends before its timer
+ * fires hands its signal on to a later attempt. Each attempt has a timer of its own, and a signal is in one attempt at a
+ * time, so a timer that fires aborts only its own attempt's fetch: the fetches the signal was
+ * handed before have ended (body read or failed), and aborting an ended fetch does nothing.
+ */
+interface Deadline {
+  readonly controller: AbortController;
+  readonly signal: AbortSignal;
+  uses: number;
+}
+
+/** Signals whose attempts ended without a timeout, ready for another attempt (the client's own and other clients'). */
+const spareDeadlines: Deadline[] = [];
+/**
+ * Attempts per signal. A fetch may leave its listener on the signal until it is garbage (undici
+ * does), so a signal collects one per attempt: no more than the 10 Node allows before it warns of
+ * a leak.
+ */
+const DEADLINE_USES = 10;
+/** Spare signals kept: as many as calls usually run at once. */
+const SPARE_DEADLINES = 8;
+
+function takeDeadline(): Deadline {
+  let deadline = spareDeadlines.pop();
+  if (deadline === undefined) {
+    const controller = new AbortController();
+    deadline = { controller, signal: controller.signal, uses: 0 };
+  }
+  deadline.uses++;
+  return deadline;
+}
+
+/** Ends an attempt's use of a signal: kept for another attempt unless its timer fired or it has had enough. */
+function releaseDeadline(deadline: Deadline): void {
+  if (!deadline.signal.aborted && deadline.uses < DEADLINE_USES && spareDeadlines.length < SPARE_DEADLINES) spareDeadlines.push(deadline);
+}
+
+const abortOnTimeout = (controller: AbortController) => controller.abort();
+
 async function attempt(config: TransportConfig, url: string, signal: AbortSignal | undefined, timeout: number | false): Promise<Attempt> {
-  const timer = timeout === false ? undefined : new AbortController();
-  const handle = timer && setTimeout(() => timer.abort(), timeout as number);
-  const combined = timer === undefined ? signal : signal === undefined ? timer.signal : anySignal([signal, timer.signal]);
+  const deadline = timeout === false ? undefined : takeDeadline();
+  const timer = deadline?.signal;
+  const handle = deadline && setTimeout(abortOnTimeout, timeout as number, deadline.controller);
+  const combined = timer === undefined ? signal : signal === undefined ? timer : anySignal([signal, timer]);
   try {
-    const response = await config.fetch(url, {
-      method: 'GET',
-      headers: { ...config.headers, Authorization: `Apikey ${config.apiKey}` },
-      ...(combined && { signal: combined }),
-    });
+    const response = await config.fetch(url, combined === undefined ? { method: 'GET', headers: config.headers } : { method: 'GET', headers: config.headers, signal: combined });
     // The body is part of the attempt: a reset or a stall while reading it fails the attempt too.
     const body = await response.text();
     if (response.ok) return { ok: true, response: { status: response.status, headers: response.headers, body } };
     return httpFailure(url, response, body, config.timing.now());
   } catch (error) {
     if (signal?.aborted) return { ok: false, error: new AbortError('GET', url, signal.reason), failure: undefined };
-    if (timer?.signal.aborted) return { ok: false, error: new TimeoutError('GET', url, timeout as number), failure: { kind: 'timeout' } };
+    if (timer?.aborted) return { ok: false, error: new TimeoutError('GET', url, timeout as number), failure: { kind: 'timeout' } };
     return { ok: false, error: new NetworkError('GET', url, error), failure: { kind: 'network' } };
   } finally {
-    if (handle !== undefined) clearTimeout(handle);
+    if (deadline !== undefined) {
+      clearTimeout(handle);
+      releaseDeadline(deadline);
+    }
   }
 }
 
