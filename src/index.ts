@@ -14,6 +14,9 @@
 // The filter language (AST, parse, validate, print, issues) is the `backlink-query/filter` entry; the
 // root re-exports it whole rather than listing its names a second time.
 export * from './filter/index.js';
+// Completion (editors, the playground, the MCP server) is in the root only: it adds Chevrotain's
+// content assist to what `backlink-query/filter` carries.
+export { complete, type Completion, type CompletionKind, type CompletionOptions } from './complete/index.js';
 
 export {
   operations,

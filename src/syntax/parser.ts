@@ -112,6 +112,15 @@ export class FilterParser extends EmbeddedActionsParser {
     return super.getSerializedGastProductions();
   }
 
+  /**
+   * The token types that may come after `tokens` (a prefix of a filter), by Chevrotain's content
+   * assist; none when the prefix is not the start of any filter.
+   */
+  nextTokenTypes(tokens: IToken[]): TokenType[] {
+    this.analyse();
+    return this.computeContentAssist('filter', tokens).map((path) => path.nextTokenType);
+  }
+
   /** Sets the next input; also clears what the previous parse marked. */
   load(tokens: IToken[]): void {
     this.analyse();

@@ -9,7 +9,8 @@ import { fc } from './optional-peer.js';
 import * as ast from '../ast/factories.js';
 import type { Condition, Field, FilterNode, Literal } from '../ast/nodes.js';
 import { COMPARISON_OPERATORS } from '../ast/nodes.js';
-import { MAX_MATRIX_TARGETS, operations, type FilterableOperation } from '../catalogue/operations.js';
+import { filterFieldsOf as catalogueFields, type FilterFieldType } from '../catalogue/filter-fields.js';
+import { operations, type FilterableOperation } from '../catalogue/operations.js';
 import type { FieldType } from '../catalogue/records.js';
 import { FilterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
@@ -123,7 +124,7 @@ const patternFrom = (base: Arbitrary<string>) =>
     return chars.map((c, k) => (k === from ? '%' : c)).join('');
   });
 
-type ScalarType = 'string' | 'timestamp' | 'integer' | 'number' | 'boolean';
+type ScalarType = FilterFieldType;
 
 /** Literal and pattern arbitraries of each scalar type, from the pools. @internal */
 export function literalArbitraries(pools: LiteralPools = {}) {
@@ -143,19 +144,10 @@ export function literalArbitraries(pools: LiteralPools = {}) {
 /** The fields a filter of `operation` may name, with the scalar type each compares as. @internal */
 export function filterFieldsOf(operation: string, targets?: number): { field: Field; type: ScalarType }[] {
   const name = checkTargetOptions(operation, targets);
-  const spec = operations[name];
-  if (!spec.filter) {
+  if (!operations[name].filter) {
     throw new FilterError(finishIssues([{ code: 'filter_not_allowed', offset: 0, length: 0, expected: name }], ''), '');
   }
-  const out: { field: Field; type: ScalarType }[] = [];
-  for (const [fieldName, { type }] of Object.entries(spec.record) as [string, { type: FieldType }][]) {
-    if (type === 'integer[]') {
-      for (let i = 1; i <= (targets ?? MAX_MATRIX_TARGETS); i++) out.push({ field: ast.field(fieldName, i), type: 'integer' });
-    } else if (type !== 'string[]') {
-      out.push({ field: ast.field(fieldName), type });
-    }
-  }
-  return out;
+  return catalogueFields(name, targets).map(({ name: fieldName, index, type }) => ({ field: ast.field(fieldName, index), type }));
 }
 
 /**

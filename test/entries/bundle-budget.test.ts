@@ -112,7 +112,7 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
   });
 
   it.each([
-    ['backlink-query', 70, 'src/index.ts', 'browser'],
+    ['backlink-query', 73, 'src/index.ts', 'browser'], // 70.2 KB with completion (about 3 KB of it, Chevrotain's content assist included)
     ['backlink-query/testing', 14.5, 'src/testing/index.ts', 'browser'],
     ['backlink-query/kysely', 8.5, 'src/kysely/index.ts', 'browser'],
     ['backlink-query/server', 92, 'src/server/index.ts', 'node'], // 89.6 KB with the ClickHouse store (about 4 KB of it)
