@@ -1,5 +1,5 @@
 /**
- * The `filter` parameter validated locally (`filterValidation: 'local'`, the default): text, an
+ * The `filter` parameter validated locally (`validation: 'local'`, the default): text, an
  * AST or a builder result, validated for the operation and (for matrix) the number of targets,
  * and sent as the shortest text that means the same: the canonical text with each string in the
  * quotes that need fewer escapes, or the caller's own text when that is shorter still (the

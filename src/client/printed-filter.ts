@@ -1,5 +1,5 @@
 /**
- * The `filter` of a call with `filterValidation: 'server'`: text as written, an AST or a builder
+ * The `filter` of a call with `validation: 'server'`: text as written, an AST or a builder
  * result printed (in the shortest quotes), nothing validated. Loaded by the client on the first
  * call that passes an AST or a builder result.
  *
