@@ -96,7 +96,7 @@ const isWordLike = (type: TokenType): boolean =>
  * being replaced (a word or operator begun), which every suggestion must start with.
  */
 function after(context: Context, tokens: IToken[], from: number, to: number, partial: string | undefined): Completion[] {
-  const next = new Set(filterParser.nextTokenTypes(tokens));
+  const next = new Set(filterParser.nextTokenTypes(lastSegment(tokens)));
   if (next.size === 0) return [];
   const condition = currentCondition(tokens);
   const out: Completion[] = [];
@@ -166,6 +166,27 @@ function needsSpace(text: string, from: number, kind: CompletionKind, insert: st
   if (/[ \t\r\n([]/.test(before)) return false;
   if (kind === 'punctuation') return insert === '(';
   return !(kind === 'literal' && before === '[');
+}
+
+/**
+ * A shorter prefix that the grammar continues the same way: the `(` still open, then the tokens
+ * after the last AND or OR inside the innermost of them. Content assist walks the grammar over
+ * every token it is given (tens of ms at the end of a 4,096-character filter); what came before
+ * that point cannot change what may follow.
+ */
+function lastSegment(tokens: IToken[]): IToken[] {
+  // One frame per open group (the whole filter first): where its `(` is, and its last AND or OR.
+  const frames: { paren: number; separator: number }[] = [{ paren: -1, separator: -1 }];
+  for (let i = 0; i < tokens.length; i++) {
+    const type = tokens[i]!.tokenType;
+    if (type === t.LParen) frames.push({ paren: i, separator: -1 });
+    else if (type === t.RParen && frames.length > 1) frames.pop();
+    else if (type === t.And || type === t.Or) frames[frames.length - 1]!.separator = i;
+  }
+  const top = frames[frames.length - 1]!;
+  const start = Math.max(top.paren, top.separator) + 1;
+  if (start === 0) return tokens;
+  return [...frames.slice(1).map((frame) => tokens[frame.paren]!), ...tokens.slice(start)];
 }
 
 /** The number of `(` not yet closed in `tokens`. */

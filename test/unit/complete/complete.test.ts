@@ -75,6 +75,13 @@ describe('complete', () => {
     expect(inserts("anchor = 'a'", 'links')).toEqual([' AND', ' OR']);
   });
 
+  it('knows which groups are still open, however long the filter before', () => {
+    const before = Array.from({ length: 40 }, (_, i) => `(page_score > ${i} OR (is_new = true))`).join(' AND ');
+    expect(inserts(`${before} AND (domain_score = 1 OR (is_lost = false) AND page_score > 2`, 'links')).toEqual([')', ' AND', ' OR']);
+    expect(inserts(`${before} AND (domain_score = 1 OR (is_lost = false)) AND page_score > 2`, 'links')).toEqual([' AND', ' OR']);
+    expect(inserts(`((${before}) AND (anchor `, 'links')).toContain('NOT LIKE');
+  });
+
   it('offers backlinks_counts[n] for each allowed n on matrix', () => {
     expect(inserts('b', 'matrix', 3)).toEqual(['backlinks_counts[1]', 'backlinks_counts[2]', 'backlinks_counts[3]']);
     expect(inserts('b', 'matrix')).toHaveLength(6);
