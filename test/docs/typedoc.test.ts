@@ -19,6 +19,7 @@ const TIMEOUT = 180_000;
 /** Each guide of docs/, the page typedoc makes of it (from its front-matter title) and its first heading. */
 const GUIDES: readonly { readonly file: string; readonly page: string; readonly heading: string }[] = [
   { file: 'docs/building-filters.md', page: 'documents/Building_filters_in_code.html', heading: 'Building filters in code' },
+  { file: 'docs/completion.md', page: 'documents/Completion_while_writing_filters.html', heading: 'Completion while writing filters' },
   { file: 'docs/cli.md', page: 'documents/The_command_line.html', heading: 'The command line: <code>backlink-query</code>' },
   { file: 'docs/client.md', page: 'documents/The_typed_client.html', heading: 'The typed client' },
   { file: 'docs/errors.md', page: 'documents/Errors.html', heading: 'Errors' },
