@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { exitCodeOf, describeError } from './exit-codes.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { filterCheckCommand } from './filter-check.js';
+import { mcpCommand } from './mcp-command.js';
 import { nodeIo, packageVersion } from './node-io.js';
 import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
@@ -18,7 +19,7 @@ import { unknownOptionMessage, UsageError } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */
 export function allCommands(): readonly Command[] {
-  return [filterCheckCommand, ...operationCommands, ...serverCommands];
+  return [filterCheckCommand, ...operationCommands, ...serverCommands, mcpCommand];
 }
 
 /**

@@ -1,0 +1,65 @@
+/**
+ * The MCP SDK (`@modelcontextprotocol/sdk`) is an optional peer: only `backlink-query mcp` needs
+ * it. It is loaded here with `import()` when the command runs, as the server loads its peers
+ * (`src/server/deps.ts`), and a missing SDK becomes a {@link MissingDependencyError} naming the
+ * command to install it, not a bare `ERR_MODULE_NOT_FOUND`.
+ *
+ * @module
+ * @internal
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isMissing, MissingDependencyError } from '../peers.js';
+
+/** The package name, as the message about installing it names it. @internal */
+export const MCP_SDK = '@modelcontextprotocol/sdk';
+
+/** What the missing-package message calls the command that needs the SDK. @internal */
+export const MCP_COMMAND = 'backlink-query mcp';
+
+/** The parts of the SDK the tool server uses. @internal */
+export interface McpSdk {
+  readonly Server: typeof Server;
+  readonly StdioServerTransport: typeof StdioServerTransport;
+  readonly ListToolsRequestSchema: typeof ListToolsRequestSchema;
+  readonly CallToolRequestSchema: typeof CallToolRequestSchema;
+}
+
+let loaded: Promise<McpSdk> | undefined;
+
+/**
+ * Loads the SDK's low-level server, its stdio transport and the request schemas once; throws
+ * {@link MissingDependencyError} when the SDK is not installed.
+ *
+ * @example
+ * ```ts
+ * const { Server, StdioServerTransport } = await loadMcpSdk();
+ * ```
+ * @internal
+ */
+export function loadMcpSdk(): Promise<McpSdk> {
+  loaded ??= loadAll().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
+  return loaded;
+}
+
+async function loadAll(): Promise<McpSdk> {
+  try {
+    const [server, stdio, types] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+    return {
+      Server: server.Server,
+      StdioServerTransport: stdio.StdioServerTransport,
+      ListToolsRequestSchema: types.ListToolsRequestSchema,
+      CallToolRequestSchema: types.CallToolRequestSchema,
+    };
+  } catch (error) {
+    throw isMissing(error, MCP_SDK) ? new MissingDependencyError(MCP_COMMAND, [MCP_SDK], error) : error;
+  }
+}
