@@ -45,9 +45,9 @@ cleanup() { if [ "$created_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi; 
 trap cleanup EXIT
 
 log "apt-get update"
-apt-get update -q >&2
+apt-get update -q -o DPkg::Lock::Timeout=300 >&2
 log "apt-get install -y --no-install-recommends ${packages[*]}"
-apt-get install -y -q --no-install-recommends -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
   "${packages[@]}" >&2
 
 have_postgres || { log "PostgreSQL still missing after install"; exit 1; }

@@ -1,7 +1,8 @@
 /**
  * The service as a Fastify plugin: every operation of the catalogue at its path, the key guard,
- * validation, billing, JSON and CSV, the error envelope for every failure, `GET /openapi.json`
- * and one structured log line per request. `server.ts` creates the instance and listens.
+ * validation, billing, JSON and CSV, the error envelope for every failure, `GET /openapi.json`,
+ * the browser playground at `/playground/` and one structured log line per request. `server.ts`
+ * creates the instance and listens.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { isUnsupportedError } from '../sql/unsupported-error.js';
 import type { DomainParser } from './deps.js';
 import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
+import { registerPlayground } from './playground.js';
 import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
    * `false` (default: no CORS headers, so browsers refuse cross-origin calls).
    */
   readonly corsOrigins?: CorsOrigins;
+  /** The folder of the built playground page (default: `dist/playground/`, what `npm run build` writes). */
+  readonly playgroundDir?: string;
 }
 
 /** Fastify errors that are the caller's fault keep their 4xx status; everything else is a 500. */
@@ -100,6 +104,7 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
 
   const openapi = openApiDocument();
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
+  registerPlayground(fastify, options.playgroundDir === undefined ? {} : { dir: options.playgroundDir });
   fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
   fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
   fastify.addHook('onResponse', async (request, reply) => {

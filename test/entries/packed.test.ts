@@ -45,7 +45,7 @@ async function mustRun(command: string, args: readonly string[], cwd: string): P
 }
 
 /** The optional peers of package.json, by hand: none of them may come with the tarball. */
-const OPTIONAL_PEERS = ['better-sqlite3', 'fast-check', 'fastify', 'kysely', 'pg', 'tldts'];
+const OPTIONAL_PEERS = ['@modelcontextprotocol/sdk', 'better-sqlite3', 'fast-check', 'fastify', 'kysely', 'pg', 'tldts'];
 
 let work: string;
 let tarball: string;
@@ -78,7 +78,7 @@ describe('the tarball', () => {
   });
 
   it('holds the license, changelog, readme, guides, grammar, command and both builds of every entry', () => {
-    for (const file of ['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/backlink-query.js', 'dist/cli.js', 'grammar/filter.ebnf', 'grammar/diagrams.html']) {
+    for (const file of ['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/backlink-query.js', 'dist/cli.js', 'grammar/filter.ebnf', 'grammar/diagrams.html', 'dist/playground/index.html', 'docs/images/playground.png']) {
       expect(packed, file).toContain(file);
     }
     for (const guide of ['client', 'cli', 'server', 'filter-language', 'sql', 'scaling', 'errors', 'operations']) expect(packed).toContain(`docs/${guide}.md`);
