@@ -12,21 +12,10 @@
 import { MAX_MATRIX_TARGETS, operations, type FilterableOperation } from '../catalogue/operations.js';
 import type { FieldType } from '../catalogue/records.js';
 import type { Row } from '../evaluate/row.js';
+import { seededRandom } from '../testing/random.js';
 
 /** How many sample rows each operation gets. @internal */
 export const SAMPLE_ROW_COUNT = 12;
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const POOLS = {
   url: ['https://alpha.org/post-1', 'https://www.beta.net/blog/seo-tips', 'http://gamma.io/review', 'https://delta.de/a_b%20c', 'https://example.com/', ''],
@@ -101,7 +90,7 @@ function valueOf(name: string, type: FieldType, next: () => number, targets: num
 export function sampleRows(operation: FilterableOperation, targets: number = MAX_MATRIX_TARGETS): Row[] {
   const record = operations[operation].record;
   // One seed per operation, so switching operations does not shift the others' rows.
-  const next = random([...operation].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619), 2166136261));
+  const next = seededRandom([...operation].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619), 2166136261));
   return Array.from({ length: SAMPLE_ROW_COUNT }, () =>
     Object.fromEntries(Object.entries(record).map(([name, spec]) => [name, valueOf(name, spec.type, next, targets)])),
   );

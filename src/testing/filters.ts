@@ -18,6 +18,7 @@ import { printNumber } from '../print/printer.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
 import { isTimestampLiteral } from '../validate/timestamp.js';
 import { checkTargetOptions } from '../validate/validate.js';
+import { seededRandom } from './random.js';
 
 /**
  * Per-type value arbitraries to draw literals from, for example values taken from a dataset so
@@ -235,7 +236,7 @@ export function filterCaseArbitrary(operation: FilterOperationName, options: Fil
   const maxLength = options.maxLength ?? DEFAULT_LIMITS.maxLength;
   return fc
     .tuple(filterAstArbitrary(operation, options), fc.integer())
-    .map(([tree, seed]): FilterCase => ({ text: writeFilter(tree, random(seed)), ast: tree }))
+    .map(([tree, seed]): FilterCase => ({ text: writeFilter(tree, seededRandom(seed)), ast: tree }))
     .filter(({ text }) => text.length <= maxLength);
 }
 
@@ -251,18 +252,6 @@ export function filterCaseArbitrary(operation: FilterOperationName, options: Fil
  */
 export function filterTextArbitrary(operation: FilterOperationName, options: FilterTextOptions = {}): Arbitrary<string> {
   return filterCaseArbitrary(operation, options).map((c) => c.text);
-}
-
-/** A small seeded generator (mulberry32): the text's style is a pure function of the seed, so shrinking stays valid. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Rand = () => number;
