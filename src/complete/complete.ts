@@ -15,6 +15,7 @@ import { filterFieldsOf, type FilterField } from '../catalogue/filter-fields.js'
 import { MAX_MATRIX_TARGETS, operations, type OperationName } from '../catalogue/operations.js';
 import type { FieldType, RecordSpec } from '../catalogue/records.js';
 import { ParameterError } from '../errors/filter-error.js';
+import { isViablePrefix } from '../syntax/parse.js';
 import { filterParser } from '../syntax/parser.js';
 import * as t from '../syntax/tokens.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
@@ -57,25 +58,31 @@ export function complete(text: string, offset: number, options: CompletionOption
   // One stray character is allowed: a `!` the cursor follows, the start of `!=`.
   const bang = errors.length === 1 && errors[0]!.offset === offset - 1 && prefix.endsWith('!');
   if (errors.length > 0 && !bang) return [];
-  if (bang) return after(context, tokens, offset - 1, offset, '!');
+  if (bang) return after(context, tokens, offset - 1, offset + (text[offset] === '=' ? 1 : 0), '!');
 
   const last = tokens[tokens.length - 1];
   const touching = last !== undefined && last.startOffset + last.image.length === offset;
   if (!touching) return after(context, tokens, offset, offset, undefined);
   const type = last.tokenType;
   if (type === t.UnterminatedString || type === t.BadNumber) return [];
+  // Inside a number (`1|2`, `5|.5`, `5|abc`): nothing to offer.
+  if (type.CATEGORIES?.includes(t.NumberLit) && /^[0-9.A-Za-z_]/.test(text.slice(offset))) return [];
   const before = tokens.slice(0, -1);
   if (isWordLike(type)) {
-    // The word being typed: offer what it can become, and (when it is whole already) what follows it.
+    // The word being typed: offer what it can become, and (when it is whole already and the cursor
+    // at its end) what follows it.
     const to = offset + (/^[A-Za-z0-9_]*/.exec(text.slice(offset))?.[0].length ?? 0);
     const partial = after(context, before, last.startOffset, to, last.image);
     const word = last.image;
     const whole = type !== t.Word || partial.some((c) => c.insert.trim() === word) || context.fields.some((f) => f.name === word);
-    return whole ? [...partial, ...after(context, tokens, offset, offset, undefined)] : partial;
+    return whole && to === offset ? [...partial, ...after(context, tokens, offset, offset, undefined)] : partial;
   }
-  if (last.tokenType.CATEGORIES?.includes(t.CompareOp)) {
-    // `<` may still become `<=`; `<=` is whole. Either way, what follows it is offered too.
-    return [...after(context, before, last.startOffset, offset, last.image), ...after(context, tokens, offset, offset, undefined)];
+  if (type.CATEGORIES?.includes(t.CompareOp)) {
+    // `<` may still become `<=`; `<=` is whole: then what follows it is offered too. An operator
+    // the cursor is inside (`<|=`) is replaced whole.
+    const to = offset + (/^[=<>!]*/.exec(text.slice(offset))?.[0].length ?? 0);
+    const operators = after(context, before, last.startOffset, to, last.image);
+    return to === offset ? [...operators, ...after(context, tokens, offset, offset, undefined)] : operators;
   }
   return after(context, tokens, offset, offset, undefined);
 }
@@ -96,6 +103,7 @@ const isWordLike = (type: TokenType): boolean =>
  * being replaced (a word or operator begun), which every suggestion must start with.
  */
 function after(context: Context, tokens: IToken[], from: number, to: number, partial: string | undefined): Completion[] {
+  if (!isViablePrefix(tokens, context.operation, context.targets)) return [];
   const next = new Set(filterParser.nextTokenTypes(lastSegment(tokens)));
   if (next.size === 0) return [];
   const condition = currentCondition(tokens);
@@ -122,7 +130,7 @@ function after(context: Context, tokens: IToken[], from: number, to: number, par
       for (let n = 1; n <= (context.targets ?? MAX_MATRIX_TARGETS); n++) add('literal', String(n), String(n), { detail: 'index', description: `Target ${n}` });
     }
     const index = tokens[tokens.length - 1]!;
-    if (next.has(t.RBracket) && Number(index.image) >= 1 && Number(index.image) <= (context.targets ?? MAX_MATRIX_TARGETS)) add('punctuation', ']', ']');
+    if (next.has(t.RBracket) && rule.type === 'integer[]' && Number(index.image) >= 1 && Number(index.image) <= (context.targets ?? MAX_MATRIX_TARGETS)) add('punctuation', ']', ']');
     if (next.has(t.CompareOp) && rule.indexed) {
       for (const operator of rule.operators) add('operator', operator, operator, { detail: rule.type, description: OPERATOR_DOCS[operator] });
       // `<` begun may be `<>`, the other spelling of `!=`.
@@ -235,7 +243,7 @@ interface FieldRule {
   readonly literals: readonly Literal['kind'][];
 }
 
-const RULES = new Map<string, FieldRule | null>();
+const RULES = new Map<string, FieldRule>();
 
 /**
  * The rule of a field of the operation, asked of the validator once per operation, field and
@@ -245,7 +253,9 @@ const RULES = new Map<string, FieldRule | null>();
 function ruleOf(context: Context, name: string, index: number | null): FieldRule | undefined {
   const record: RecordSpec = operations[context.operation].record;
   const spec = Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
-  if (spec === undefined) return undefined;
+  if (spec === undefined || (index !== null && spec.type !== 'integer[]')) return undefined;
+  const inRange = index === null || (index >= 1 && index <= (context.targets ?? MAX_MATRIX_TARGETS));
+  if (!inRange) return undefined;
   const key = `${context.operation}\u0000${context.targets ?? ''}\u0000${name}\u0000${index ?? ''}`;
   let rule = RULES.get(key);
   if (rule === undefined) {
@@ -259,11 +269,10 @@ function ruleOf(context: Context, name: string, index: number | null): FieldRule
     const literals = samples.filter((literal) => fine(ast.comparison(probe, '=', literal))).map((l) => l.kind);
     const operators = COMPARISON_OPERATORS.filter((operator) => samples.some((literal) => fine(ast.comparison(probe, operator, literal))));
     const like = fine(ast.like(probe, ast.stringLiteral('')));
-    const inRange = index === null || (index >= 1 && index <= (context.targets ?? MAX_MATRIX_TARGETS));
-    rule = inRange ? Object.freeze({ type: spec.type, indexed, operators, like, literals }) : null;
+    rule = Object.freeze({ type: spec.type, indexed, operators, like, literals });
     RULES.set(key, rule);
   }
-  return rule ?? undefined;
+  return rule;
 }
 
 /** The literal suggestions for the field's value: templates of the kinds the validator accepts. */

@@ -194,6 +194,24 @@ function analyse(text: string, limits: Limits, operation: OperationName | undefi
   return { issues, filter };
 }
 
+/**
+ * Whether `tokens`, the whole text before a cursor, can start a valid filter as far as they go:
+ * no lexical issue (a bad escape, a huge number, nesting past the limit), no syntax error before
+ * the end of the tokens (one at the end only says the filter is not finished), and no field or
+ * type issue in any condition they complete. One parse without recovery: linear in the tokens.
+ * Completion asks it before offering anything.
+ * @internal
+ */
+export function isViablePrefix(tokens: IToken[], operation: OperationName, targets: number | undefined): boolean {
+  const issues: IssueDraft[] = [];
+  if (checkTokens(tokens, issues, DEFAULT_LIMITS.maxDepth) !== undefined || issues.length > 0) return false;
+  if (runParser(fastParser, tokens) === STACK_EXHAUSTED) return false;
+  // Without recovery the parse stops at its first error: fine only when that is the end of the input.
+  const [error] = fastParser.errors;
+  if (error !== undefined && error.token.tokenType.name !== 'EOF' && Number.isFinite(error.token.startOffset)) return false;
+  return validateConditionsOf(operation, targets, fastParser.conditions, '', undefined).length === 0;
+}
+
 /** Whether the text is empty or only white space (a loop: no regular expression per parse). */
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {

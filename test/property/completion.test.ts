@@ -8,7 +8,10 @@
  *    a literal, `LIKE 'x'`, an index, or a whole condition) and the `)` still open;
  * 2. every valid next token is offered: the token the generated filter has next (or the one the
  *    cursor is in) is the first token of some suggestion (a number or string literal: some
- *    suggestion of that kind; `<>`: `!=`, the canonical spelling offered instead).
+ *    suggestion of that kind; `<>`: `!=`, the canonical spelling offered instead);
+ * 3. with the whole text given (the cursor inside it), nothing is offered inside a number or a
+ *    string, a suggestion replaces at most the rest of the word or operator at the cursor, and
+ *    what it leaves before the cursor is still the start of a valid filter.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -93,7 +96,7 @@ function offers(suggestion: Completion, next: Token, afterBracket: boolean): boo
 
 describe.each(TARGETED)('completion for $operation with $targets targets', ({ operation, targets }) => {
   const options = { operation, ...(targets !== undefined && { targets }) };
-  const runs = operation === 'matrix' && targets !== undefined ? 20 : 100;
+  const runs = operation === 'matrix' && targets !== undefined ? 12 : 60;
 
   it('every suggestion keeps a valid prefix valid, and the next token of the filter is offered', () => {
     fc.assert(
@@ -109,6 +112,21 @@ describe.each(TARGETED)('completion for $operation with $targets targets', ({ op
             const made = prefix.slice(0, s.from) + s.insert + prefix.slice(s.to);
             if (!viable(made, condition, options, `${s.kind} ${s.insert.trim()[0]}`)) {
               throw new Error(`${JSON.stringify(s.insert)} at ${s.from}-${s.to} in ${JSON.stringify(prefix)} makes ${JSON.stringify(made)}, the start of no valid filter`);
+            }
+          }
+          // With the text after the cursor as well: nothing inside a number or a string, and a
+          // suggestion replaces at most the rest of the word or operator the cursor is in.
+          const inValue = tokens.some((token) => token.start < offset && offset < token.start + token.text.length && (token.kind === 'number' || token.kind === 'string'));
+          const inText = complete(text, offset, options);
+          if (inValue) expect(inText).toEqual([]);
+          // The cursor inside a word or an operator: every suggestion replaces the rest of it.
+          const midToken = [/[A-Za-z0-9_]/, /[=<>!]/].some((chars) => chars.test(text[offset - 1] ?? '') && chars.test(text[offset] ?? ''));
+          for (const s of inText) {
+            expect(s.to).toBeGreaterThanOrEqual(midToken ? offset + 1 : offset);
+            expect(text.slice(offset, s.to)).toMatch(/^(?:[A-Za-z0-9_]*|[=<>!]*)$/);
+            const made = text.slice(0, s.from) + s.insert;
+            if (!viable(made, condition, options, `${s.kind} ${s.insert.trim()[0]}`)) {
+              throw new Error(`${JSON.stringify(s.insert)} at ${s.from}-${s.to} in ${JSON.stringify(text)} (cursor ${offset}) makes ${JSON.stringify(made)}, the start of no valid filter`);
             }
           }
           // The token the cursor is in, or the next one.

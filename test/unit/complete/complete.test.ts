@@ -31,7 +31,12 @@ describe('complete', () => {
     expect(at('dom', 'links')).toMatchObject([{ insert: 'domain_score', from: 0, to: 3 }]);
     expect(at('Dom', 'links').map((c) => c.insert)).toEqual(['domain_score']);
     // The cursor in the middle of a word: the whole word is replaced.
-    expect(at('x = 1 AND domain_sc|ore', 'links')).toMatchObject([{ insert: 'domain_score', from: 10, to: 22 }]);
+    expect(at('page_score = 1 AND domain_sc|ore', 'links')).toMatchObject([{ insert: 'domain_score', from: 19, to: 31 }]);
+    // A whole name with the cursor inside a longer one: only names, never an operator inside the word.
+    expect(at('domain|_score', 'ref-domains').map((c) => [c.insert, c.from, c.to])).toEqual([
+      ['domain', 0, 12],
+      ['domain_score', 0, 12],
+    ]);
     expect(inserts('zz', 'links')).toEqual([]);
   });
 
@@ -49,6 +54,12 @@ describe('complete', () => {
     expect(at('domain_score !', 'links')).toMatchObject([{ insert: '!=', from: 13, to: 14 }]);
     expect(inserts('domain_score <', 'links')).toEqual(['<', '<=', '<>', ' 0']);
     expect(inserts('domain_score >', 'links')).toEqual(['>', '>=', ' 0']);
+    // The cursor inside `<=`: the operator is replaced whole, and no value is offered inside it.
+    expect(at('domain_score <|=', 'links').map((c) => [c.insert, c.from, c.to])).toEqual([
+      ['<', 13, 15],
+      ['<=', 13, 15],
+      ['<>', 13, 15],
+    ]);
     // `<` is no operator of a boolean, but `<>` is: no value follows a `<` there.
     expect(inserts('is_new <', 'links')).toEqual(['<>']);
   });
@@ -100,6 +111,30 @@ describe('complete', () => {
     expect(inserts('domain_score = = ', 'links')).toEqual([]); // a syntax error before the cursor
     expect(inserts('domain_score ; ', 'links')).toEqual([]); // a character the language lacks
     expect(inserts('', 'overview')).toEqual([]); // an operation with no filter
+    expect(inserts('domain_score > 1|2', 'links')).toEqual([]); // inside a number
+    expect(inserts('domain_score > 5|.5', 'links')).toEqual([]);
+    expect(inserts('backlinks_counts[1|2', 'matrix')).toEqual([]);
+  });
+
+  it('offers nothing after a mistake, however far before the cursor', () => {
+    expect(inserts('domain_score = = AND ', 'links')).toEqual([]); // a syntax error
+    expect(inserts('domain_score = 1) AND ', 'links')).toEqual([]); // a ) with no (
+    expect(inserts('nope = 1 AND ', 'links')).toEqual([]); // an unknown field
+    expect(inserts('is_new > true OR (', 'links')).toEqual([]); // an operator its type does not allow
+    expect(inserts("anchor = 'a\\\\' AND ", 'links')).toEqual(['source_url', 'target_url', 'anchor', 'redirect_url', 'source_title', 'target_title', 'image_url', 'image_alt', 'ip_address', 'lang', 'source_size', 'external_links_count', 'internal_links_count', 'response_code', 'page_score', 'domain_score', 'first_seen_at', 'last_seen_at', 'source_domain', 'is_nofollow', 'is_ugc', 'is_sponsored', 'is_form', 'is_frame', 'is_image', 'is_sitewide_main', 'is_new', 'is_lost', '(']); // an escaped backslash is fine
+    expect(inserts("anchor = 'a\\q' AND ", 'links')).toEqual([]); // a backslash the language does not allow
+  });
+
+  it('offers no index, and nothing after one, on a field that is not an array', () => {
+    expect(inserts('domain[', 'ref-domains')).toEqual([]);
+    expect(inserts('domain[1', 'ref-domains')).toEqual([]);
+    expect(inserts('domain[1] ', 'ref-domains')).toEqual([]);
+  });
+
+  it('offers no AND or OR past 100 conditions', () => {
+    const conditions = (n: number) => Array.from({ length: n }, (_, i) => `page_score = ${i}`).join(' AND ');
+    expect(inserts(conditions(99), 'links')).toEqual([' AND', ' OR']);
+    expect(inserts(conditions(100), 'links')).toEqual([]);
   });
 
   it('offers no ( past the nesting limit of 32', () => {
