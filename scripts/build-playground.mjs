@@ -12,7 +12,7 @@
  * Prints the files and their sizes (raw and gzip). esbuild is a devDependency: only a clone
  * builds the page; the published package ships it built.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -32,13 +32,45 @@ function options(argv) {
   return { out, mode: docs ? 'docs' : 'server' };
 }
 
+/** The title of the page (src/playground/index.html): an index.html holding it is an earlier build. */
+const MARKER = '<title>backlink-query playground</title>';
+
 /**
- * Builds the page into `out` (emptied first) and returns its files with their sizes.
+ * Refuses to empty a folder that is not an earlier build of the page: `out` may be missing, empty,
+ * or hold an index.html with the page's title; anything else (`--out .`, `--out src`) is an error,
+ * and nothing is removed.
+ *
+ * @example
+ * await checkOut('/tmp/playground'); // throws when /tmp/playground holds other files
+ */
+export async function checkOut(out) {
+  let entries;
+  try {
+    entries = await readdir(out);
+  } catch (error) {
+    if (error.code === 'ENOENT') return;
+    throw error;
+  }
+  if (entries.length === 0) return;
+  let html = '';
+  try {
+    html = await readFile(join(out, 'index.html'), 'utf8');
+  } catch {
+    // no index.html (or not a readable file): not a build of the page
+  }
+  if (!html.includes(MARKER)) {
+    throw new Error(`refusing to empty ${out}: it is not empty and holds no earlier build of the playground (no index.html titled "backlink-query playground"); pick an empty or new folder`);
+  }
+}
+
+/**
+ * Builds the page into `out` (emptied first; {@link checkOut} refuses a folder that is not an earlier build) and returns its files with their sizes.
  *
  * @example
  * await buildPlayground({ out: '/tmp/playground', mode: 'server' });
  */
 export async function buildPlayground({ out, mode }) {
+  await checkOut(out);
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const result = await build({

@@ -24,12 +24,33 @@ const ICON: Readonly<Record<CompletionKind, string>> = {
   punctuation: 'text',
 };
 
-/** Replaces the suggestion's own range and puts the cursor where it says. */
+/** Closing brackets that CodeMirror's `closeBrackets` may already have typed after the cursor. */
+const CLOSERS = new Set([']', ')']);
+
+/**
+ * The edit a suggestion makes in `doc`: its own range replaced, the cursor where it says. A
+ * suggestion that is a closing bracket (`]`, `)`) with that same bracket right after its range
+ * (typed by `closeBrackets` with the opening one) takes that bracket over instead of adding a
+ * second one: `backlinks_counts[1|]` + `]` gives `backlinks_counts[1]|`, not `[1]]`.
+ *
+ * @example
+ * ```ts
+ * suggestionChange({ label: ']', insert: ']', kind: 'punctuation', from: 18, to: 18 }, 'backlinks_counts[1]');
+ * // { from: 18, to: 19, insert: ']', cursor: 19 }
+ * ```
+ * @internal
+ */
+export function suggestionChange(suggestion: Completion, doc: string): { from: number; to: number; insert: string; cursor: number } {
+  const to = CLOSERS.has(suggestion.insert) && doc.charAt(suggestion.to) === suggestion.insert ? suggestion.to + 1 : suggestion.to;
+  return { from: suggestion.from, to, insert: suggestion.insert, cursor: suggestion.from + (suggestion.cursor ?? suggestion.insert.length) };
+}
+
+/** Makes the suggestion's edit ({@link suggestionChange}) in the view. */
 function applier(suggestion: Completion) {
   return (view: EditorView, completion: CmCompletion): void => {
-    const cursor = suggestion.from + (suggestion.cursor ?? suggestion.insert.length);
+    const { from, to, insert, cursor } = suggestionChange(suggestion, view.state.doc.toString());
     view.dispatch({
-      changes: { from: suggestion.from, to: suggestion.to, insert: suggestion.insert },
+      changes: { from, to, insert },
       selection: { anchor: cursor },
       annotations: pickedCompletion.of(completion),
       userEvent: 'input.complete',

@@ -58,10 +58,16 @@ export interface PlaygroundOptions {
   readonly dir?: string;
 }
 
-const notBuilt = (dir: string) =>
-  new ServiceError(404, `The playground is not built: run \`npm run build\` (it writes ${dir}).`, [
-    { rule: 'playground_not_built', message: `No index.html in ${dir}; \`npm run build\` builds the playground page there.` },
+/**
+ * The 404 of a server without a built page. The response names the folder as a user of the
+ * package reads it (`dist/playground/`), never the install path; the full path goes to the log.
+ */
+function notBuilt(request: FastifyRequest, dir: string): ServiceError {
+  request.log.warn({ playgroundDir: dir }, `playground not built: no index.html in ${dir}`);
+  return new ServiceError(404, 'The playground is not built: run `npm run build` (it writes dist/playground/).', [
+    { rule: 'playground_not_built', message: 'No index.html in dist/playground/; `npm run build` builds the playground page there.' },
   ]);
+}
 
 async function readOrUndefined(path: string): Promise<Buffer | undefined> {
   try {
@@ -91,7 +97,7 @@ export function registerPlayground(fastify: FastifyInstance, options: Playground
 
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const body = await readOrUndefined(`${dir}index.html`);
-    if (body === undefined) throw notBuilt(dir);
+    if (body === undefined) throw notBuilt(request, dir);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     reply.header('Cache-Control', 'no-cache').header('ETag', etag);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
@@ -105,7 +111,7 @@ export function registerPlayground(fastify: FastifyInstance, options: Playground
     const type = CONTENT_TYPES[extname(file)];
     const body = type && FILE_NAME.test(file) ? await readOrUndefined(`${dir}${file}`) : undefined;
     if (body === undefined) {
-      if ((await readOrUndefined(`${dir}index.html`)) === undefined) throw notBuilt(dir);
+      if ((await readOrUndefined(`${dir}index.html`)) === undefined) throw notBuilt(request, dir);
       throw new ServiceError(404, `No playground file ${file}.`);
     }
     reply.header('Cache-Control', HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suggestionChange } from '../../src/playground/completion-source.js';
 import { createServer } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import { freshCopy, ROOT } from '../helpers/fresh-copy.js';
@@ -275,6 +276,25 @@ describe('a person writing a filter', () => {
     await eventually(() => page.locator('.cm-lintRange-error').count()).toBe(0);
   });
 
+  it('takes the ] completion over the ] that closeBrackets typed with the [', async () => {
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('backlinks_counts[1');
+    // closeBrackets typed the ] with the [; the cursor is before it.
+    expect(await editorText()).toBe('backlinks_counts[1]');
+    await page.keyboard.press('Control+Space');
+    await page.locator('.cm-tooltip-autocomplete li', { hasText: ']' }).first().waitFor();
+    expect(await page.locator('.cm-tooltip-autocomplete li .cm-completionLabel').allTextContents()).toEqual([']']);
+    await page.waitForTimeout(250);
+    await page.keyboard.press('Enter');
+    expect(await editorText()).toBe('backlinks_counts[1]');
+    // The cursor is past the ]: what comes next is typed after it.
+    await page.keyboard.type(' > 5');
+    await page.keyboard.press('Escape');
+    expect(await editorText()).toBe('backlinks_counts[1] > 5');
+    await eventually(() => page.locator('#issues').textContent()).toBe('');
+  });
+
   it('met no script error on the way', () => {
     expect(pageErrors).toEqual([]);
   });
@@ -322,6 +342,34 @@ describe('the docs build (npm run playground:docs), on a static site of its own 
 });
 
 describe('a server run from the sources before any build', () => {
+  it('writes the full path of the missing page to its log, and only there', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'bq-playground-empty-'));
+    const lines: string[] = [];
+    const logged = await createServer({
+      store: await openSqliteStore({ file: join(empty, 'store.db') }),
+      keys: [...KEYS],
+      now: () => NOW,
+      playgroundDir: join(empty, 'nowhere'),
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      const at = await logged.listen({ host: '127.0.0.1', port: 0 });
+      for (const path of ['/playground/', '/playground/playground-ABCDEFGH.js']) {
+        const response = await fetch(`${at}${path}`);
+        expect(response.status, path).toBe(404);
+        const text = await response.text();
+        expect(text, path).toContain('dist/playground/');
+        expect(text, path).not.toContain(empty);
+      }
+      const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string; playgroundDir?: string }).filter((entry) => entry.level === 40);
+      expect(warnings.map((entry) => entry.playgroundDir)).toEqual([`${join(empty, 'nowhere')}/`, `${join(empty, 'nowhere')}/`]);
+      expect(warnings[0]!.msg).toBe(`playground not built: no index.html in ${join(empty, 'nowhere')}/`);
+    } finally {
+      await logged.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('answers /playground/ with a 404 that says to run npm run build', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'bq-playground-unbuilt-'));
     try {
@@ -341,13 +389,31 @@ describe('a server run from the sources before any build', () => {
         const response = await fetch(`${url}/playground/`);
         expect(response.status).toBe(404);
         const body = (await response.json()) as { error: { message: string; details: { rule: string }[] } };
-        expect(body.error.message).toMatch(/^The playground is not built: run `npm run build` \(it writes .*dist\/playground\/\)\.$/);
+        // The folder as a user reads it, never the install path (the page is public: no key).
+        expect(body.error.message).toBe('The playground is not built: run `npm run build` (it writes dist/playground/).');
         expect(body.error.details[0]!.rule).toBe('playground_not_built');
+        expect(JSON.stringify(body)).not.toContain(copy);
       } finally {
         child.kill('SIGTERM');
       }
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a closing-bracket suggestion before the same bracket (closeBrackets typed it)', () => {
+  it('takes the bracket there over instead of adding a second one', () => {
+    // (domain_score > 1|)  +  )  →  (domain_score > 1)|
+    expect(suggestionChange({ label: ')', insert: ')', kind: 'punctuation', from: 17, to: 17 }, '(domain_score > 1)')).toEqual({ from: 17, to: 18, insert: ')', cursor: 18 });
+    // backlinks_counts[1|]  +  ]  →  backlinks_counts[1]|
+    expect(suggestionChange({ label: ']', insert: ']', kind: 'punctuation', from: 18, to: 18 }, 'backlinks_counts[1]')).toEqual({ from: 18, to: 19, insert: ']', cursor: 19 });
+  });
+
+  it('adds the bracket when another character, or none, follows', () => {
+    expect(suggestionChange({ label: ')', insert: ')', kind: 'punctuation', from: 17, to: 17 }, '(domain_score > 1')).toEqual({ from: 17, to: 17, insert: ')', cursor: 18 });
+    expect(suggestionChange({ label: ')', insert: ')', kind: 'punctuation', from: 17, to: 17 }, '(domain_score > 1]')).toEqual({ from: 17, to: 17, insert: ')', cursor: 18 });
+    // Not a closing bracket: its range only, even before a ).
+    expect(suggestionChange({ label: 'AND', insert: ' AND', kind: 'keyword', from: 17, to: 17 }, '(domain_score > 1)')).toEqual({ from: 17, to: 17, insert: ' AND', cursor: 21 });
   });
 });
