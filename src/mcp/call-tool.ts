@@ -9,7 +9,7 @@
  * @module
  * @internal
  */
-import { isOperationName, type OperationName } from '../catalogue/operations.js';
+import { isOperationName, OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import { checkParameters, type ParameterIssue } from '../catalogue/rules.js';
 import { describeHttpFailure } from '../cli/service-error.js';
 import type { AnyResult } from '../client/call.js';
@@ -19,10 +19,11 @@ import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, currentMonth } from '../client/params.js';
 import { complete } from '../complete/complete.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
-import { formatIssues } from '../errors/format.js';
+import { finishIssues, formatIssues } from '../errors/format.js';
 import type { FilterIssue } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter } from '../syntax/parse.js';
+import { DEFAULT_LIMITS } from '../validate/limits.js';
 import { suggest } from '../validate/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
 import { CHECK_FILTER, COMPLETE_FILTER, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
@@ -237,6 +238,37 @@ function checkFilterTool(args: Args): ToolResult {
   }
 }
 
+/**
+ * Why `complete_filter` can offer nothing whatever the text: the operation takes no filter
+ * (`filter_not_allowed`, naming those that take one), or the cursor is past the language's length
+ * limit (`too_long`). A tool error with the issue as `check_filter` reports it; `undefined` otherwise.
+ */
+function noFilterHere(operation: OperationName, text: string, offset: number): ToolResult | undefined {
+  if (!operations[operation].filter) {
+    const takers = OPERATION_NAMES.filter((name) => operations[name].filter);
+    const [issue] = finishIssues([{ code: 'filter_not_allowed', offset: 0, length: text.length, expected: operation }], text);
+    return failure(`${issue!.message} Nothing can be completed for it. The operations that take a filter: ${takers.join(', ')}.`, {
+      kind: 'filter_not_allowed',
+      parameter: 'operation',
+      operation,
+      operations: takers,
+      issues: [issueData(issue!)],
+    });
+  }
+  const max = DEFAULT_LIMITS.maxLength;
+  if (offset > max) {
+    const [issue] = finishIssues([{ code: 'too_long', offset: max, length: offset - max, expected: String(max) }], text);
+    return failure(`The cursor is at ${units(offset)}, past the longest filter the language allows (${units(max)} characters): nothing can be completed there. Shorten the filter.`, {
+      kind: 'too_long',
+      parameter: 'offset',
+      offset,
+      max_length: max,
+      issues: [issueData(issue!)],
+    });
+  }
+  return undefined;
+}
+
 function completeFilterTool(args: Args): ToolResult {
   const unknown = unknownArgs(COMPLETE_FILTER, args, ['operation', 'text', 'offset', 'targets']);
   if (unknown) return unknown;
@@ -248,6 +280,12 @@ function completeFilterTool(args: Args): ToolResult {
   const targets = args['targets'];
   try {
     const suggestions = complete(text!, offset as number, { operation: operation as OperationName, ...(targets !== undefined && { targets: targets as number }) });
+    // complete() checked the operation and the offset; an empty list for these two cases is not
+    // "nothing can follow here": there can be no filter at all. The same issue check_filter reports.
+    if (suggestions.length === 0) {
+      const refusal = noFilterHere(operation as OperationName, text!, offset as number);
+      if (refusal) return refusal;
+    }
     const lines = suggestions.map((s) => `${s.label}  (${s.kind}${s.detail ? `, ${s.detail}` : ''}) replaces [${s.from}, ${s.to})${s.description ? `: ${s.description}` : ''}`);
     const head = suggestions.length === 0 ? 'Nothing can follow here (the text before the cursor is not the start of a valid filter, or the cursor is inside a literal).' : `${suggestions.length} ${suggestions.length === 1 ? 'suggestion' : 'suggestions'}:`;
     return { content: [{ type: 'text', text: [head, ...lines].join('\n') }], structuredContent: { suggestions: suggestions.map((s) => ({ ...s })) } };

@@ -36,7 +36,8 @@ const INSTRUCTIONS =
   'a refusal says what to change. Write filters with check_filter and complete_filter first: they are free.';
 
 /**
- * Serves the tools until standard input ends (the client closed the connection); resolves then.
+ * Serves the tools until standard input ends (the client closed the connection), then answers the
+ * calls still running and resolves once their answers are written (so their units are counted).
  *
  * @example
  * ```ts
@@ -50,16 +51,49 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const context: ToolContext = { client: options.client, budget: options.budget, maxCallUnits: options.maxCallUnits, log: options.log };
   const tools = toolDefinitions();
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: tools as never }));
-  server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => (await callTool(request.params.name, request.params.arguments, context)) as never);
+  // The calls still running: at the end of input they are answered (and charged) before the close.
+  const running = new Set<Promise<unknown>>();
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
+    const call = callTool(request.params.name, request.params.arguments, context);
+    running.add(call);
+    try {
+      return (await call) as never;
+    } finally {
+      running.delete(call);
+    }
+  });
   server.onerror = (error) => options.log(`protocol error: ${error.message}`);
 
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
   const transport = new sdk.StdioServerTransport(options.stdin, options.stdout);
+  // The answers being written, so that the end of input waits for them too.
+  const sending = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    const written = send(message);
+    sending.add(written);
+    void written.finally(() => sending.delete(written));
+    return written;
+  };
   await server.connect(transport);
   // The SDK's transport does not watch for the end of its input: when the client goes away, close.
-  const end = () => void server.close();
+  // Not at once: closing aborts the handlers still running, whose answers would then never be sent
+  // (a paid call billed but unanswered). Every request had arrived before the end, so wait for the
+  // calls running, then for the SDK to write their answers (it does so in the promise callbacks
+  // that follow a handler, all run before the next turn of the event loop), then close.
+  let ending = false;
+  const end = () => {
+    if (ending) return;
+    ending = true;
+    void (async () => {
+      while (running.size > 0) await Promise.allSettled([...running]);
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...sending]);
+      await server.close();
+    })();
+  };
   options.stdin.once('end', end);
   options.stdin.once('close', end);
   await closed;

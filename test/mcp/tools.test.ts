@@ -243,3 +243,36 @@ describe('complete_filter', () => {
     expect((result.structuredContent as Record<string, any>)['error'].issues[0].parameter).toBe('offset');
   });
 });
+
+describe('complete_filter where there can be no filter', () => {
+  it('answers an operation that takes no filter as filter_not_allowed, naming those that take one', async () => {
+    // overview has no filter parameter (service-interface.md); links, ref-domains, anchors and matrix do.
+    for (const text of ['', 'domain_sc']) {
+      const result = await session.call('complete_filter', { operation: 'overview', text });
+      expect(result.isError).toBe(true);
+      const error = (result.structuredContent as Record<string, any>)['error'];
+      expect(error).toMatchObject({ kind: 'filter_not_allowed', parameter: 'operation', operation: 'overview' });
+      expect(error.operations).toEqual(expect.arrayContaining(['links', 'ref-domains', 'anchors', 'matrix']));
+      expect(error.operations).not.toContain('overview');
+      expect(error.issues).toEqual([expect.objectContaining({ code: 'filter_not_allowed', offset: 0, length: text.length })]);
+      expect(textOf(result)).toContain('The operation overview takes no filter.');
+      expect(textOf(result)).toContain('links');
+    }
+  });
+
+  it('answers a cursor past 4,096 characters as too_long, as check_filter does for that text', async () => {
+    const text = `anchor = '${'a'.repeat(5000)}`;
+    const result = await session.call('complete_filter', { operation: 'links', text, offset: 4097 });
+    expect(result.isError).toBe(true);
+    const error = (result.structuredContent as Record<string, any>)['error'];
+    expect(error).toMatchObject({ kind: 'too_long', parameter: 'offset', offset: 4097, max_length: 4096 });
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'too_long', offset: 4096, length: 1 })]);
+    expect(textOf(result)).toContain('4,096');
+    const checked = await session.call('check_filter', { operation: 'links', filter: text });
+    expect((checked.structuredContent as Record<string, any>)['issues'][0].code).toBe('too_long');
+    // At the limit itself the cursor is inside the string: an empty list, not an error.
+    const within = await session.call('complete_filter', { operation: 'links', text, offset: 4096 });
+    expect(within.isError).toBeFalsy();
+    expect((within.structuredContent as Record<string, any>)['suggestions']).toEqual([]);
+  });
+});
