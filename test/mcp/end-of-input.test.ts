@@ -5,12 +5,11 @@
  * over the CLI's stdio (the SDK's client cannot close its input with a request in flight), against
  * the reference server on the hand-written fixture of test/server/fixture.ts.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { KEYS, NOW } from '../server/fixture.js';
 import { fixtureStore } from '../server/helpers.js';
-import { ROOT } from './session.js';
+import { runCli } from './session.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -24,24 +23,11 @@ async function unitsLeft(): Promise<number> {
 }
 
 /**
- * Spawns `backlink-query mcp <args>`, writes `messages` (one JSON-RPC message a line) in one go and
+ * Runs `backlink-query mcp <args>`, writes `messages` (one JSON-RPC message a line) in one go and
  * ends standard input right after; resolves when the process exits, with what it wrote.
  */
-function exchange(args: readonly string[], messages: readonly object[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
-  });
-}
+const exchange = (args: readonly string[], messages: readonly object[]) =>
+  runCli(['mcp', ...args], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join('') });
 
 describe('the end of input with a call running', () => {
   it('answers the call, then ends, and logs the units it cost', async () => {

@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,3 +52,31 @@ export async function startSession(args: readonly string[], env: Record<string, 
 /** The text of a result's content blocks, joined. */
 export const textOf = (result: CallToolResult): string =>
   result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+
+/** What a run of the CLI wrote, and how it ended. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the CLI from the sources (`node --import tsx src/cli/main.ts <args>`) with only PATH and HOME
+ * (and `env`), writes `input` to its standard input and ends it; resolves when the process exits.
+ * `hide` names packages to hide from it (test/entries/hide-packages.mjs), as if not installed.
+ */
+export function runCli(args: readonly string[], options: { input?: string; hide?: readonly string[]; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', BQ_HIDE_PACKAGES: (options.hide ?? []).join(','), ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -4,33 +4,16 @@
  * installed), its help and usage errors need no SDK, and a session ends when the client closes
  * standard input, with nothing but the protocol on standard output.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/helpers/run-main.js';
-import { ROOT, startSession } from './session.js';
+import { runCli, startSession } from './session.js';
 
 /** The SDK's entries the tool server loads, as the hook hides them (exact specifiers). */
 const SDK_ENTRIES = ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'];
 
-function cli(args: readonly string[], options: { hide?: readonly string[]; env?: Record<string, string> } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', BQ_HIDE_PACKAGES: (options.hide ?? []).join(','), ...options.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
-}
-
 describe('backlink-query mcp without @modelcontextprotocol/sdk', () => {
   it('names the package and the command to install it, and exits 1', async () => {
-    const run = await cli(['mcp', '--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key-000'], { hide: SDK_ENTRIES });
+    const run = await runCli(['mcp', '--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key-000'], { hide: SDK_ENTRIES });
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
       'backlink-query mcp needs an optional package that is not installed: @modelcontextprotocol/sdk.\nInstall it with:\n  npm install @modelcontextprotocol/sdk\n',
@@ -39,7 +22,7 @@ describe('backlink-query mcp without @modelcontextprotocol/sdk', () => {
   });
 
   it('still prints its help, which names the options and the package', async () => {
-    const run = await cli(['mcp', '--help'], { hide: SDK_ENTRIES });
+    const run = await runCli(['mcp', '--help'], { hide: SDK_ENTRIES });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: backlink-query mcp /);
     for (const option of ['--base-url', '--api-key', '--budget', '--max-call-units']) expect(run.stdout).toContain(option);
