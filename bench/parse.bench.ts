@@ -5,12 +5,13 @@
  * - @marcbachmann/cel-js parsing the same expressions in CEL (the fastest peer parser we know
  *   of): no goal, the ratio states the gap.
  * And the parse cache's hit path (`safeParseFilter(text, { operation, cache: true })` for a text
- * parsed before) against a parse + validate of the same text.
+ * parsed before) against a parse + validate of the same text, and `complete` at the end of a
+ * filter (a keystroke in an editor) against a parse + validate of it.
  *
  * Run alone: `npx tsx bench/parse.bench.ts`
  */
 import { parse as parseCel } from '@marcbachmann/cel-js';
-import { safeParseFilter } from '../src/index.js';
+import { complete, safeParseFilter } from '../src/index.js';
 import { fastParser } from '../src/syntax/parser.js';
 import { filterLexer } from '../src/syntax/tokens.js';
 import { comparePaired, printRatios, type BenchRatio } from './harness.js';
@@ -74,8 +75,22 @@ export function runParseBench(): BenchRatio[] {
     // As a server meets it: the text arrives as a new string each time (its hash not yet known),
     // both sides get the same kind of copy.
     comparePaired(`${bigName}, a new string each call: cache hit vs parse + validate`, () => cachedCopy(big.filter), () => oursCopy(big.filter), large),
+    // Completion on a keystroke: the whole text before the cursor is parsed once (no recovery),
+    // then content assist reads the open groups and the last condition. No goal: the ratio says
+    // what a keystroke costs next to checking the same text.
+    comparePaired('typical filter + " AND ": complete at the end vs parse + validate', completeAtEnd(`${TYPICAL} AND `), ours(TYPICAL), typical),
+    comparePaired(`${bigName} cut before its last condition: complete at the end vs parse + validate`, completeAtEnd(cutBeforeLast(big.filter)), ours(big.filter), large),
   ];
 }
+
+/** `complete` at the end of `text`, for links; checked once to offer something. */
+function completeAtEnd(text: string): () => unknown {
+  if (complete(text, text.length, { operation: 'links' }).length === 0) throw new Error(`nothing to complete after ${text.slice(-40)}`);
+  return () => complete(text, text.length, { operation: 'links' });
+}
+
+/** The text up to and including its last AND (a cursor where the next condition starts). */
+const cutBeforeLast = (text: string): string => text.slice(0, text.lastIndexOf(' AND ') + 5);
 
 /** A new string with the same text (a copy, as a request's decoded query gives a server). */
 const copyOf = (text: string): string => `${text} `.slice(0, -1);
