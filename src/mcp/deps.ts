@@ -10,7 +10,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { isMissing, MissingDependencyError } from '../peers.js';
+import { importPeer, type MissingDependencyError } from '../peers.js';
 
 /** The package name, as the message about installing it names it. @internal */
 export const MCP_SDK = '@modelcontextprotocol/sdk';
@@ -47,19 +47,17 @@ export function loadMcpSdk(): Promise<McpSdk> {
 }
 
 async function loadAll(): Promise<McpSdk> {
-  try {
-    const [server, stdio, types] = await Promise.all([
+  const [server, stdio, types] = await importPeer(MCP_COMMAND, MCP_SDK, () =>
+    Promise.all([
       import('@modelcontextprotocol/sdk/server/index.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    return {
-      Server: server.Server,
-      StdioServerTransport: stdio.StdioServerTransport,
-      ListToolsRequestSchema: types.ListToolsRequestSchema,
-      CallToolRequestSchema: types.CallToolRequestSchema,
-    };
-  } catch (error) {
-    throw isMissing(error, MCP_SDK) ? new MissingDependencyError(MCP_COMMAND, [MCP_SDK], error) : error;
-  }
+    ]),
+  );
+  return {
+    Server: server.Server,
+    StdioServerTransport: stdio.StdioServerTransport,
+    ListToolsRequestSchema: types.ListToolsRequestSchema,
+    CallToolRequestSchema: types.CallToolRequestSchema,
+  };
 }
