@@ -7,10 +7,10 @@
  * @internal
  */
 import { OPERATION_NAMES } from '../catalogue/operations.js';
-import { createClient } from '../client/client.js';
 import { MissingDependencyError } from '../peers.js';
-import { integerOption, parseCommandArgs, stringOption, UsageError } from './args.js';
+import { integerOption, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
+import { connectedClient, CONNECTION_OPTIONS } from './connection.js';
 import { DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
 import { packageVersion } from './node-io.js';
 
@@ -48,12 +48,9 @@ Example (an MCP client's configuration):
 `;
 
 const OPTIONS = {
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
+  ...CONNECTION_OPTIONS,
   budget: { type: 'string' },
   'max-call-units': { type: 'string' },
-  timeout: { type: 'string' },
-  retries: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -69,21 +66,9 @@ export const mcpCommand: Command = {
       return EXIT.ok;
     }
     if (parsed.positionals.length > 0) throw new UsageError(`mcp takes no arguments, only options; got ${JSON.stringify(parsed.positionals[0])}.`);
-    const apiKey = stringOption(parsed.values, 'api-key') ?? io.env['BACKLINK_QUERY_API_KEY'];
-    const baseUrl = stringOption(parsed.values, 'base-url') ?? io.env['BACKLINK_QUERY_BASE_URL'];
-    if (!apiKey) throw new UsageError('No API key: set BACKLINK_QUERY_API_KEY or pass --api-key.');
-    if (!baseUrl) throw new UsageError('No base URL: set BACKLINK_QUERY_BASE_URL or pass --base-url.');
     const budget = integerOption(parsed.values, 'budget', 0);
     const maxCallUnits = integerOption(parsed.values, 'max-call-units', 0) ?? DEFAULT_MAX_CALL_UNITS;
-    const timeout = integerOption(parsed.values, 'timeout', 1);
-    const retries = integerOption(parsed.values, 'retries', 0);
-    const client = createClient({
-      apiKey,
-      baseUrl,
-      ...(budget !== undefined && { budget }),
-      ...(timeout !== undefined && { timeout }),
-      ...(retries !== undefined && { retry: retries }),
-    });
+    const { client, baseUrl } = connectedClient(parsed.values, io.env, budget);
     const log = (line: string) => io.stderr.write(`backlink-query mcp: ${line}\n`);
     let server: typeof import('../mcp/server.js');
     try {

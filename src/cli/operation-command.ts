@@ -7,7 +7,7 @@
  */
 import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
-import { createClient, type Client } from '../client/client.js';
+import type { Client } from '../client/client.js';
 import type { AnyResult } from '../client/call.js';
 import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
@@ -19,6 +19,7 @@ import { DEFAULT_MAX_LIMIT } from '../server/validation/validate-request.js';
 import { integerOption, parseCommandArgs, sentence, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { confirmCost, DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
+import { connectedClient } from './connection.js';
 import { operationHelp } from './operation-help.js';
 import { optionName, optionParams, optionTable, paramsFromArgs, targetParam } from './operation-options.js';
 import { listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat } from './output.js';
@@ -48,22 +49,6 @@ function settingsOf(parsed: ParsedArgs): RunSettings {
     confirmAbove: integerOption(parsed.values, 'confirm-above', 0) ?? DEFAULT_CONFIRM_ABOVE,
     yes: parsed.values['yes'] === true,
   };
-}
-
-function clientOf(parsed: ParsedArgs, settings: RunSettings, io: CliIo): Client {
-  const apiKey = stringOption(parsed.values, 'api-key') ?? io.env['BACKLINK_QUERY_API_KEY'];
-  const baseUrl = stringOption(parsed.values, 'base-url') ?? io.env['BACKLINK_QUERY_BASE_URL'];
-  if (!apiKey) throw new UsageError('No API key: set BACKLINK_QUERY_API_KEY or pass --api-key.');
-  if (!baseUrl) throw new UsageError('No base URL: set BACKLINK_QUERY_BASE_URL or pass --base-url.');
-  const timeout = integerOption(parsed.values, 'timeout', 1);
-  const retries = integerOption(parsed.values, 'retries', 0);
-  return createClient({
-    apiKey,
-    baseUrl,
-    ...(settings.maxUnits !== undefined && { budget: settings.maxUnits }),
-    ...(timeout !== undefined && { timeout }),
-    ...(retries !== undefined && { retry: retries }),
-  });
 }
 
 /** A parameter as the command line sets it: `<url>` for the target, `--order-by` for `order_by`. */
@@ -185,7 +170,7 @@ function operationCommand(operation: OperationName): Command {
       const params = paramsFromArgs(operation, parsed);
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
       checkFirst(operation, params, settings);
-      const client = clientOf(parsed, settings, io);
+      const client = connectedClient(parsed.values, io.env, settings.maxUnits).client;
       await confirmCost(estimateRun(operation, params, settings), settings.confirmAbove, { yes: settings.yes, bounded: settings.maxUnits !== undefined }, io);
       await (settings.all ? runAll : runOnce)(client, operation, params, settings, io);
       return EXIT.ok;

@@ -8,6 +8,7 @@
 import { operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { UsageError, type OptionTable, type ParsedArgs } from './args.js';
+import { CONNECTION_OPTIONS } from './connection.js';
 
 type Specs = Readonly<Record<string, ParamSpec>>;
 
@@ -39,10 +40,7 @@ export const COMMON_OPTIONS = {
   'max-units': { type: 'string' },
   'confirm-above': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
-  'api-key': { type: 'string' },
-  'base-url': { type: 'string' },
-  timeout: { type: 'string' },
-  retries: { type: 'string' },
+  ...CONNECTION_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const satisfies OptionTable;
 
