@@ -27,6 +27,7 @@ import { DEFAULT_LIMITS } from '../validate/limits.js';
 import { suggest } from '../validate/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
 import { CHECK_FILTER, COMPLETE_FILTER, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
+import { formatUnits as units } from '../cli/confirm.js';
 
 /** A tool's answer, as `tools/call` returns it (the SDK's `CallToolResult`, text content only). @internal */
 export interface ToolResult {
@@ -49,8 +50,6 @@ export interface ToolContext {
 }
 
 type Args = Readonly<Record<string, unknown>>;
-
-const units = (n: number): string => n.toLocaleString('en-US');
 
 /** A tool error: a text for the model and the same facts as `structuredContent.error`. */
 function failure(text: string, error: Readonly<Record<string, unknown>>): ToolResult {

@@ -10,6 +10,7 @@
 import { operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { estimateUnits } from '../client/units.js';
+import { formatUnits as units } from '../cli/confirm.js';
 
 type Params = Readonly<Record<string, unknown>>;
 
@@ -41,8 +42,6 @@ export interface CostLimits {
   /** The session budget as set (`--budget`), for the message. */
   readonly budget: number | undefined;
 }
-
-const units = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * The parameter that bounds a call's rows, and the largest value of it whose worst case fits in
