@@ -54,3 +54,18 @@ export function clockAt(now: Date): Clock {
   const since = new Date(now.getTime() - NEW_DAYS * 86_400_000);
   return { newSince: formatTimestamp(since), month: formatTimestamp(now).slice(0, 7) };
 }
+
+/**
+ * The day "new" starts on (`YYYY-MM-DD` of `newSince`) and the day after it: a count of new links
+ * is the links first seen on later days (a per-day rollup) plus those of that first day from
+ * `newSince` on, which sort before the next day's text.
+ *
+ * @example
+ * ```ts
+ * newDays({ newSince: '2026-05-16T10:00:00', month: '2026-06' }); // { day: '2026-05-16', nextDay: '2026-05-17' }
+ * ```
+ */
+export function newDays(clock: Clock): { readonly day: string; readonly nextDay: string } {
+  const day = clock.newSince.slice(0, 10);
+  return { day, nextDay: new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) };
+}

@@ -111,6 +111,7 @@ async function snapshot(store: PostgresStore): Promise<Record<string, unknown[]>
     r_anchors: 'SELECT * FROM r_anchors ORDER BY tkey, anchor',
     r_history: 'SELECT * FROM r_history ORDER BY tkey, month',
     r_score_profile: 'SELECT * FROM r_score_profile ORDER BY tkey, domain_score',
+    r_first_seen: 'SELECT * FROM r_first_seen ORDER BY tkey, day',
   };
   const out: Record<string, unknown[]> = {};
   for (const [name, text] of Object.entries(tables)) out[name] = await store.connection.all({ sql: text, params: [] });
@@ -363,5 +364,5 @@ describe('COPY text format', () => {
 
 // Keep the list of rollup tables in step with the snapshot above.
 it('snapshots every rollup table', () => {
-  expect([...ROLLUP_TABLES].sort()).toEqual(['r_anchors', 'r_history', 'r_pages', 'r_ref_domains', 'r_ref_ips', 'r_score_profile', 'r_targets']);
+  expect([...ROLLUP_TABLES].sort()).toEqual(['r_anchors', 'r_first_seen', 'r_history', 'r_pages', 'r_ref_domains', 'r_ref_ips', 'r_score_profile', 'r_targets']);
 });

@@ -153,12 +153,28 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, timeou
         const profileBefore = await pair.links.scoreProfile(topTarget);
         const retold = await pair.rollups.writer();
         await retold.domains(
-          referrers.rows.map((row, i) => ({ domain: row.domain, ip_address: row.ip_address, country: i % 2 === 0 ? 'AA' : 'ZZ', domain_score: (row.domain_score + 37) % 101 })),
+          referrers.rows.map((row, i) => ({
+            domain: row.domain,
+            ip_address: i % 3 === 0 ? `203.0.113.${i}` : row.ip_address,
+            country: i % 2 === 0 ? 'AA' : 'ZZ',
+            domain_score: (row.domain_score + 37) % 101,
+          })),
         );
         const retoldStats = await retold.finish();
         expect(retoldStats.domains).toBeGreaterThan(1); // the top target and the others these referrers link to
         expect(await pair.links.scoreProfile(topTarget)).not.toEqual(profileBefore);
         await compareAll(pair, targets, domains, 3);
+
+        // Target pages' own data changes without any link: the pages rollup, which keeps it, follows.
+        const pagesOf = () => pair.links.grouped('pages', { target: topTarget, page: { orderBy: 'source_url', direction: 'ASC', limit: 12, offset: 0 }, filter: null, clock });
+        const linkedPages = await pagesOf();
+        const repaged = await pair.rollups.writer();
+        await repaged.pages(
+          linkedPages.rows.map((row, i) => ({ url: row.source_url, title: `Page ${i} retold`, response_code: 404, page_score: i, external_links_count: 100 + i, internal_links_count: i })),
+        );
+        expect((await repaged.finish()).domains).toBe(1);
+        expect((await pagesOf()).rows.map((row) => row.source_title)).toContain('Page 0 retold');
+        await compareAll(pair, targets, domains, 4);
       } finally {
         await pair.close();
       }

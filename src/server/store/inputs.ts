@@ -108,12 +108,13 @@ function domainOf(host: string, parser: DomainParser): string {
 }
 
 /**
- * The host and path a target page is stored under; throws when its URL has no host.
+ * The host and path a target page is stored under, and the registrable domain whose rollups show
+ * it; throws when its URL has no host.
  *
  * @internal
  */
-export function pageParts(page: TargetPageInput, parser: DomainParser): { host: string; path: string } {
+export function pageParts(page: TargetPageInput, parser: DomainParser): { host: string; path: string; domain: string } {
   const parts = splitUrl(page.url, parser);
   if (!parts) throw new Error(`Not a URL with a host: ${page.url}`);
-  return { host: parts.host, path: parts.path };
+  return { host: parts.host, path: parts.path, domain: domainOf(parts.host, parser) };
 }

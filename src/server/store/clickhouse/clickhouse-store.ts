@@ -19,6 +19,7 @@
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import type { DomainParser } from '../../deps.js';
+import { newDays } from '../../clock.js';
 import { monthlyCounts, type HistoryLink } from '../../history.js';
 import type { Target } from '../../target.js';
 import { LINK_COLUMNS, linkRow, pageParts } from '../inputs.js';
@@ -28,7 +29,7 @@ import { filterCondition, matrixCountColumn } from '../sql/filter.js';
 import { ident, join, raw, sql, type Fragment } from '../sql/fragment.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, matrixRecord } from '../sql/graph.js';
 import { groupedRows, type RelationSources } from '../sql/relations.js';
-import { ROLLUP_COLUMNS, rollupRows } from '../sql/rollups.js';
+import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { runList, type RowsOfKeys } from '../sql/run-list.js';
 import { scopeCondition } from '../sql/scope.js';
@@ -292,7 +293,10 @@ async function grouped<Op extends GroupedOperation>(
   // A page of links is read keys first: the target's links are many, and their columns wide.
   const byKeys: RowsOfKeys | undefined =
     operation === 'links' && pagesByKeys
-      ? (ids) => groupedRows('links', query.target, query.clock, tkey, { ...view.sources, links: linksOf(view.unmerged, { domain: query.target.domain, ids }) })
+      ? (ids) =>
+          connection.all<Record<string, unknown>>(
+            groupedRows('links', query.target, query.clock, tkey, { ...view.sources, links: linksOf(view.unmerged, { domain: query.target.domain, ids }) }),
+          )
       : undefined;
   const result = await runList(connection, rows, where, query.page, { total, rowsOf: byKeys });
   const record = operations[operation].record;
@@ -303,8 +307,13 @@ async function overview({ connection, version, sources }: ShardView, target: Tar
   let counts: Record<string, unknown> | undefined;
   if (tkey !== undefined) {
     const [row] = await connection.all<Record<string, unknown>>(sql`SELECT * FROM r_targets_local WHERE tkey = ${tkey} AND version = ${version}`);
+    const { day, nextDay } = newDays(clock);
+    // The days after the first "new" day from the per-day rollup, and that day's links from its start time on.
     const [fresh] = row
-      ? await connection.all<{ n: number }>(sql`SELECT count() AS n FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince}`)
+      ? await connection.all<{ n: number }>(
+          sql`SELECT (SELECT sum(links_count) FROM r_first_seen_local WHERE tkey = ${tkey} AND version = ${version} AND day > ${day})
+            + (SELECT count() FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`,
+        )
       : [{ n: 0 }];
     counts = { ...row, new_count: fresh?.n ?? 0 };
   } else {
@@ -417,7 +426,7 @@ function nextVersion(): number {
   return lastVersion;
 }
 
-/** Columns of the source links a rollup refresh reads (`rollupRows` also wants the source domain's country and score). */
+/** Columns of the source links a rollup refresh reads (`rollupRows` also wants the source domain's IP, country and score). */
 const SOURCE_COLUMNS = raw(
   `source_url, target_url, anchor, ip_address, ip_class_c, first_seen_at, last_seen_at, is_lost, is_nofollow, is_sponsored, is_ugc, is_frame,
    is_form, is_image, source_domain, target_host, target_path`,
@@ -459,8 +468,13 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
       const version = nextVersion();
       await everywhere(
         'target_pages_local',
-        rows.map((p) => ({ ...pageParts(p, parser), url: p.url, title: p.title, response_code: p.response_code, page_score: p.page_score,
-          external_links_count: p.external_links_count, internal_links_count: p.internal_links_count, version })),
+        rows.map((p) => {
+          const { host, path, domain } = pageParts(p, parser);
+          // The rollups of the page's domain show the page's own data.
+          touched.add(domain);
+          return { host, path, url: p.url, title: p.title, response_code: p.response_code, page_score: p.page_score,
+            external_links_count: p.external_links_count, internal_links_count: p.internal_links_count, version };
+        }),
       );
     },
     keywords: async (rows) => {
@@ -581,10 +595,26 @@ async function refresh(
   const final = unmerged ? ' FINAL' : '';
   const placed = await placement.ofAll(domains);
   // Every shard holds all domains: read their country and score once, rather than join them per domain.
-  const known = new Map<string, { country: string; domain_score: number }>();
-  await shards[0]!.each<{ domain: string; country: string; domain_score: number }>(raw(`SELECT domain, country, domain_score FROM domains_local${final}`), (rows) => {
-    for (const row of rows) known.set(row.domain, { country: row.country, domain_score: Number(row.domain_score) });
-  });
+  const known = new Map<string, { ip_address: string; country: string; domain_score: number }>();
+  await shards[0]!.each<{ domain: string; ip_address: string; country: string; domain_score: number }>(
+    raw(`SELECT domain, ip_address, country, domain_score FROM domains_local${final}`),
+    (rows) => {
+      for (const row of rows) known.set(row.domain, { ip_address: row.ip_address, country: row.country, domain_score: Number(row.domain_score) });
+    },
+  );
+  // And the target pages' own data, which the rollups of their domains show.
+  const pages = new Map<string, PageData>();
+  await shards[0]!.each<PageData & { host: string; path: string }>(
+    raw(`SELECT host, path, url, title, response_code, external_links_count, internal_links_count FROM target_pages_local${final}`),
+    (rows) => {
+      for (const row of rows) {
+        pages.set(row.host + row.path, {
+          url: row.url, title: row.title, response_code: Number(row.response_code),
+          external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count),
+        });
+      }
+    },
+  );
   let done = 0;
   for (let s = 0; s < shards.length; s++) {
     const shard = shards[s]!;
@@ -600,13 +630,14 @@ async function refresh(
       const withLinks = batch.filter((domain) => (counts.get(domain) ?? 0) > 0);
       for (let i = 0; i < withLinks.length; i += 1_000) {
         const names = join(withLinks.slice(i, i + 1_000).map((domain) => sql`${domain}`), ', ');
-        await shard.each<Omit<SourceLink, 'country' | 'domain_score'> & { target_domain: string }>(
+        await shard.each<Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'> & { target_domain: string }>(
           sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM links_local${raw(final)} WHERE target_domain IN (${names})`,
           (rows) => {
             for (const row of rows) {
               // Completed in place: a large domain's links are millions of objects.
               const link = row as unknown as { -readonly [K in keyof SourceLink]: SourceLink[K] };
               const source = known.get(link.source_domain);
+              link.domain_ip = source?.ip_address ?? null;
               link.country = source?.country ?? null;
               link.domain_score = source?.domain_score ?? null;
               links.get(row.target_domain)!.push(link);
@@ -615,7 +646,7 @@ async function refresh(
         );
       }
       for (const domain of batch) {
-        await writer.add(domain, rollupRows(domain, links.get(domain)!));
+        await writer.add(domain, rollupRows(domain, links.get(domain)!, pages));
         links.delete(domain);
         onProgress?.(++done, domains.length);
       }
@@ -664,6 +695,7 @@ class RollupWriter {
     add('r_pages', rows.pages);
     add('r_anchors', rows.anchors);
     add('r_score_profile', rows.scoreProfile);
+    add('r_first_seen', rows.firstSeen);
     for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
     this.#rows += rows.history.length;
     this.#versions.push({ tdomain: domain, version });

@@ -65,12 +65,21 @@ export const ROLLUP_TABLES = {
     columns: `tkey String, tdomain String, ${counters(['backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'])}`,
     order: 'tkey',
   },
-  r_ref_domains: { columns: `tkey String, tdomain String, source_domain String, backlinks_count Int64, first_seen_at String, last_seen_at String, follow_links Int64, lost_links Int64`, order: 'tkey, source_domain' },
+  r_ref_domains: {
+    columns: `tkey String, tdomain String, source_domain String, backlinks_count Int64, first_seen_at String, last_seen_at String, follow_links Int64, lost_links Int64,
+      ip_address String, country String, domain_score Int64`,
+    order: 'tkey, source_domain',
+  },
   r_ref_ips: { columns: `tkey String, tdomain String, ip_address String, country String, backlinks_count Int64, domains_count Int64, first_seen_at String, last_seen_at String`, order: 'tkey, ip_address' },
-  r_pages: { columns: `tkey String, tdomain String, page_key String, host String, path String, target_url String, backlinks_count Int64, domains_count Int64, first_seen_at String, last_seen_at String`, order: 'tkey, page_key' },
+  r_pages: {
+    columns: `tkey String, tdomain String, page_key String, host String, path String, source_url String, source_title String, response_code Int64,
+      backlinks_count Int64, domains_count Int64, external_links_count Int64, internal_links_count Int64, first_seen_at String, last_seen_at String`,
+    order: 'tkey, page_key',
+  },
   r_anchors: { columns: `tkey String, tdomain String, anchor String, backlinks_count Int64, domains_count Int64, first_seen_at String, last_seen_at String`, order: 'tkey, anchor' },
   r_history: { columns: `tkey String, tdomain String, month String, backlinks_count Int64, domains_count Int64, follows_count Int64`, order: 'tkey, month' },
   r_score_profile: { columns: `tkey String, tdomain String, domain_score Int64, domains_count Int64`, order: 'tkey, domain_score' },
+  r_first_seen: { columns: `tkey String, tdomain String, day String, links_count Int64`, order: 'tkey, day' },
 } as const;
 
 /** A rollup table's name. */

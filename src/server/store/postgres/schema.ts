@@ -12,7 +12,7 @@
  * @module
  * @internal
  */
-import { FILL_SCORE_PROFILE } from '../sql/rollups.js';
+import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../sql/rollups.js';
 import type { PostgresConnection } from './connection.js';
 
 /** `TEXT COLLATE "C" NOT NULL`, the type of every text column. */
@@ -179,6 +179,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tkey, domain_score)
   );
   ${FILL_SCORE_PROFILE}
+  `,
+  // 4: rollups read without joins (a referring domain's and a target page's own data written into
+  // their rows at refresh), and links first seen per day for "new" counts.
+  `
+  ${joinedRollupColumns(T, I)}
+  CREATE TABLE r_first_seen (
+    tkey ${T}, day ${T}, links_count ${I},
+    PRIMARY KEY (tkey, day)
+  );
+  ${FILL_JOINED_ROLLUPS}
   `,
 ];
 

@@ -93,10 +93,10 @@ export async function matrix(connection: SqlConnection, query: MatrixQuery, useR
   let grouped: Fragment;
   if (keys.every((key): key is string => key !== undefined)) {
     const counts = keys.map((key, i) => sql`sum(CASE WHEN r.tkey = ${key} THEN r.backlinks_count ELSE 0 END) AS ${names[i]!}`);
-    grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS domain, coalesce(min(d.domain_score), 0) AS domain_score,
-        coalesce(min(d.ip_address), '') AS ip_address, coalesce(min(d.country), '') AS country, ${join(counts, ', ')}
-      FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
-      WHERE r.tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) GROUP BY r.source_domain`;
+    // A referring domain's own data is in each of its rollup rows (the same in every row once refreshed).
+    grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS domain, min(r.domain_score) AS domain_score,
+        min(r.ip_address) AS ip_address, min(r.country) AS country, ${join(counts, ', ')}
+      FROM r_ref_domains r WHERE r.tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) GROUP BY r.source_domain`;
   } else {
     const conditions = query.targets.map(scopeCondition);
     const counts = conditions.map((condition, i) => sql`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${names[i]!}`);

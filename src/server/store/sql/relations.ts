@@ -46,6 +46,25 @@ export interface RelationSources {
    * (an aggregate inside an aggregate).
    */
   readonly renameOutside?: boolean;
+  /**
+   * Columns of the links (aliased `l`) that sort exactly as a field of the links list does, by
+   * field (integer ranks of text fields, on the column side): the links relation carries each as a
+   * hidden column `_o_<field>` ({@link listSortKeys} names them for `runList`).
+   */
+  readonly sortKeys?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The hidden columns of the links relation that `runList` sorts by instead of the fields.
+ *
+ * @example
+ * ```ts
+ * listSortKeys({ ...SQL_SOURCES, sortKeys: { anchor: 'o_anchor' } }); // { anchor: '_o_anchor' }
+ * ```
+ */
+export function listSortKeys(sources: RelationSources): Readonly<Record<string, string>> | undefined {
+  if (!sources.sortKeys) return undefined;
+  return Object.fromEntries(Object.keys(sources.sortKeys).map((field) => [field, `_o_${field}`]));
 }
 
 /** The tables of the SQL stores (SQLite, PostgreSQL). @internal */
@@ -160,38 +179,25 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
       // The links list is the links themselves; only its total comes from a rollup.
       return fromLinks('links', target, clock, sources);
     case 'ref-domains':
+      // The referring domain's IP, country and score are written into its rows at refresh.
       return {
         key: raw('r.source_domain'),
         alias: 'r',
         expressions: {
-          ...domainInfo('r', false),
+          domain: raw('r.source_domain'),
           is_follow: raw('(r.follow_links > 0)'),
           is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
           is_lost: raw('(r.lost_links = r.backlinks_count)'),
         },
-        from: sql`${sources.rollup('r_ref_domains')} LEFT JOIN ${sources.domains(sql`SELECT r.source_domain FROM ${sources.rollup('r_ref_domains')} WHERE ${where}`)}
-          ON d.domain = r.source_domain`,
+        from: sources.rollup('r_ref_domains'),
         where,
         groupBy: null,
       };
     case 'ref-ips':
       return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: sources.rollup('r_ref_ips'), where, groupBy: null };
     case 'pages':
-      return {
-        key: raw('r.page_key'),
-        alias: 'r',
-        expressions: {
-          source_url: raw('coalesce(p.url, r.target_url)'),
-          source_title: raw(`coalesce(p.title, '')`),
-          response_code: raw('coalesce(p.response_code, 200)'),
-          external_links_count: raw('coalesce(p.external_links_count, 0)'),
-          internal_links_count: raw('coalesce(p.internal_links_count, 0)'),
-        },
-        from: sql`${sources.rollup('r_pages')} LEFT JOIN ${sources.targetPages(sql`SELECT r.host FROM ${sources.rollup('r_pages')} WHERE ${where}`)}
-          ON p.host = r.host AND p.path = r.path`,
-        where,
-        groupBy: null,
-      };
+      // The page's own URL, title, status and link counts are written into its row at refresh.
+      return { key: raw('r.page_key'), alias: 'r', expressions: {}, from: sources.rollup('r_pages'), where, groupBy: null };
     case 'anchors':
       return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: sources.rollup('r_anchors'), where, groupBy: null };
   }
@@ -214,10 +220,11 @@ export function groupedRows(operation: GroupedOperation, target: Target, clock: 
     const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
     return sql`${expression} AS ${ident(inner(field))}`;
   });
-  const select = join([sql`${relation.key} AS _key`, ...columns], ', ');
+  const hidden = operation === 'links' && sources.sortKeys ? Object.entries(sources.sortKeys).map(([field, column]) => raw(`l.${column} AS _o_${field}`)) : [];
+  const select = join([sql`${relation.key} AS _key`, ...columns, ...hidden], ', ');
   const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
   const rows = sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
   if (!sources.renameOutside) return rows;
-  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`)], ', ');
+  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...hidden.map((_, i) => raw(`_o_${Object.keys(sources.sortKeys!)[i]}`))], ', ');
   return sql`SELECT ${renamed} FROM (${rows})`;
 }

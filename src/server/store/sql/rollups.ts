@@ -13,6 +13,11 @@
  * | `r_pages` | target key, linked page | pages |
  * | `r_anchors` | target key, anchor | anchors |
  * | `r_history` | target key, month where a count changes | summary, comparison |
+ * | `r_first_seen` | target key, day links were first seen | overview's `new_count` |
+ *
+ * A referring domain's own data (IP, country, score) is written into its `r_ref_domains` rows, and
+ * a target page's own data (URL, title, status, link counts) into its `r_pages` row, so that no
+ * list joins `domains` or `target_pages` per row when it is read.
  *
  * A refresh reads each given registrable domain's links once (all of a domain's keys come from
  * them), computes every rollup row in one pass ({@link rollupRows}) and replaces the domain's rows
@@ -30,9 +35,9 @@ import type { SqlConnection } from './connection.js';
 import { raw, sql, type Fragment } from './fragment.js';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
-export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_targets'] as const;
+export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_first_seen', 'r_targets'] as const;
 
-/** What the rollups need of one stored link (and the country and score of its source domain). */
+/** What the rollups need of one stored link (and the IP, country and score of its source domain). */
 interface SourceLink {
   readonly source_url: string;
   readonly target_url: string;
@@ -51,8 +56,19 @@ interface SourceLink {
   readonly source_domain: string;
   readonly target_host: string;
   readonly target_path: string;
+  /** The source domain's own IP, country and score (`null`: the store has no row for it). */
+  readonly domain_ip: string | null;
   readonly country: string | null;
   readonly domain_score: number | null;
+}
+
+/** A target page's own data, as stored in `target_pages`. */
+export interface PageData {
+  readonly url: string;
+  readonly title: string;
+  readonly response_code: number;
+  readonly external_links_count: number;
+  readonly internal_links_count: number;
 }
 type HistorySource = Pick<SourceLink, 'first_seen_at' | 'last_seen_at' | 'is_lost' | 'is_nofollow' | 'source_domain'>;
 
@@ -126,7 +142,8 @@ interface Group {
   lost: number;
   country: string | null;
   url: string;
-  /** The source domain's score (referring-domain groups only; 0 when the domain is unknown). */
+  /** The source domain's own data (referring-domain groups only; '' and 0 when the domain is unknown). */
+  ip: string;
   score: number;
 }
 
@@ -140,12 +157,14 @@ interface KeyRollup {
   readonly refDomains: Map<string, Group>;
   readonly pages: Map<string, Group & { host: string; path: string }>;
   readonly anchors: Map<string, Group>;
+  /** Links first seen per day (`YYYY-MM-DD`). */
+  readonly days: Map<string, number>;
 }
 
 const COUNTERS = ['follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'lost_count'] as const;
 
 function newKey(): KeyRollup {
-  return { links: [], counters: Object.fromEntries(COUNTERS.map((c) => [c, 0])), urls: new Set(), ips: new Map(), classes: new Set(), refDomains: new Map(), pages: new Map(), anchors: new Map() };
+  return { links: [], counters: Object.fromEntries(COUNTERS.map((c) => [c, 0])), urls: new Set(), ips: new Map(), classes: new Set(), refDomains: new Map(), pages: new Map(), anchors: new Map(), days: new Map() };
 }
 
 /** Adds a link to a group: counts, distinct domains, first and last seen (text order of ASCII timestamps). */
@@ -164,18 +183,21 @@ function addTo<G extends Group>(groups: Map<string, G>, key: string, link: Sourc
   return group;
 }
 
-const group = (distinct: boolean, score = 0): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', score });
+const group = (distinct: boolean, ip = '', score = 0): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', ip, score });
 
 /**
  * The rollup rows of one registrable domain's links, for its three levels of keys: one pass over
  * the links, hash maps per key (no sort), so every engine gets the same rows from the same code.
  *
+ * `pages` holds the target pages' own data by host + path (a page without a row shows its smallest
+ * linked URL, no title, status 200 and no link counts, as the links-grouped path does).
+ *
  * @example
  * ```ts
- * rollupRows('example.com', links).refDomains.length;
+ * rollupRows('example.com', links, new Map()).refDomains.length;
  * ```
  */
-export function rollupRows(domain: string, links: readonly SourceLink[]) {
+export function rollupRows(domain: string, links: readonly SourceLink[], pages: ReadonlyMap<string, PageData>) {
   const keys = new Map<string, KeyRollup>();
   const keyOf = (tkey: string) => {
     let key = keys.get(tkey);
@@ -199,15 +221,17 @@ export function rollupRows(domain: string, links: readonly SourceLink[]) {
       key.urls.add(link.source_url);
       key.classes.add(link.ip_class_c);
       addTo(key.ips, link.ip_address, link, () => group(true));
-      addTo(key.refDomains, link.source_domain, link, () => group(false, Number(link.domain_score ?? 0)));
+      addTo(key.refDomains, link.source_domain, link, () => group(false, link.domain_ip ?? '', Number(link.domain_score ?? 0)));
       const pageKey = link.target_host + link.target_path;
       addTo(key.pages, pageKey, link, () => ({ ...group(true), host: link.target_host, path: link.target_path }), true);
       addTo(key.anchors, link.anchor, link, () => group(true));
+      const day = link.first_seen_at.slice(0, 10);
+      key.days.set(day, (key.days.get(day) ?? 0) + 1);
     }
   }
   const rows = {
     targets: [] as unknown[][], refDomains: [] as unknown[][], refIps: [] as unknown[][], pages: [] as unknown[][], anchors: [] as unknown[][],
-    history: [] as HistoryRow[], scoreProfile: [] as unknown[][],
+    history: [] as HistoryRow[], scoreProfile: [] as unknown[][], firstSeen: [] as unknown[][],
   };
   for (const [tkey, key] of keys) {
     const c = key.counters;
@@ -217,12 +241,19 @@ export function rollupRows(domain: string, links: readonly SourceLink[]) {
     ]);
     const scores = new Map<number, number>();
     for (const [source, g] of key.refDomains) {
-      rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost]);
+      rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost, g.ip, g.country ?? '', g.score]);
       scores.set(g.score, (scores.get(g.score) ?? 0) + 1);
     }
     for (const [score, count] of scores) rows.scoreProfile.push([tkey, score, count]);
     for (const [ip, g] of key.ips) rows.refIps.push([tkey, ip, g.country ?? '', g.backlinks, g.domains!.size, g.first, g.last]);
-    for (const [pageKey, g] of key.pages) rows.pages.push([tkey, pageKey, g.host, g.path, g.url, g.backlinks, g.domains!.size, g.first, g.last]);
+    for (const [pageKey, g] of key.pages) {
+      const page = pages.get(pageKey);
+      rows.pages.push([
+        tkey, pageKey, g.host, g.path, page?.url ?? g.url, page?.title ?? '', page?.response_code ?? 200, g.backlinks, g.domains!.size,
+        page?.external_links_count ?? 0, page?.internal_links_count ?? 0, g.first, g.last,
+      ]);
+    }
+    for (const [day, count] of key.days) rows.firstSeen.push([tkey, day, count]);
     for (const [anchor, g] of key.anchors) rows.anchors.push([tkey, anchor, g.backlinks, g.domains!.size, g.first, g.last]);
     rows.history.push(...historyRows(tkey, key.links));
   }
@@ -237,15 +268,58 @@ export const FILL_SCORE_PROFILE = `INSERT INTO r_score_profile (tkey, domain_sco
     SELECT r.tkey, coalesce(d.domain_score, 0), count(*) FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
     GROUP BY r.tkey, coalesce(d.domain_score, 0);`;
 
+/**
+ * Fills what the migration to rollups without per-row joins adds, as a refresh would: the referring
+ * domains' own data into `r_ref_domains`, the target pages' own data into `r_pages` (whose
+ * `target_url` becomes `source_url`), and `r_first_seen` from the links of every rolled-up key.
+ * Runs after the engine's `ALTER TABLE ... ADD COLUMN`s and `CREATE TABLE r_first_seen`.
+ */
+export const FILL_JOINED_ROLLUPS = `
+  UPDATE r_ref_domains SET ip_address = d.ip_address, country = d.country, domain_score = d.domain_score
+    FROM domains d WHERE d.domain = r_ref_domains.source_domain;
+  UPDATE r_pages SET source_url = target_url;
+  UPDATE r_pages SET source_url = p.url, source_title = p.title, response_code = p.response_code,
+      external_links_count = p.external_links_count, internal_links_count = p.internal_links_count
+    FROM target_pages p WHERE p.host = r_pages.host AND p.path = r_pages.path;
+  ALTER TABLE r_pages DROP COLUMN target_url;
+  INSERT INTO r_first_seen (tkey, day, links_count)
+    SELECT k.tkey, k.day, count(*) FROM (
+      SELECT 'd:' || target_domain AS tkey, substr(first_seen_at, 1, 10) AS day FROM links
+      UNION ALL SELECT 'h:' || target_host, substr(first_seen_at, 1, 10) FROM links
+      UNION ALL SELECT 'p:' || target_host || target_path, substr(first_seen_at, 1, 10) FROM links
+    ) k WHERE k.tkey IN (SELECT tkey FROM r_targets) GROUP BY k.tkey, k.day;`;
+
+/**
+ * The columns that migration adds, in the engine's types (`text`, `integer`: the engine's NOT NULL
+ * text and integer types).
+ */
+export function joinedRollupColumns(text: string, integer: string): string {
+  const add = (table: string, column: string, type: string, fallback: string) => `ALTER TABLE ${table} ADD COLUMN ${column} ${type} DEFAULT ${fallback};`;
+  return [
+    add('r_ref_domains', 'ip_address', text, "''"),
+    add('r_ref_domains', 'country', text, "''"),
+    add('r_ref_domains', 'domain_score', integer, '0'),
+    add('r_pages', 'source_url', text, "''"),
+    add('r_pages', 'source_title', text, "''"),
+    add('r_pages', 'response_code', integer, '200'),
+    add('r_pages', 'external_links_count', integer, '0'),
+    add('r_pages', 'internal_links_count', integer, '0'),
+  ].join('\n');
+}
+
 /** The columns of each rollup table, in the order of `rollupRows`' tuples. @internal */
 export const ROLLUP_COLUMNS = {
   r_targets: ['tkey', 'tdomain', 'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'],
-  r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links'],
+  r_ref_domains: ['tkey', 'source_domain', 'backlinks_count', 'first_seen_at', 'last_seen_at', 'follow_links', 'lost_links', 'ip_address', 'country', 'domain_score'],
   r_ref_ips: ['tkey', 'ip_address', 'country', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
-  r_pages: ['tkey', 'page_key', 'host', 'path', 'target_url', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
+  r_pages: [
+    'tkey', 'page_key', 'host', 'path', 'source_url', 'source_title', 'response_code', 'backlinks_count', 'domains_count', 'external_links_count',
+    'internal_links_count', 'first_seen_at', 'last_seen_at',
+  ],
   r_anchors: ['tkey', 'anchor', 'backlinks_count', 'domains_count', 'first_seen_at', 'last_seen_at'],
   r_history: ['tkey', 'month', 'backlinks_count', 'domains_count', 'follows_count'],
   r_score_profile: ['tkey', 'domain_score', 'domains_count'],
+  r_first_seen: ['tkey', 'day', 'links_count'],
 } as const;
 
 /** Rows per INSERT statement (16 columns x 500 stays under every engine's parameter limit). */
@@ -264,13 +338,76 @@ function inserts(table: keyof typeof ROLLUP_COLUMNS, rows: readonly (readonly un
 
 const SOURCE_COLUMNS = raw(
   `l.source_url, l.target_url, l.anchor, l.ip_address, l.ip_class_c, l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.is_sponsored,
-   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.country, d.domain_score`,
+   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.ip_address AS domain_ip, d.country, d.domain_score`,
 );
+
+/** The rollup rows of one registrable domain, as {@link rollupRows} computes them. */
+export type DomainRollups = ReturnType<typeof rollupRows>;
+
+/** A stored link as a refresh reads it: what {@link rollupRows} needs, plus any columns a sink asked for. */
+export type RefreshLink = SourceLink & Readonly<Record<string, unknown>>;
+
+/**
+ * Where a refresh writes a domain's rollup rows. The SQL stores write every table over their one
+ * connection ({@link sqlRollupSink}); a store that keeps some tables elsewhere supplies its own.
+ */
+export interface RollupSink {
+  /** Expressions over `links` (aliased `l`) the sink needs beyond what {@link rollupRows} reads, each named (`l.id AS c_id`). */
+  readonly linkColumns?: readonly string[];
+  /** Before a rebuild from scratch: empty every rollup. */
+  clear(): Promise<void>;
+  /**
+   * Replaces one domain's rollups with `rows` (computed from `links`, the domain's links); `fresh`:
+   * the store holds none of its rows (a rebuild from scratch), nothing to delete first.
+   */
+  write(domain: string, rows: DomainRollups, links: readonly RefreshLink[], fresh: boolean): Promise<void>;
+  /** After the last domain of a refresh. */
+  finish?(): Promise<void>;
+}
+
+/** The statements that write a domain's rows into the given rollup tables (after deleting its old ones unless `fresh`). */
+export function rollupStatements(domain: string, rows: DomainRollups, tables: readonly (typeof ROLLUP_TABLES)[number][], fresh: boolean): Fragment[] {
+  const tuples: Readonly<Record<(typeof ROLLUP_TABLES)[number], readonly (readonly unknown[])[]>> = {
+    r_targets: rows.targets,
+    r_ref_domains: rows.refDomains,
+    r_ref_ips: rows.refIps,
+    r_pages: rows.pages,
+    r_anchors: rows.anchors,
+    r_history: rows.history.map((h) => [h.tkey, h.month, h.backlinks_count, h.domains_count, h.follows_count]),
+    r_score_profile: rows.scoreProfile,
+    r_first_seen: rows.firstSeen,
+  };
+  // r_targets lists the domain's keys: its rows are deleted last, and the children's through it.
+  const own = (table: string) =>
+    table === 'r_targets' ? sql`DELETE FROM r_targets WHERE tdomain = ${domain}` : sql`DELETE FROM ${raw(table)} WHERE tkey IN (SELECT tkey FROM r_targets WHERE tdomain = ${domain})`;
+  const ordered = ROLLUP_TABLES.filter((table) => tables.includes(table));
+  return [...(fresh ? [] : ordered.map(own)), ...ordered.flatMap((table) => inserts(table, tuples[table]))];
+}
+
+/**
+ * The SQL stores' sink: every rollup table over one connection, a domain's rows replaced in one
+ * transaction, so readers see its old rollups or its new ones, never a mix.
+ */
+export function sqlRollupSink(connection: SqlConnection): RollupSink {
+  return {
+    clear: () => connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`))),
+    write: (domain, rows, _links, fresh) => connection.transaction(rollupStatements(domain, rows, ROLLUP_TABLES, fresh)),
+  };
+}
+
+/** The target pages' own data for the hosts of a domain's links, by host + path. */
+async function pagesOf(connection: SqlConnection, domain: string): Promise<Map<string, PageData>> {
+  const rows = await connection.all<PageData & { host: string; path: string }>(
+    sql`SELECT p.host, p.path, p.url, p.title, p.response_code, p.external_links_count, p.internal_links_count FROM target_pages p
+      WHERE p.host IN (SELECT DISTINCT l.target_host FROM links l WHERE l.target_domain = ${domain})`,
+  );
+  return new Map(rows.map((row) => [row.host + row.path, { ...row, response_code: Number(row.response_code), external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count) }]));
+}
 
 /**
  * Recomputes the rollups of the given registrable domains from their links (`'all'`: every
- * rollup, from scratch). Each domain is replaced in one transaction, so readers see either its old
- * or its new rollups, never a mix.
+ * rollup, from scratch), each domain written through `sink` (default: every table over the
+ * connection, one transaction per domain).
  *
  * @example
  * ```ts
@@ -281,27 +418,17 @@ export async function refreshRollups(
   connection: SqlConnection,
   domains: readonly string[] | 'all',
   onProgress?: (done: number, total: number) => void,
+  sink: RollupSink = sqlRollupSink(connection),
 ): Promise<void> {
   const all = domains === 'all';
-  if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+  if (all) await sink.clear();
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
+  const columns = sink.linkColumns?.length ? sql`${SOURCE_COLUMNS}, ${raw(sink.linkColumns.join(', '))}` : SOURCE_COLUMNS;
   let done = 0;
   for (const domain of list) {
-    const links = await connection.all<SourceLink>(
-      sql`SELECT ${SOURCE_COLUMNS} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`,
-    );
-    const own = (table: string) => sql`DELETE FROM ${raw(table)} WHERE tkey IN (SELECT tkey FROM r_targets WHERE tdomain = ${domain})`;
-    const rows = rollupRows(domain, links);
-    await connection.transaction([
-      ...(all ? [] : [...ROLLUP_TABLES.filter((table) => table !== 'r_targets').map(own), sql`DELETE FROM r_targets WHERE tdomain = ${domain}`]),
-      ...inserts('r_targets', rows.targets),
-      ...inserts('r_ref_domains', rows.refDomains),
-      ...inserts('r_ref_ips', rows.refIps),
-      ...inserts('r_pages', rows.pages),
-      ...inserts('r_anchors', rows.anchors),
-      ...inserts('r_history', rows.history.map((h) => [h.tkey, h.month, h.backlinks_count, h.domains_count, h.follows_count])),
-      ...inserts('r_score_profile', rows.scoreProfile),
-    ]);
+    const links = await connection.all<RefreshLink>(sql`SELECT ${columns} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`);
+    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, domain)), links, all);
     onProgress?.(++done, list.length);
   }
+  await sink.finish?.();
 }

@@ -17,15 +17,21 @@ import { ident, raw, sql, type Fragment } from './fragment.js';
 /** A total known without scanning (a rollup counter), or how to count it. */
 export type KnownTotal = number | (() => Promise<number>);
 
-const orderOf = (page: Page): Fragment => sql`${ident(page.orderBy)} ${raw(page.direction === 'ASC' ? 'ASC' : 'DESC')}, _key ASC`;
+/**
+ * The ORDER BY of a page: the field (or the column that sorts exactly as it, see
+ * {@link ListOptions.sortKeys}), then the hidden `_key` ascending.
+ */
+const orderOf = (page: Page, sortKeys?: Readonly<Record<string, string>>): Fragment =>
+  sql`${ident(sortKeys?.[page.orderBy] ?? page.orderBy)} ${raw(page.direction === 'ASC' ? 'ASC' : 'DESC')}, _key ASC`;
 
 /**
- * How a store reads a page's rows by their keys: the relation restricted to the given `_key`s.
- * With it, a page is read in two steps: its keys first (only the columns the filter and the order
- * need), then the whole rows of those keys. For column stores, where one step would read every
- * column of every row of the target before sorting.
+ * How a store reads a page's rows by their keys, when the relation it pages through holds only
+ * what the filter and the order need: the whole rows of the given `_key`s, in any order (the page
+ * puts them back in the order of the keys). A page is then read in two steps: its keys first,
+ * then its rows; for column stores, where one step would read every column of every row of the
+ * target before sorting, and for stores whose rows live elsewhere.
  */
-export type RowsOfKeys = (keys: readonly unknown[]) => Fragment;
+export type RowsOfKeys = (keys: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** How {@link runList} reads a list. */
 export interface ListOptions {
@@ -33,6 +39,11 @@ export interface ListOptions {
   readonly total?: KnownTotal;
   /** Read a page keys first (see {@link RowsOfKeys}). */
   readonly rowsOf?: RowsOfKeys;
+  /**
+   * Columns of the relation that sort exactly as a field does (with the same tie-break), by field:
+   * a page ordered by the field is ordered by the column instead (integer ranks of text fields).
+   */
+  readonly sortKeys?: Readonly<Record<string, string>>;
   /**
    * Read the whole filtered list in order in one query and page it here: for lists that are short
    * but costly to compute (competitors: a row per target domain, from a fan-out over the cluster),
@@ -42,12 +53,14 @@ export interface ListOptions {
 }
 
 /** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
-async function readPage(connection: SqlConnection, relation: Fragment, condition: Fragment | null, page: Page, rowsOf: RowsOfKeys | undefined): Promise<Record<string, unknown>[]> {
-  const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page)} LIMIT ${page.limit} OFFSET ${page.offset}`;
-  if (rowsOf === undefined) return connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
-  const keys = await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
+async function readPage(connection: SqlConnection, relation: Fragment, condition: Fragment | null, page: Page, options: ListOptions): Promise<Record<string, unknown>[]> {
+  const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  if (options.rowsOf === undefined) return connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
+  const keys = (await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`)).map((row) => row._key);
   if (keys.length === 0) return [];
-  return connection.all<Record<string, unknown>>(sql`SELECT * FROM (${rowsOf(keys.map((row) => row._key))}) x ORDER BY ${orderOf(page)}`);
+  const position = new Map(keys.map((key, i) => [key, i]));
+  const rows = await options.rowsOf(keys);
+  return rows.sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);
 }
 
 /**
@@ -59,25 +72,24 @@ async function readPage(connection: SqlConnection, relation: Fragment, condition
  * ```
  */
 export async function runList(connection: SqlConnection, rows: Fragment, where: Fragment | null, page: Page, options: ListOptions = {}): Promise<RowsResult<Record<string, unknown>>> {
-  const { total, rowsOf } = options;
+  const { total } = options;
   const relation = sql`(${rows}) x`;
   if (options.whole) {
-    const all = await connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation}${where === null ? raw('') : sql` WHERE ${where}`} ORDER BY ${orderOf(page)}`);
+    const all = await connection.all<Record<string, unknown>>(
+      sql`SELECT * FROM ${relation}${where === null ? raw('') : sql` WHERE ${where}`} ORDER BY ${orderOf(page, options.sortKeys)}`,
+    );
     return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
   if (where === null && total !== undefined) {
     // The counter and the page at once: two readers, one round trip of waiting.
-    const [count, found] = await Promise.all([
-      typeof total === 'number' ? total : total(),
-      readPage(connection, relation, null, page, rowsOf),
-    ]);
+    const [count, found] = await Promise.all([typeof total === 'number' ? total : total(), readPage(connection, relation, null, page, options)]);
     return { rows: count === 0 ? [] : found, total: count };
   }
   const condition = where ?? raw('1 = 1');
   // The page and the count as two statements: the page can stop early on an index that serves its
   // order, and neither materializes the relation (a window count would, in SQLite, for every row).
   const [found, counted] = await Promise.all([
-    readPage(connection, relation, condition, page, rowsOf),
+    readPage(connection, relation, condition, page, options),
     connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`),
   ]);
   return { rows: found, total: Number(counted[0]?.n ?? 0) };

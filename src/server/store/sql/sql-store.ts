@@ -10,6 +10,7 @@
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import type { DomainParser } from '../../deps.js';
+import { newDays } from '../../clock.js';
 import { monthlyCounts, monthRange, type HistoryLink } from '../../history.js';
 import type { Target } from '../../target.js';
 import { rollupKey } from '../shared.js';
@@ -23,7 +24,7 @@ import { groupedRows } from './relations.js';
 import { toRecord } from './rows.js';
 import { runList } from './run-list.js';
 import { scopeCondition } from './scope.js';
-import { createGraphWriter, type LinkSink } from './writer.js';
+import { createGraphWriter, type LinkSink, type RefreshOptions } from './writer.js';
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -33,6 +34,8 @@ export interface SqlStoreOptions {
   readonly parser: DomainParser;
   /** The engine's fast way to write links (default: multi-row upserts). */
   readonly writeLinks?: LinkSink;
+  /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). */
+  readonly refresh?: RefreshOptions;
   /** Runs when the store closes, after the connection (an engine's own handles). */
   readonly onClose?: () => Promise<void> | void;
 }
@@ -66,7 +69,7 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
     charge: (keyId, units) => charge(connection, keyId, units),
     balance: (keyId) => balance(connection, keyId),
     hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
-    writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks),
+    writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh),
     close: async () => {
       await connection.close();
       await options.onClose?.();
@@ -89,7 +92,7 @@ async function grouped<Op extends GroupedOperation>(
 }
 
 /** Where a list's unfiltered total comes from: a counter of `r_targets`, or one index range count. */
-const TOTALS: Readonly<Record<GroupedOperation, string>> = {
+export const TOTALS: Readonly<Record<GroupedOperation, string>> = {
   links: 'SELECT backlinks_count AS n FROM r_targets WHERE tkey = ?',
   'ref-domains': 'SELECT domains_count AS n FROM r_targets WHERE tkey = ?',
   // One row of r_ref_ips per distinct IP of the key: its count is the key's ips_count.
@@ -98,17 +101,28 @@ const TOTALS: Readonly<Record<GroupedOperation, string>> = {
   anchors: 'SELECT count(*) AS n FROM r_anchors WHERE tkey = ?',
 };
 
-async function rollupTotal(connection: SqlConnection, operation: GroupedOperation, tkey: string): Promise<number> {
+/** A list's unfiltered total, read as {@link TOTALS} says. @internal */
+export async function rollupTotal(connection: SqlConnection, operation: GroupedOperation, tkey: string): Promise<number> {
   const [row] = await connection.all<{ n: number }>({ sql: TOTALS[operation], params: [tkey] });
   return Number(row?.n ?? 0);
 }
 
+/**
+ * How many of a key's links are new: the days after the day "new" starts, from `r_first_seen`
+ * (at most 30 rows), plus that first day's links from its start time on, one index range of the
+ * links (one day of them).
+ */
+export function newCountOfKey(tkey: string, target: Target, clock: Clock): Fragment {
+  const { day, nextDay } = newDays(clock);
+  return sql`SELECT (SELECT coalesce(sum(links_count), 0) FROM r_first_seen WHERE tkey = ${tkey} AND day > ${day})
+    + (SELECT count(*) FROM links l WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`;
+}
+
 async function overview(connection: SqlConnection, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
-  const newCount = sql`SELECT count(*) AS n FROM links l WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince}`;
   let counts: Record<string, unknown> | undefined;
   if (tkey !== undefined) {
     const [row] = await connection.all<Record<string, unknown>>(sql`SELECT * FROM r_targets WHERE tkey = ${tkey}`);
-    const [fresh] = row ? await connection.all<{ n: number }>(newCount) : [{ n: 0 }];
+    const [fresh] = row ? await connection.all<{ n: number }>(newCountOfKey(tkey, target, clock)) : [{ n: 0 }];
     counts = { ...row, new_count: fresh?.n ?? 0 };
   } else {
     [counts] = await connection.all<Record<string, unknown>>(linkCounters(raw('links l'), target, clock));

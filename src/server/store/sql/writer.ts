@@ -2,8 +2,8 @@
  * The bulk writer shared by every store: derives a link's stored columns once, upserts rows in
  * multi-row statements (`INSERT ... ON CONFLICT ... DO UPDATE`, which SQLite and PostgreSQL both
  * speak), remembers which registrable domains it touched, and recomputes their rollups at the end:
- * the domains of the links it wrote, and every domain a referring domain it rewrote links to (the
- * rollups keep that domain's country and score).
+ * the domains of the links and target pages it wrote, and every domain a referring domain it
+ * rewrote links to (the rollups keep that domain's IP, country and score).
  * An engine may pass a faster way to write links (PostgreSQL's COPY).
  *
  * @module
@@ -15,7 +15,7 @@ import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
 import { join, sql, type Fragment } from './fragment.js';
-import { refreshRollups } from './rollups.js';
+import { refreshRollups, type RollupSink } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
@@ -58,6 +58,14 @@ export const upsertLinks =
   (rows) =>
     connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => row.values)));
 
+/** How a store that keeps some rollups elsewhere refreshes them (see `createSqlStore`'s `refresh`). */
+export interface RefreshOptions {
+  /** Where a refresh writes each domain's rollup rows (default: every table over the connection). */
+  readonly sink?: () => RollupSink;
+  /** The registrable domains the given referring domains link to (default: read from `r_ref_domains` over the connection). */
+  readonly linkedFrom?: (sources: readonly string[]) => Promise<string[]>;
+}
+
 /**
  * A {@link GraphWriter} over a connection.
  *
@@ -66,7 +74,12 @@ export const upsertLinks =
  * const writer = createGraphWriter(connection, tldts);
  * ```
  */
-export function createGraphWriter(connection: SqlConnection, parser: DomainParser, writeLinks: LinkSink = upsertLinks(connection)): GraphWriter {
+export function createGraphWriter(
+  connection: SqlConnection,
+  parser: DomainParser,
+  writeLinks: LinkSink = upsertLinks(connection),
+  refresh: RefreshOptions = {},
+): GraphWriter {
   const touched = new Set<string>();
   const sources = new Set<string>();
   let written = 0;
@@ -75,18 +88,21 @@ export function createGraphWriter(connection: SqlConnection, parser: DomainParse
       await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score])));
       for (const row of rows) sources.add(row.domain);
     },
-    pages: (rows) =>
-      connection.transaction(
+    pages: async (rows) => {
+      await connection.transaction(
         upsert(
           'target_pages',
           ['host', 'path', 'url', 'title', 'response_code', 'page_score', 'external_links_count', 'internal_links_count'],
           ['host', 'path'],
           rows.map((p) => {
-            const { host, path } = pageParts(p, parser);
+            const { host, path, domain } = pageParts(p, parser);
+            // The rollups of the page's domain show the page's own data.
+            touched.add(domain);
             return [host, path, p.url, p.title, p.response_code, p.page_score, p.external_links_count, p.internal_links_count];
           }),
         ),
-      ),
+      );
+    },
     keywords: (rows) =>
       connection.transaction(
         upsert(
@@ -108,9 +124,9 @@ export function createGraphWriter(connection: SqlConnection, parser: DomainParse
       written += rows.length;
     },
     finish: async (options = {}): Promise<LoadStats> => {
-      if (!options.all) for (const domain of await linkedFrom(connection, [...sources])) touched.add(domain);
+      if (!options.all) for (const domain of await (refresh.linkedFrom ?? ((list) => linkedFrom(connection, list)))([...sources])) touched.add(domain);
       const domains = [...touched].sort();
-      await refreshRollups(connection, options.all ? 'all' : domains, options.onProgress);
+      await refreshRollups(connection, options.all ? 'all' : domains, options.onProgress, refresh.sink?.());
       touched.clear();
       sources.clear();
       return { links: written, domains: domains.length };
@@ -121,8 +137,15 @@ export function createGraphWriter(connection: SqlConnection, parser: DomainParse
 /** Source domains per lookup (one bound value each). */
 const SOURCES_PER_LOOKUP = 500;
 
-/** The registrable domains that the given source domains link to, read from the rollups. */
-async function linkedFrom(connection: SqlConnection, sources: readonly string[]): Promise<string[]> {
+/**
+ * The registrable domains that the given source domains link to, read from the rollups.
+ *
+ * @example
+ * ```ts
+ * await linkedFrom(connection, ['referrer.test']); // ['example.com', ...]
+ * ```
+ */
+export async function linkedFrom(connection: SqlConnection, sources: readonly string[]): Promise<string[]> {
   const found = new Set<string>();
   for (let i = 0; i < sources.length; i += SOURCES_PER_LOOKUP) {
     const batch = sources.slice(i, i + SOURCES_PER_LOOKUP);

@@ -7,7 +7,7 @@
  * @internal
  */
 import type { Database } from 'better-sqlite3';
-import { FILL_SCORE_PROFILE } from '../sql/rollups.js';
+import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../sql/rollups.js';
 
 /**
  * Migration n (1-based) brings the schema from version n-1 to n.
@@ -177,6 +177,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tkey, domain_score)
   ) WITHOUT ROWID;
   ${FILL_SCORE_PROFILE}
+  `,
+  // 5: rollups read without joins (a referring domain's and a target page's own data written into
+  // their rows at refresh), and links first seen per day for "new" counts.
+  `
+  ${joinedRollupColumns('TEXT NOT NULL', 'INTEGER NOT NULL')}
+  CREATE TABLE r_first_seen (
+    tkey TEXT NOT NULL, day TEXT NOT NULL, links_count INTEGER NOT NULL,
+    PRIMARY KEY (tkey, day)
+  ) WITHOUT ROWID;
+  ${FILL_JOINED_ROLLUPS}
+  `,
+  // 6: facts about the file: which store's layout it holds (the embedded store keeps its list
+  // rollups in its column file, not here) and the generation of the data its column file copies.
+  `
+  CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   `,
 ];
 

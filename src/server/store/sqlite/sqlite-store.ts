@@ -12,7 +12,7 @@ import { linkKey } from '../shared.js';
 import type { SqlConnection } from '../sql/connection.js';
 import { refreshRollups } from '../sql/rollups.js';
 import { createSqlStore } from '../sql/sql-store.js';
-import type { LinkSink } from '../sql/writer.js';
+import type { LinkSink, RefreshOptions } from '../sql/writer.js';
 import type { GraphWriter, Store } from '../store.js';
 import { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './connection.js';
 import { migrate } from './schema.js';
@@ -30,6 +30,13 @@ export interface SqliteStoreOptions extends WorkerConnectionOptions {
   readonly rollups?: boolean;
   /** The public-suffix parser (default: tldts). */
   readonly parser?: DomainParser;
+  /**
+   * The layout the caller reads the file with: `'embedded'` for the row file of the embedded store
+   * (its list rollups live in the column file). A plain SQLite store refuses an embedded file. @internal
+   */
+  readonly layout?: 'embedded';
+  /** How a load refreshes rollups kept elsewhere (the embedded store's column side). @internal */
+  readonly refresh?: RefreshOptions;
 }
 
 /** A {@link Store} on SQLite, with its database handle for bulk work and tests. */
@@ -57,6 +64,13 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   db.pragma('journal_mode = WAL');
   db.pragma(`busy_timeout = ${options.lockTimeoutMs ?? 5_000}`);
   const before = migrate(db);
+  const layout = (db.prepare(`SELECT value FROM store_meta WHERE key = 'layout'`).get() as { value: string } | undefined)?.value;
+  if (layout === 'embedded' && options.layout !== 'embedded') {
+    db.close();
+    throw new Error(
+      `${file} is the row file of an embedded store (its list rollups live in ${file}.duckdb): open it with --db ${file} (the default store), not as a plain SQLite database.`,
+    );
+  }
   const local = inThreadConnection(db);
   if (before === 1 && db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined) await upgradeFromVersion1(db, local);
   const useWorkers = file !== ':memory:' && options.workers !== false;
@@ -70,7 +84,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     },
   });
   // Bulk writes go through the handle on this thread: no copying rows to a worker.
-  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db) });
+  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db), ...(options.refresh ? { refresh: options.refresh } : {}) });
   return { ...store, db, connection, writer: () => bulkWriter(db, bulk) };
 }
 
