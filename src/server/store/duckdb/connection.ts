@@ -1,0 +1,282 @@
+/**
+ * DuckDB connections for the store port: the column side of the embedded store.
+ *
+ * - `@duckdb/node-api` is an optional peer, loaded with dynamic `import()`; when it is missing the
+ *   server's {@link MissingDependencyError} names it.
+ * - Reads run on a small pool of connections to one database instance; DuckDB runs each query on
+ *   its own threads, off the event loop, and every reader sees the last committed state (MVCC).
+ * - Writes run on one more connection, one at a time (DuckDB would abort a second concurrent
+ *   writer of the same rows), each transaction whole.
+ * - A statement past `statementTimeoutMs` is interrupted and rejects with
+ *   {@link StoreUnavailableError} (a retryable 503), as is a database that is closed.
+ * - Counts and sums come back as BIGINT or HUGEINT (JS `bigint`): every `bigint` in a row is turned
+ *   into a JS number (the store's counts stay far below 2^53).
+ *
+ * @module
+ * @internal
+ */
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+import { isMissing, MissingDependencyError } from '../../../peers.js';
+import { SERVER } from '../../deps.js';
+import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
+import type { Fragment } from '../sql/fragment.js';
+
+/** The module `@duckdb/node-api`. @internal */
+export type DuckdbModule = typeof import('@duckdb/node-api');
+
+let loaded: Promise<DuckdbModule> | undefined;
+
+/**
+ * Loads `@duckdb/node-api` once; throws {@link MissingDependencyError} when it is not installed.
+ *
+ * @example
+ * ```ts
+ * const { DuckDBInstance } = await loadDuckdb();
+ * ```
+ */
+export function loadDuckdb(): Promise<DuckdbModule> {
+  loaded ??= import('@duckdb/node-api').catch((error: unknown) => {
+    loaded = undefined;
+    throw isMissing(error, '@duckdb/node-api') ? new MissingDependencyError(SERVER, ['@duckdb/node-api'], error) : error;
+  });
+  return loaded;
+}
+
+/** The dialect facts of DuckDB. */
+export const duckdbStoreDialect: StoreDialect = Object.freeze({ filter: 'duckdb' });
+
+/** Options of {@link openDuckdbConnection}. */
+export interface DuckdbConnectionOptions {
+  /** Reader connections (default 4: the size of libuv's thread pool, on which they run). */
+  readonly readers?: number;
+  /** How long a read may run before it is interrupted and answered 503 (default 10,000 ms). */
+  readonly statementTimeoutMs?: number;
+  /** DuckDB's own worker threads for one query (default: DuckDB's, one per core). */
+  readonly threads?: number;
+  /** DuckDB's memory limit, such as `'4GB'` (default: DuckDB's, 80% of the machine's memory). */
+  readonly memoryLimit?: string;
+  /** Open the file for reading only (no writes; other processes may read it too). */
+  readonly readOnly?: boolean;
+}
+
+/** A typed column of an append: how each value is handed to DuckDB's appender. */
+export type AppendType = 'varchar' | 'integer' | 'bigint' | 'double' | 'boolean';
+
+/** The column side's connection: the store port, plus bulk appends and the instance's lifetime. */
+export interface DuckdbConnection extends SqlConnection {
+  /**
+   * Runs `work` alone on the writer connection inside one transaction: statements through `run`,
+   * rows through `append` (DuckDB's appender: no SQL text per row). Commits when `work` resolves,
+   * rolls back when it throws.
+   */
+  writeTransaction<T>(work: (tx: DuckdbWriter) => Promise<T>): Promise<T>;
+  /** A query's result by column (each column an array of JS values), for bulk reads of millions of small values. */
+  columnsOf(query: Fragment): Promise<unknown[][]>;
+}
+
+/** What a write transaction can do. */
+export interface DuckdbWriter {
+  run(query: Fragment): Promise<void>;
+  /** Appends rows (values in `types` order) to `table`, whose columns are exactly those, in that order. */
+  append(table: string, types: readonly AppendType[], rows: Iterable<readonly unknown[]>): Promise<void>;
+}
+
+/** `bigint`s (counts, sums) as numbers; other values as DuckDB's JS conversion gives them. */
+function toNumbers(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (typeof value === 'bigint') row[key] = Number(value);
+    }
+  }
+  return rows;
+}
+
+const isInterrupt = (error: unknown): boolean => /INTERRUPT/i.test(String((error as { message?: unknown })?.message));
+
+/** One connection with its prepared statements (a statement is prepared once per text). */
+class Session {
+  readonly #prepared = new Map<string, DuckDBPreparedStatement>();
+  constructor(readonly connection: DuckDBConnection) {}
+
+  async run(query: Fragment): Promise<Record<string, unknown>[]> {
+    return toNumbers((await this.#read(query)).getRowObjectsJS() as Record<string, unknown>[]);
+  }
+
+  async columns(query: Fragment): Promise<unknown[][]> {
+    return (await this.#read(query)).getColumnsJS() as unknown[][];
+  }
+
+  async #read(query: Fragment) {
+    let statement = this.#prepared.get(query.sql);
+    if (!statement) {
+      statement = await this.connection.prepare(query.sql);
+      if (this.#prepared.size >= 500) {
+        const [oldest] = this.#prepared.entries().next().value!;
+        this.#prepared.delete(oldest);
+      }
+      this.#prepared.set(query.sql, statement);
+    }
+    if (query.params.length > 0) statement.bind(query.params as DuckDBValue[]);
+    else statement.clearBindings();
+    return statement.runAndReadAll();
+  }
+
+  close(): void {
+    this.#prepared.clear();
+    this.connection.closeSync();
+  }
+}
+
+/** Hands out sessions one caller at a time, in arrival order. */
+class SessionPool {
+  readonly #idle: Session[];
+  readonly #waiting: ((session: Session) => void)[] = [];
+  constructor(readonly all: readonly Session[]) {
+    this.#idle = [...all];
+  }
+
+  acquire(): Promise<Session> {
+    const session = this.#idle.pop();
+    if (session) return Promise.resolve(session);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(session: Session): void {
+    const next = this.#waiting.shift();
+    if (next) next(session);
+    else this.#idle.push(session);
+  }
+}
+
+const APPEND: Readonly<Record<AppendType, (appender: DuckDBAppender, value: unknown) => void>> = {
+  varchar: (a, v) => a.appendVarchar(String(v)),
+  integer: (a, v) => a.appendInteger(Number(v)),
+  bigint: (a, v) => a.appendBigInt(BigInt(v as number)),
+  double: (a, v) => a.appendDouble(Number(v)),
+  boolean: (a, v) => a.appendBoolean(v === true || v === 1),
+};
+
+/**
+ * Opens (creating when needed) a DuckDB database file and the connections the store uses.
+ *
+ * @example
+ * ```ts
+ * const connection = await openDuckdbConnection('links.db.duckdb');
+ * await connection.all(sql`SELECT count(*) AS n FROM links`);
+ * ```
+ */
+export async function openDuckdbConnection(file: string, options: DuckdbConnectionOptions = {}): Promise<DuckdbConnection> {
+  const { DuckDBInstance } = await loadDuckdb();
+  const config: Record<string, string> = {};
+  if (options.threads !== undefined) config['threads'] = String(options.threads);
+  if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
+  if (options.readOnly) config['access_mode'] = 'READ_ONLY';
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(file, config);
+  } catch (error) {
+    const message = String((error as Error).message);
+    if (/lock/i.test(message)) {
+      throw new StoreUnavailableError(
+        `The column file ${file} is open in another process (a running server?); DuckDB lets one process at a time write it. Stop that process, or load data through it.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const sessions: Session[] = [];
+  const open = async () => {
+    const session = new Session(await instance.connect());
+    sessions.push(session);
+    return session;
+  };
+  // The top-N of a page reads its rows keys first (late materialization) up to this many rows.
+  const first = await open();
+  await first.run({ sql: 'SET late_materialization_max_rows = 1000', params: [] });
+  const readers = new SessionPool([first, ...(await Promise.all(Array.from({ length: Math.max(0, (options.readers ?? 4) - 1) }, open)))]);
+  const writer = await open();
+  const timeoutMs = options.statementTimeoutMs ?? 10_000;
+  let closed = false;
+  // Writes one at a time: each waits for the one before it.
+  let writes: Promise<unknown> = Promise.resolve();
+
+  const inFlight = new Set<Promise<unknown>>();
+  const read = async <T>(query: Fragment, how: (session: Session) => Promise<T>, limitMs = timeoutMs): Promise<T> => {
+    if (closed) throw new StoreUnavailableError('The store is closed.');
+    const session = await readers.acquire();
+    let timedOut = false;
+    const timer = limitMs > 0 ? setTimeout(() => ((timedOut = true), session.connection.interrupt()), limitMs) : undefined;
+    const running = how(session);
+    inFlight.add(running);
+    try {
+      return await running;
+    } catch (error) {
+      if (timedOut || isInterrupt(error)) throw new StoreUnavailableError(`A database statement ran longer than ${timeoutMs} ms; retry later.`, { cause: error });
+      if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
+      throw error;
+    } finally {
+      inFlight.delete(running);
+      clearTimeout(timer);
+      readers.release(session);
+    }
+  };
+
+  const serialized = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = writes.then(work, work);
+    writes = next.catch(() => undefined);
+    return next;
+  };
+
+  const writeTransaction = <T>(work: (tx: DuckdbWriter) => Promise<T>): Promise<T> =>
+    serialized(async () => {
+      if (closed) throw new StoreUnavailableError('The store is closed.');
+      await writer.run({ sql: 'BEGIN TRANSACTION', params: [] });
+      try {
+        const result = await work({
+          run: async (query) => void (await writer.run(query)),
+          append: async (table, types, rows) => {
+            const appender = await writer.connection.createAppender(table);
+            try {
+              const appends = types.map((type) => APPEND[type]);
+              for (const row of rows) {
+                for (let i = 0; i < appends.length; i++) appends[i]!(appender, row[i]);
+                appender.endRow();
+              }
+              appender.flushSync();
+            } finally {
+              appender.closeSync();
+            }
+          },
+        });
+        await writer.run({ sql: 'COMMIT', params: [] });
+        return result;
+      } catch (error) {
+        await writer.run({ sql: 'ROLLBACK', params: [] }).catch(() => undefined);
+        throw error;
+      }
+    });
+
+  return {
+    dialect: duckdbStoreDialect,
+    all: async <Row>(query: Fragment) => (await read(query, (session) => session.run(query))) as Row[],
+    // A bulk read of a load: no time bound.
+    columnsOf: (query) => read(query, (session) => session.columns(query), 0),
+    write: <Row>(query: Fragment) => writeTransaction(async () => (await writer.run(query)) as Row[]),
+    transaction: (statements) =>
+      writeTransaction(async (tx) => {
+        for (const statement of statements) await tx.run(statement);
+      }),
+    writeTransaction,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await writes;
+      // Reads still running are stopped, and waited for before their connections close.
+      for (const session of sessions) session.connection.interrupt();
+      await Promise.allSettled([...inFlight]);
+      for (const session of sessions) session.close();
+      instance.closeSync();
+    },
+  };
+}

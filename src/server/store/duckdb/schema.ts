@@ -1,0 +1,122 @@
+/**
+ * The column side of the embedded store: what DuckDB holds, all of it derived from the SQLite file
+ * (so a missing or stale column file is rebuilt from it).
+ *
+ * | table | rows | columns | serves |
+ * | --- | --- | --- | --- |
+ * | `links` | every link | the backlink record's fields (not `is_new`), the target's domain, host and path, `id`, and a rank per text field | filtered or sorted links: keys and counts |
+ * | `r_ref_domains`, `r_ref_ips`, `r_pages`, `r_anchors` | as in SQLite (`rollups.ts`) plus `tdomain` | the rollup's own columns | those lists, whole |
+ * | `r_competitors` | registrable domain, competitor | similarity, shared referring domains | competitors |
+ * | `meta` | key | value | the schema version and the generation of the SQLite data it copies |
+ *
+ * Sorting by text is the costly part of a top-N in DuckDB (its strings compare byte by byte after a
+ * 4-byte prefix). So each text field of `links` also has `o_<field>`, the dense rank of its value
+ * among the links of the same registrable domain in code point order (DuckDB's byte order on
+ * UTF-8, as the filter language compares): every query reads one registrable domain's links, and
+ * within it `ORDER BY o_f, id` is exactly `ORDER BY f, id`, on integers.
+ *
+ * Rows are kept in the order of their registrable domain (links: then host, path, default order),
+ * so DuckDB's per-row-group min/max (zone maps) skip every other domain's rows; each query also
+ * names the domain (`tdomain = ?` / `target_domain = ?`).
+ *
+ * @module
+ * @internal
+ */
+import { backlinkRecord, type FieldType } from '../../../catalogue/records.js';
+import { ROLLUP_COLUMNS } from '../sql/rollups.js';
+import type { AppendType } from './connection.js';
+
+/** The version of this schema; a column file of another version is rebuilt. @internal */
+export const COLUMN_SCHEMA_VERSION = 1;
+
+const APPEND_OF: Readonly<Partial<Record<FieldType, AppendType>>> = { string: 'varchar', timestamp: 'varchar', integer: 'bigint', boolean: 'boolean', number: 'double' };
+const SQL_OF: Readonly<Record<AppendType, string>> = { varchar: 'VARCHAR', integer: 'INTEGER', bigint: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN' };
+
+/** A column of a column-side table. @internal */
+export interface ColumnSpec {
+  readonly name: string;
+  readonly type: AppendType;
+}
+
+/** The backlink record's stored fields (`is_new` depends on the clock). */
+const LINK_FIELDS = (Object.entries(backlinkRecord) as [string, { type: FieldType }][]).filter(([name]) => name !== 'is_new');
+
+/** The text fields of `links` that carry a rank column. @internal */
+export const RANKED_LINK_FIELDS: readonly string[] = LINK_FIELDS.filter(([, spec]) => spec.type === 'string' || spec.type === 'timestamp').map(([name]) => name);
+
+/** The rank column of a text field of `links`. @internal */
+export const rankColumn = (field: string): string => `o_${field}`;
+
+/** The columns of `links` that are copied from SQLite, in append order (the ranks are computed). @internal */
+export const LINK_COPY_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'id', type: 'bigint' },
+  ...LINK_FIELDS.map(([name, spec]) => ({ name, type: APPEND_OF[spec.type]! })),
+  { name: 'target_domain', type: 'varchar' },
+  { name: 'target_host', type: 'varchar' },
+  { name: 'target_path', type: 'varchar' },
+];
+
+/** The rollup tables the column side holds. @internal */
+export const COLUMN_ROLLUPS = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors'] as const;
+/** One of them. @internal */
+export type ColumnRollup = (typeof COLUMN_ROLLUPS)[number];
+
+const TEXT_COLUMNS = new Set(['tkey', 'source_domain', 'first_seen_at', 'last_seen_at', 'ip_address', 'country', 'page_key', 'host', 'path', 'source_url', 'source_title', 'anchor']);
+
+/** A column-side rollup table's columns: `tdomain`, then the rollup's own, as `rollups.ts` lists them. @internal */
+export const rollupColumns = (table: ColumnRollup): readonly ColumnSpec[] => [
+  { name: 'tdomain', type: 'varchar' },
+  ...ROLLUP_COLUMNS[table].map((name) => ({ name, type: TEXT_COLUMNS.has(name) ? ('varchar' as const) : ('bigint' as const) })),
+];
+
+/** The order each rollup table's rows are kept in (a domain's rows, by key). */
+const ROLLUP_ORDER: Readonly<Record<ColumnRollup, string>> = {
+  r_ref_domains: 'tdomain, tkey, backlinks_count DESC, source_domain',
+  r_ref_ips: 'tdomain, tkey, domains_count DESC, ip_address',
+  r_pages: 'tdomain, tkey, domains_count DESC, page_key',
+  r_anchors: 'tdomain, tkey, domains_count DESC, anchor',
+};
+
+/** The order of `links` within a registrable domain: by host and path, then the default order of the list. @internal */
+export const LINK_ORDER = 'target_host, target_path, page_score DESC, id';
+
+const columnsDdl = (columns: readonly ColumnSpec[]) => columns.map((c) => `${c.name} ${SQL_OF[c.type]} NOT NULL`).join(', ');
+
+/** The columns of `links` with their ranks, as a SELECT list over a relation of the copied columns (ranks per registrable domain). @internal */
+export const LINK_SELECT = [
+  ...LINK_COPY_COLUMNS.map((c) => c.name),
+  ...RANKED_LINK_FIELDS.map((field) => `CAST(dense_rank() OVER (PARTITION BY target_domain ORDER BY ${field} COLLATE "binary") AS INTEGER) AS ${rankColumn(field)}`),
+].join(', ');
+
+/** Statements that create the column side's tables (dropping any that exist). @internal */
+export function columnTables(): string[] {
+  return [
+    'DROP TABLE IF EXISTS links',
+    `CREATE TABLE links (${columnsDdl(LINK_COPY_COLUMNS)}, ${RANKED_LINK_FIELDS.map((field) => `${rankColumn(field)} INTEGER NOT NULL`).join(', ')})`,
+    ...COLUMN_ROLLUPS.flatMap((table) => [`DROP TABLE IF EXISTS ${table}`, `CREATE TABLE ${table} (${columnsDdl(rollupColumns(table))})`]),
+    'DROP TABLE IF EXISTS r_competitors',
+    'CREATE TABLE r_competitors (tdomain VARCHAR NOT NULL, domain VARCHAR NOT NULL, similarity DOUBLE NOT NULL, common_refdomains BIGINT NOT NULL)',
+    'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)',
+  ];
+}
+
+/** The staging tables of a rebuild from scratch: the same columns, rows in load order, sorted once at the end. @internal */
+export function stagingTables(): string[] {
+  return [
+    `CREATE OR REPLACE TABLE stage_links (${columnsDdl(LINK_COPY_COLUMNS)})`,
+    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TABLE stage_${table} (${columnsDdl(rollupColumns(table))})`),
+  ];
+}
+
+/** Statements that move the staging tables into place, each sorted (and `links` ranked), and drop them. @internal */
+export function fromStaging(): string[] {
+  return [
+    'DELETE FROM links',
+    `INSERT INTO links SELECT ${LINK_SELECT} FROM stage_links ORDER BY target_domain, ${LINK_ORDER}`,
+    'DROP TABLE stage_links',
+    ...COLUMN_ROLLUPS.flatMap((table) => [`DELETE FROM ${table}`, `INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${ROLLUP_ORDER[table]}`, `DROP TABLE stage_${table}`]),
+  ];
+}
+
+/** The order of a rollup table's rows, for the rows of one domain written after a refresh. @internal */
+export const rollupOrder = (table: ColumnRollup): string => ROLLUP_ORDER[table];

@@ -1,0 +1,399 @@
+/**
+ * The embedded store, what `serve`, `seed` and `import` use unless told otherwise: two files on
+ * one machine, each doing what it is fast at.
+ *
+ * - **Rows: SQLite** (`FILE`, the SQLite store's schema and worker threads): the links themselves
+ *   (a page of them is 100 point reads by id), domains, target pages, keyword metrics, API keys and
+ *   the units ledger (small writes), and the rollups read by key (`r_targets`, `r_history`,
+ *   `r_score_profile`, `r_first_seen`).
+ * - **Columns: DuckDB** (`FILE.duckdb`, see `duckdb/schema.ts`): a copy of the links' fields with
+ *   integer ranks of the text fields, the list rollups (`r_ref_domains`, `r_ref_ips`, `r_pages`,
+ *   `r_anchors`) and the competitors of every domain. A filter's count reads only the columns it
+ *   names; a page's keys are a top-N over the columns of its order.
+ *
+ * Every query is the shared SQL (`../sql/`), lowered for SQLite or DuckDB by the filter dialects.
+ * The column file is derived data: it is rebuilt from the SQLite file when it is missing, of
+ * another schema, or of another generation than the SQLite file (a load that stopped half way).
+ * DuckDB lets one process at a time write a file: a second process (an `import` while a server
+ * runs) is refused with {@link StoreUnavailableError} before it writes anything.
+ *
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { operations } from '../../../catalogue/operations.js';
+import type { RowOf } from '../../../catalogue/types.js';
+import { loadServerDeps, type DomainParser } from '../../deps.js';
+import type { Target } from '../../target.js';
+import { openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
+import {
+  COLUMN_ROLLUPS,
+  COLUMN_SCHEMA_VERSION,
+  columnTables,
+  fromStaging,
+  LINK_COPY_COLUMNS,
+  LINK_ORDER,
+  LINK_SELECT,
+  RANKED_LINK_FIELDS,
+  rankColumn,
+  rollupColumns,
+  rollupOrder,
+  stagingTables,
+  type ColumnRollup,
+} from '../duckdb/schema.js';
+import { rollupKey } from '../shared.js';
+import type { SqlConnection } from '../sql/connection.js';
+import { CompetitorIndex, similarityOf } from '../sql/competitors.js';
+import { filterCondition } from '../sql/filter.js';
+import { join, raw, sql } from '../sql/fragment.js';
+import { matrix } from '../sql/graph.js';
+import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
+import { ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RefreshLink, type RollupSink } from '../sql/rollups.js';
+import { toRecord } from '../sql/rows.js';
+import { runList } from '../sql/run-list.js';
+import { rollupTotal } from '../sql/sql-store.js';
+import { inThreadConnection, type WorkerConnectionOptions } from '../sqlite/connection.js';
+import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.js';
+import type { CompetitorsQuery, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../store.js';
+
+/** Options of {@link openEmbeddedStore}. */
+export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
+  /** The SQLite file; `:memory:` (the default) for a throwaway store, both halves in memory. */
+  readonly file?: string;
+  /** The DuckDB file (default: the SQLite file's name plus `.duckdb`). */
+  readonly columnsFile?: string;
+  /** Answer SQLite's queries on worker threads (default: true for a file). */
+  readonly workers?: boolean;
+  /** Answer from the rollups and columns (default true); `false` groups the links in SQLite on every call (tests). */
+  readonly rollups?: boolean;
+  /** The public-suffix parser (default: tldts). */
+  readonly parser?: DomainParser;
+  /** Options of the column side's connections. */
+  readonly columns?: DuckdbConnectionOptions;
+}
+
+/** The embedded store, with its two halves for bulk work and tests. */
+export interface EmbeddedStore extends Store {
+  /** The SQLite handle on the calling thread. */
+  readonly db: Database;
+  /** The SQLite connection row queries run on. */
+  readonly connection: SqlConnection;
+  /** The column side. */
+  readonly columns: DuckdbConnection;
+}
+
+/** The rollups SQLite keeps in the embedded layout (read by key); the list rollups are the column side's. */
+const ROW_ROLLUPS = ROLLUP_TABLES.filter((table) => !(COLUMN_ROLLUPS as readonly string[]).includes(table));
+
+/** The rank column of each text field of the links, by field. */
+const LINK_SORT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(RANKED_LINK_FIELDS.map((field) => [field, rankColumn(field)]));
+
+/** Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the rest). */
+function columnSources(target: Target): RelationSources {
+  return {
+    ...SQL_SOURCES,
+    links: sql`(SELECT * FROM links WHERE target_domain = ${target.domain}) l`,
+    rollupRows: (tkey) => sql`r.tdomain = ${target.domain} AND r.tkey = ${tkey}`,
+    sortKeys: LINK_SORT_KEYS,
+  };
+}
+
+/** The list operations whose unfiltered total is a counter of `r_targets` (pages and anchors are counted on the column side). */
+const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref-domains', 'ref-ips']);
+
+/**
+ * Opens (creating when needed) the embedded store: the SQLite file, migrated, and its column file,
+ * rebuilt first when it is not the SQLite file's current copy.
+ *
+ * @example
+ * ```ts
+ * const store = await openEmbeddedStore({ file: '.backlink-query/sample.db' });
+ * await store.close();
+ * ```
+ */
+export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
+  const file = options.file ?? ':memory:';
+  const columnsFile = options.columnsFile ?? (file === ':memory:' ? ':memory:' : `${file}.duckdb`);
+  const parser = options.parser ?? (await loadServerDeps()).tldts;
+  // The column file first: one another process holds is refused before anything is written.
+  const columns = await openDuckdbConnection(columnsFile, options.columns);
+  let local: SqlConnection | undefined;
+  const side = new ColumnSide(columns, () => local!);
+  let rows: SqliteStore;
+  try {
+    rows = await openSqliteStore({
+      ...options,
+      file,
+      parser,
+      layout: 'embedded',
+      refresh: { sink: () => side.sink(), linkedFrom: (sources) => side.linkedFrom(sources) },
+    });
+  } catch (error) {
+    await columns.close();
+    throw error;
+  }
+  local = inThreadConnection(rows.db);
+  try {
+    await side.open(rows.db);
+  } catch (error) {
+    await rows.close();
+    await columns.close();
+    throw error;
+  }
+  const useRollups = options.rollups !== false;
+  return {
+    ...rows,
+    columns,
+    grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
+      useRollups ? side.grouped(operation, query, rows) : rows.grouped(operation, query),
+    competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
+    matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
+    writer: async () => side.writer(await rows.writer(), rows.db),
+    close: async () => {
+      await rows.close();
+      await columns.close();
+    },
+  };
+}
+
+/** The generation of the data, as SQLite and the column file each record it. */
+const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+
+/** Rows of link copies buffered before a rebuild's append. */
+const STAGE_BATCH = 50_000;
+
+/** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
+class ColumnSide {
+  #db!: Database;
+  constructor(
+    readonly columns: DuckdbConnection,
+    readonly local: () => SqlConnection,
+  ) {}
+
+  /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
+  async open(db: Database): Promise<void> {
+    this.#db = db;
+    let fileId = readMeta(db, 'file_id');
+    if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
+    const generation = readMeta(db, 'columns_generation') ?? '0';
+    const [tables] = await this.columns.all<{ n: number }>(raw(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'meta'`));
+    const meta = tables!.n > 0 ? new Map((await this.columns.all<{ key: string; value: string }>(raw('SELECT key, value FROM meta'))).map((row) => [row.key, row.value])) : new Map<string, string>();
+    const current = meta.get('schema') === String(COLUMN_SCHEMA_VERSION) && meta.get('source') === fileId && meta.get('generation') === generation;
+    if (current && readMeta(db, 'layout') === 'embedded') return;
+    await this.columns.transaction(columnTables().map(raw));
+    const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
+    // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
+    if (hasLinks) await refreshRollups(this.local(), 'all', undefined, this.sink());
+    else await this.local().transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+    writeMeta(db, 'layout', 'embedded');
+    await this.#recordGeneration(fileId, generation);
+  }
+
+  async #recordGeneration(fileId: string, generation: string): Promise<void> {
+    await this.columns.transaction([
+      raw('DELETE FROM meta'),
+      sql`INSERT INTO meta VALUES ('schema', ${String(COLUMN_SCHEMA_VERSION)}), ('source', ${fileId}), ('generation', ${generation})`,
+    ]);
+  }
+
+  /** The SQLite store's writer, marking the column file stale while it writes and current again once refreshed. */
+  writer(inner: GraphWriter, db: Database): GraphWriter {
+    let marked = false;
+    const mark = () => {
+      if (marked) return;
+      marked = true;
+      // SQLite's generation moves ahead first: a load that stops before `finish` leaves the column file behind, and it is rebuilt at the next open.
+      writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
+    };
+    return {
+      domains: async (rows) => (mark(), inner.domains(rows)),
+      pages: async (rows) => (mark(), inner.pages(rows)),
+      links: async (rows) => (mark(), inner.links(rows)),
+      keywords: async (rows) => (mark(), inner.keywords(rows)),
+      finish: async (options) => {
+        mark();
+        const stats: LoadStats = await inner.finish(options);
+        await this.#recordGeneration(readMeta(db, 'file_id')!, readMeta(db, 'columns_generation')!);
+        marked = false;
+        return stats;
+      },
+    };
+  }
+
+  /** How a refresh writes: the rollups read by key into SQLite, the links and list rollups into the columns. */
+  sink(): RollupSink {
+    const local = this.local();
+    const columns = this.columns;
+    const linkTypes = LINK_COPY_COLUMNS.map((column) => column.type);
+    const staged = { links: [] as unknown[][], rollups: Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]> };
+    const touched: string[] = [];
+    let rebuild = false;
+    const flush = () =>
+      columns.writeTransaction(async (tx) => {
+        await tx.append('stage_links', linkTypes, staged.links);
+        for (const table of COLUMN_ROLLUPS) await tx.append(`stage_${table}`, rollupColumns(table).map((c) => c.type), staged.rollups[table]);
+        staged.links = [];
+        for (const table of COLUMN_ROLLUPS) staged.rollups[table] = [];
+      });
+    return {
+      linkColumns: LINK_COPY_COLUMNS.map((column) => `l.${column.name} AS c_${column.name}`),
+      clear: async () => {
+        rebuild = true;
+        await local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+        await columns.transaction([...columnTables(), ...stagingTables()].map(raw));
+      },
+      write: async (domain: string, rows: DomainRollups, links: readonly RefreshLink[], fresh: boolean) => {
+        await local.transaction(rollupStatements(domain, rows, ROW_ROLLUPS, fresh));
+        const copies = links.map((link) => LINK_COPY_COLUMNS.map((column) => link[`c_${column.name}`]));
+        const tuples = rollupTuples(domain, rows);
+        if (fresh) {
+          staged.links.push(...copies);
+          for (const table of COLUMN_ROLLUPS) staged.rollups[table].push(...tuples[table]);
+          if (staged.links.length >= STAGE_BATCH) await flush();
+          return;
+        }
+        if (touched.length === 0) await columns.transaction(stagingTables().map(raw));
+        touched.push(domain);
+        // The domain's rows replaced in one transaction: readers see its old columns or its new ones.
+        await columns.writeTransaction(async (tx) => {
+          await tx.run(sql`DELETE FROM links WHERE target_domain = ${domain}`);
+          for (const table of COLUMN_ROLLUPS) await tx.run(sql`DELETE FROM ${raw(table)} WHERE tdomain = ${domain}`);
+          await tx.append('stage_links', linkTypes, copies);
+          await tx.run(raw(`INSERT INTO links SELECT ${LINK_SELECT} FROM stage_links ORDER BY ${LINK_ORDER}`));
+          await tx.run(raw('DELETE FROM stage_links'));
+          for (const table of COLUMN_ROLLUPS) {
+            await tx.append(`stage_${table}`, rollupColumns(table).map((c) => c.type), tuples[table]);
+            await tx.run(raw(`INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${rollupOrder(table)}`));
+            await tx.run(raw(`DELETE FROM stage_${table}`));
+          }
+        });
+      },
+      finish: async () => {
+        if (rebuild) {
+          await flush();
+          await columns.transaction(fromStaging().map(raw));
+          await this.#allCompetitors();
+          await columns.transaction([raw('CHECKPOINT')]).catch(() => undefined);
+        } else if (touched.length > 0) {
+          await columns.transaction(['stage_links', ...COLUMN_ROLLUPS.map((table) => `stage_${table}`)].map((table) => raw(`DROP TABLE IF EXISTS ${table}`)));
+          await this.#competitorsOf(touched);
+        }
+      },
+    };
+  }
+
+  /** The registrable domains the given referring domains link to. */
+  async linkedFrom(sources: readonly string[]): Promise<string[]> {
+    const found = new Set<string>();
+    for (let i = 0; i < sources.length; i += 1_000) {
+      const batch = sources.slice(i, i + 1_000);
+      const rows = await this.columns.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
+      for (const row of rows) found.add(row.d);
+    }
+    return [...found];
+  }
+
+  /** Every domain's competitors, in one pass over the registrable domains' referring-domain sets. */
+  async #allCompetitors(): Promise<void> {
+    const [names, targetIds, sourceIds] = await this.columns.columnsOf(
+      raw(`SELECT tdomain, CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, CAST(dense_rank() OVER (ORDER BY source_domain) - 1 AS INTEGER) AS s
+        FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
+    );
+    const count = targetIds!.length;
+    const targets = Int32Array.from(targetIds as number[]);
+    const sources = Int32Array.from(sourceIds as number[]);
+    const domainOf: string[] = [];
+    for (let i = 0; i < count; i++) domainOf[targets[i]!] = names![i] as string;
+    let sourceCount = 0;
+    for (let i = 0; i < count; i++) if (sources[i]! >= sourceCount) sourceCount = sources[i]! + 1;
+    const index = new CompetitorIndex(targets, sources, domainOf.length, sourceCount);
+    await this.columns.transaction([raw('DELETE FROM r_competitors')]);
+    let rows: unknown[][] = [];
+    const write = async () => {
+      const batch = rows;
+      rows = [];
+      await this.columns.writeTransaction((tx) => tx.append('r_competitors', ['varchar', 'varchar', 'double', 'bigint'], batch));
+    };
+    for (let t = 0; t < domainOf.length; t++) {
+      index.competitorsOf(t, (c, similarity, common) => rows.push([domainOf[t], domainOf[c], similarity, common]));
+      if (rows.length >= STAGE_BATCH) await write();
+    }
+    await write();
+  }
+
+  /** The competitors of the given domains again, and each of them in the lists of its competitors. */
+  async #competitorsOf(domains: readonly string[]): Promise<void> {
+    const sizes = new Map<string, number>();
+    const sizeOf = async (names: readonly string[]) => {
+      const missing = names.filter((name) => !sizes.has(name));
+      for (let i = 0; i < missing.length; i += 1_000) {
+        const batch = join(missing.slice(i, i + 1_000).map((name) => sql`${name}`), ', ');
+        for (const row of await this.columns.all<{ d: string; n: number }>(
+          sql`SELECT tdomain AS d, count(*) AS n FROM r_ref_domains WHERE tdomain IN (${batch}) AND tkey = 'd:' || tdomain GROUP BY tdomain`,
+        ))
+          sizes.set(row.d, row.n);
+      }
+    };
+    for (const domain of domains) {
+      const overlap = await this.columns.all<{ d: string; common: number }>(
+        sql`SELECT r.tdomain AS d, count(*) AS common FROM r_ref_domains r
+          JOIN (SELECT source_domain FROM r_ref_domains WHERE tdomain = ${domain} AND tkey = ${`d:${domain}`}) mine ON mine.source_domain = r.source_domain
+          WHERE r.tkey = 'd:' || r.tdomain AND r.tdomain <> ${domain} GROUP BY r.tdomain`,
+      );
+      await sizeOf([domain, ...overlap.map((row) => row.d)]);
+      const mine = sizes.get(domain) ?? 0;
+      const rows: unknown[][] = [];
+      for (const row of overlap) {
+        const similarity = similarityOf(row.common, mine, sizes.get(row.d) ?? 0);
+        if (similarity !== undefined) rows.push([domain, row.d, similarity, row.common], [row.d, domain, similarity, row.common]);
+      }
+      await this.columns.writeTransaction(async (tx) => {
+        await tx.run(sql`DELETE FROM r_competitors WHERE tdomain = ${domain} OR domain = ${domain}`);
+        await tx.append('r_competitors', ['varchar', 'varchar', 'double', 'bigint'], rows);
+      });
+    }
+  }
+
+  /** A list: links keys from the columns and rows from SQLite; the list rollups whole from the columns. */
+  async grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery, rows: SqliteStore): Promise<RowsResult<RowOf<Op>>> {
+    const tkey = rollupKey(query.target);
+    const record = operations[operation].record;
+    const asRecords = (result: RowsResult<Record<string, unknown>>) => ({ total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) });
+    const sources = columnSources(query.target);
+    const where = filterCondition(query.filter, operation, this.columns.dialect);
+    const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey) : undefined;
+    if (operation === 'links') {
+      // The default order without a filter is SQLite's index, read from its start.
+      if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') return rows.grouped(operation, query);
+      const relation = groupedRows('links', query.target, query.clock, undefined, sources);
+      const rowsOf = (ids: readonly unknown[]) =>
+        rows.connection.all<Record<string, unknown>>(
+          groupedRows('links', query.target, query.clock, undefined, { ...SQL_SOURCES, links: sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l` }),
+        );
+      return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources) }));
+    }
+    // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
+    if (tkey === undefined) return rows.grouped(operation, query);
+    return asRecords(await runList(this.columns, groupedRows(operation, query.target, query.clock, tkey, sources), where, query.page, { total }));
+  }
+
+  /** Competitors, as computed at the last load. */
+  async competitors(query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>> {
+    const relation = sql`SELECT domain AS _key, domain, similarity, common_refdomains FROM r_competitors WHERE tdomain = ${query.domain}`;
+    const result = await runList(this.columns, relation, null, query.page, { whole: true });
+    return { total: result.total, rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })) };
+  }
+
+  /** The matrix, over the column side's referring-domain rollups. */
+  matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
+    return matrix(this.columns, query, true);
+  }
+}
+
+/** A domain's list-rollup rows as the column side's tuples: `tdomain` first. */
+function rollupTuples(domain: string, rows: DomainRollups): Record<ColumnRollup, unknown[][]> {
+  const prefix = (tuples: readonly (readonly unknown[])[]) => tuples.map((tuple) => [domain, ...tuple]);
+  return { r_ref_domains: prefix(rows.refDomains), r_ref_ips: prefix(rows.refIps), r_pages: prefix(rows.pages), r_anchors: prefix(rows.anchors) };
+}
+

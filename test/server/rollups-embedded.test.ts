@@ -1,0 +1,15 @@
+/**
+ * The rollup differential suite on the embedded store (in memory: SQLite rows on the calling
+ * thread, DuckDB columns): every answer from its rollups, column copies and precomputed
+ * competitors equals the links grouped per call in SQLite.
+ */
+import { loadServerDeps } from '../../src/server/deps.js';
+import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
+import { createSqlStore } from '../../src/server/store/sql/sql-store.js';
+import { rollupSuite } from './rollup-suite.js';
+
+rollupSuite('embedded', async () => {
+  const { tldts } = await loadServerDeps();
+  const store = await openEmbeddedStore();
+  return { rollups: store, links: createSqlStore(store.connection, { parser: tldts, rollups: false }), close: () => store.close() };
+}, 600_000);
