@@ -26,6 +26,12 @@ export interface BenchOptions {
   readonly mixedDuration: number;
   /** Link counts of the mixed-load runs. */
   readonly mixedSizes: readonly number[];
+  /** Whether the generated-filter workload runs after the per-operation calls of each measured size. */
+  readonly generated: boolean;
+  /** Cold requests sent one at a time by the generated workload (twice as many at concurrency 10, and about as many in warm pages). */
+  readonly generatedCount: number;
+  /** Seed of the generated filters (fast-check's). */
+  readonly generatedSeed: number;
   readonly data: string;
   readonly out: string;
   /** The command line as typed, for the report. */
@@ -49,6 +55,13 @@ const HELP = `Usage: npm run bench:server -- [options]
   --overhead-duration S    seconds per concurrency-1 run for the overhead ratio (default 3)
   --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)
   --mixed-sizes LIST       link counts of the mixed load (default 50000, plus 1000000 when in --sizes)
+  --generated on|off       the generated-filter workload after the per-operation calls of each size
+                           (default on; --no-generated is off): filters from the package's arbitraries,
+                           cold (each one new to the server) one at a time and at concurrency 10,
+                           then warm (10 connections paging through filters, offset 0 to 900)
+  --generated-count N      cold requests sent one at a time (default 150); the cold concurrency-10
+                           phase sends 2N, the warm phase about 2N (2N/10 filters of 10 pages)
+  --generated-seed S       seed of the generated filters (default 1; printed in the report)
   --data DIR               databases, reused between runs (default .bench-data/)
   --out FILE               the report (default bench/RESULTS.md)
 `;
@@ -62,6 +75,25 @@ function list(value: string, name: string): number[] {
 function seconds(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} takes a positive number of seconds, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+function onOff(value: string, name: string): boolean {
+  if (['on', 'true', 'yes', '1'].includes(value)) return true;
+  if (['off', 'false', 'no', '0'].includes(value)) return false;
+  throw new Error(`--${name} takes on or off, got ${JSON.stringify(value)}.`);
+}
+
+function count(value: string, name: string): number {
+  const n = Number(value.replace(/_/g, ''));
+  if (!/^\d[\d_]*$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new Error(`--${name} takes a positive integer, got ${JSON.stringify(value)}.`);
+  return n;
+}
+
+function seed(value: string, name: string): number {
+  const n = Number(value);
+  // fast-check takes a 32-bit integer seed.
+  if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) throw new Error(`--${name} takes an integer from -2147483648 to 2147483647, got ${JSON.stringify(value)}.`);
   return n;
 }
 
@@ -79,13 +111,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       process.exit(0);
     }
     if (!arg.startsWith('--')) throw new Error(`Unexpected argument ${arg}.\n\n${HELP}`);
+    if (arg === '--no-generated') {
+      raw.set('generated', 'off');
+      continue;
+    }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new Error(`--${name} needs a value.`);
     raw.set(name, value);
   }
-  const known = ['sizes', 'postgres-sizes', 'clickhouse-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'data', 'out'];
+  const known = ['sizes', 'postgres-sizes', 'clickhouse-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'generated', 'generated-count', 'generated-seed', 'data', 'out'];
   for (const name of raw.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}.\n\n${HELP}`);
   const sizes = list(raw.get('sizes') ?? '100000,1000000', 'sizes');
   const stores = (raw.get('stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
@@ -100,6 +136,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     overheadDuration: seconds(raw.get('overhead-duration') ?? '3', 'overhead-duration'),
     mixedDuration: seconds(raw.get('mixed-duration') ?? '30', 'mixed-duration'),
     mixedSizes,
+    generated: onOff(raw.get('generated') ?? 'on', 'generated'),
+    generatedCount: count(raw.get('generated-count') ?? '150', 'generated-count'),
+    generatedSeed: seed(raw.get('generated-seed') ?? '1', 'generated-seed'),
     data: resolve(raw.get('data') ?? '.bench-data'),
     out: resolve(raw.get('out') ?? 'bench/RESULTS.md'),
     commandLine: ['npm run bench:server', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),

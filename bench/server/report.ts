@@ -6,6 +6,8 @@ import { SAMPLE_LINKS, STORES } from './args.js';
 import type { BenchCall, BenchTargets } from './calls.js';
 import { NOW, type SeedInfo } from './databases.js';
 import type { DirectResult } from './direct.js';
+import { EXACT_TOTAL_MAX_ROWS, type GeneratedResult, type PhaseResult } from './generated-run.js';
+import { CONNECTIONS, GENERATED_OPERATIONS, WARM_PAGES, type Phase } from './generated.js';
 import { failed, type LoadResult } from './load.js';
 
 /** One call's measurements on one database. */
@@ -33,6 +35,8 @@ export interface DatabaseResult {
   readonly mixed?: LoadResult;
   /** The warm-up load after the server started (all calls round robin; only its failures count). */
   readonly warmUp?: LoadResult;
+  /** The generated-filter workload, run right after the per-operation calls on the same server. */
+  readonly generated?: GeneratedResult;
   readonly serverExit: number | string;
   readonly serverStderr: string;
 }
@@ -88,6 +92,22 @@ const links = (n: number) => `${n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >=
 function bytes(n: number): string {
   const unit = n >= 1e9 ? ['GB', 1e9] : n >= 1e6 ? ['MB', 1e6] : ['kB', 1e3];
   return `${(n / (unit[1] as number)).toFixed(1)} ${unit[0]} (${int(n)} B)`;
+}
+
+/**
+ * The goals of the generated-filter workload, per phase: which latency and its bound at 1M and at
+ * 10M links. No phase may answer a non-2xx (a 503 is a failure, not a slow answer).
+ */
+export const GENERATED_GOALS: Readonly<Record<Phase, { readonly stat: 'p50' | 'p99'; readonly at1M: number; readonly at10M: number; readonly title: string }>> = {
+  'cold-c1': { stat: 'p50', at1M: 20, at10M: 50, title: 'Cold, one request at a time' },
+  'cold-c10': { stat: 'p99', at1M: 100, at10M: 250, title: `Cold, concurrency ${CONNECTIONS}` },
+  warm: { stat: 'p99', at1M: 50, at10M: 100, title: `Warm paging, concurrency ${CONNECTIONS}` },
+};
+
+/** A generated phase's goal at a size: the goal of the nearer of 1M and 10M links. */
+export function generatedGoal(phase: Phase, size: number): { readonly stat: 'p50' | 'p99'; readonly label: string; readonly bound: number } {
+  const g = GENERATED_GOALS[phase];
+  return { stat: g.stat, label: g.stat === 'p50' ? 'median' : 'p99', bound: Math.abs(size - 1_000_000) <= Math.abs(size - 10_000_000) ? g.at1M : g.at10M };
 }
 
 /** The p99 goal of a database size: 100 ms from 10M links, 50 ms below (the issue sets none under 1M; the 1M goal is shown). */
@@ -238,7 +258,164 @@ export function failures(results: readonly DatabaseResult[], broken: readonly Da
     if (f) out.push(`${where} mixed load: ${f}`);
     const w = failureText(db.warmUp);
     if (w) out.push(`${where} warm-up: ${w}`);
+    out.push(...generatedFailures(where, db.generated));
     if (db.serverExit !== 0) out.push(`${where}: the server exited with ${db.serverExit} when stopped`);
+  }
+  return out;
+}
+
+const PHASE_NAME: Record<Phase, string> = { 'cold-c1': 'cold, one at a time', 'cold-c10': `cold, concurrency ${CONNECTIONS}`, warm: `warm paging, concurrency ${CONNECTIONS}` };
+
+/** The failures of a database's generated workload: non-2xx, connection errors, check violations, a workload that could not run. */
+function generatedFailures(where: string, g: GeneratedResult | undefined): string[] {
+  if (!g) return [];
+  const out: string[] = [];
+  if (g.error) out.push(`${where} generated filters: could not run: ${g.error.split('\n')[0]}`);
+  for (const f of g.sampleFailures.slice(0, 5)) out.push(`${where} generated filters, ${f}`);
+  if (g.sampleFailures.length > 5) out.push(`${where} generated filters: ${g.sampleFailures.length - 5} more requests outside the phases failed`);
+  for (const p of g.phases) {
+    const f = failureText(p);
+    if (f) out.push(`${where} generated filters, ${PHASE_NAME[p.phase]}: ${f}`);
+  }
+  if (g.violationCount > 0) out.push(`${where} generated filters: ${g.violationCount} check violation${g.violationCount === 1 ? '' : 's'}, the first: ${g.violations[0]}`);
+  return out;
+}
+
+/** A phase against its goal: met and by how much, or missed and by how much, or failed. */
+function phaseVerdict(p: PhaseResult, size: number): { readonly text: string; readonly met: boolean } {
+  const { stat, label, bound } = generatedGoal(p.phase, size);
+  const value = p[stat];
+  const parts: string[] = [];
+  const fail = failure(p);
+  if (fail) parts.push(fail);
+  if (p.violations > 0) parts.push(`**${p.violations} check violation${p.violations === 1 ? '' : 's'}**`);
+  if (Number.isNaN(value)) parts.push('**no**: no 2xx answer to measure');
+  else if (value > bound) parts.push(`**no**: ${label} ${ms(value - bound)} ms over`);
+  if (parts.length === 0) return { text: `yes, ${ms(bound - value)} ms under`, met: true };
+  return { text: parts.join('; '), met: false };
+}
+
+function generatedGoalLines(results: readonly DatabaseResult[]): GoalLine[] {
+  const measured = results.filter((db) => db.generated);
+  const label = 'generated filters';
+  if (measured.length === 0) return [{ text: `${label}: not measured in this run.`, met: undefined }];
+  return measured.map((db) => {
+    const g = db.generated!;
+    const where = `${label}, ${STORE_NAME[db.store]} ${links(db.links)}`;
+    if (g.error) return { text: `${where}: **not measured: the workload failed** (see FAILURES).`, met: false };
+    const basis = db.links === 1_000_000 || db.links === 10_000_000 ? '' : ` (the goals of ${Math.abs(db.links - 1_000_000) <= Math.abs(db.links - 10_000_000) ? '1M' : '10M'} links)`;
+    const phases = g.phases.map((p) => {
+      const { stat, label: what, bound } = generatedGoal(p.phase, db.links);
+      const v = phaseVerdict(p, db.links);
+      const value = `${what} ${ms(p[stat])} ms`;
+      return { met: v.met, text: `${PHASE_NAME[p.phase]} ${what} ≤ ${bound} ms: ${v.met ? `**met** (${value}, ${ms(bound - p[stat])} ms under)` : `**missed**: ${v.text.replace(/^\*\*no\*\*: /, '')} (${value})`}` };
+    });
+    const checks = g.violationCount > 0 ? `**${g.violationCount} check violations**` : 'no check violation';
+    const met = phases.every((p) => p.met) && g.violationCount === 0 && g.sampleFailures.length === 0;
+    return { text: `${where}${basis}: ${phases.map((p) => p.text).join('; ')}; ${checks}.`, met };
+  });
+}
+
+function phaseTable(p: PhaseResult, size: number): string[] {
+  const { label, bound } = generatedGoal(p.phase, size);
+  const codes = Object.entries(p.statusCodes)
+    .map(([code, count]) => `${code}×${int(count)}`)
+    .join(', ');
+  const errors = p.errors + p.timeouts > 0 ? `${codes ? ', ' : ''}${p.errors} connection errors, ${p.timeouts} timeouts` : '';
+  const sent = p.phase === 'warm' ? `${int(p.requests / WARM_PAGES)} filters × ${WARM_PAGES} pages = ${int(p.requests)} requests` : `${int(p.requests)} requests`;
+  const lines = [
+    `**${GENERATED_GOALS[p.phase].title}**: ${sent}, ${p.connections} connection${p.connections === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s. Goal: ${label} ≤ ${bound} ms, no non-2xx.`,
+    '',
+    '| requests | count | p50 ms | p90 ms | p99 ms | max ms | req/s | status codes | goal met? |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  const verdict = phaseVerdict(p, size);
+  p.groups.forEach((g, i) => {
+    const first = i === 0;
+    const status = first ? `${codes}${errors}` : g.non2xx > 0 ? `${g.non2xx} non-2xx` : '';
+    lines.push(`| ${g.name} | ${int(g.responses)} | ${ms(g.p50)} | ${ms(g.p90)} | ${ms(g.p99)} | ${ms(g.max)} | ${first ? rate(p.rps) : ''} | ${status} | ${first ? verdict.text : ''} |`);
+  });
+  const m = p.matched;
+  const orders = p.orders.map((o) => `${o.operation} ${o.used} of ${o.pairs}`).join(', ');
+  lines.push(
+    '',
+    `Rows matched${p.phase === 'warm' ? ' (first pages)' : ''}: ${int(m.zero)} of ${int(m.answered)} filters select no row, ${int(m.full)} fill a page (total ≥ 100), median total ${Number.isNaN(m.medianTotal) ? '–' : int(m.medianTotal)}. ` +
+      `(order_by, direction) pairs used: ${orders}.${p.violations > 0 ? ` **${p.violations} check violations** (listed below).` : ''}`,
+  );
+  return lines;
+}
+
+/** A fenced block that no line of `lines` can close. */
+function fenced(lines: readonly string[]): string[] {
+  let fence = '```';
+  while (lines.some((line) => line.includes(fence))) fence += '`';
+  return [`${fence}text`, ...lines, fence];
+}
+
+function generatedSection(results: readonly DatabaseResult[]): string[] {
+  const out: string[] = [
+    '## Generated filters',
+    '',
+    'Filters nobody tuned for: drawn from the package\'s own arbitraries (`filterAstArbitrary` of `backlink-query/testing`, printed canonically by `printFilter`) ' +
+      `on ${GENERATED_OPERATIONS.join(', ')} in turn, over the three largest targets (scope ROOT_DOMAIN), with literals drawn from the target's own rows ` +
+      '(`valuePools` of a sample fetched over HTTP before the run: per operation and target, the first page of the default order in each direction and a page at its middle, at most 100,000 rows down) ' +
+      'four times out of five, the arbitraries\' edge cases otherwise. Each request has an `order_by` and a `direction`: per operation, a seeded shuffle of every (sortable field, direction) pair ' +
+      '(the scalar fields of its record in the catalogue), taken in turn; `limit` 100. Generator and phases: bench/server/generated.ts, generated-run.ts; the same seed on the same database gives the same requests.',
+    '',
+    '**Cold**: every request carries a filter text this server process was never sent (texts are unique in the run and differ from the per-operation calls\' filter), so no cache can answer it; ' +
+      `first one request at a time, then ${CONNECTIONS} connections each sending the next request. **Warm**: ${CONNECTIONS} connections, each reading one filter page by page (offset 0, 100, ..., 900, ` +
+      'all ten pages even past the end of a short list, where they must come back empty with the same total), then the next filter. ' +
+      'The phases run right after the per-operation calls, on the same server process. Latency is per response, from sending the request to the end of its body (node:http, keep-alive, one connection per loop), of 2xx answers; ' +
+      'any other answer is a failure. After each phase every answer is checked: its row count is min(100, total − offset), each row passes the filter in the package\'s evaluator, rows come in the requested order ' +
+      '(text by code point as `compareCodePoints`, numbers, false before true; ties allowed); per warm filter, every page reports the same total, no row comes twice, and the order holds across pages. ' +
+      'Goals: cold one at a time median ≤ 20 ms at 1M links, ≤ 50 ms at 10M; cold concurrency 10 p99 ≤ 100 ms at 1M, ≤ 250 ms at 10M; warm concurrency 10 p99 ≤ 50 ms at 1M, ≤ 100 ms at 10M ' +
+      '(other sizes: the goals of the nearer of 1M and 10M).',
+    '',
+  ];
+  for (const db of results) {
+    const g = db.generated;
+    if (!g) continue;
+    const s = g.settings;
+    out.push(`### Generated filters: ${STORE_NAME[db.store]}, ${int(db.links)} links`, '');
+    if (g.error) {
+      out.push('**The workload could not run:**', '', ...fenced(g.error.trim().split('\n')), '');
+      continue;
+    }
+    const sampled = g.sample.reduce((n, x) => n + x.rows, 0);
+    out.push(
+      `Seed **${s.seed}** (\`--generated-seed\`). ${int(g.requestCount)} filters: ${int(s.coldSingle)} cold one at a time (\`--generated-count\`), ${int(s.coldConcurrent)} cold at concurrency ${CONNECTIONS}, ` +
+        `${int(s.warmFilters)} warm × ${s.warmPages} pages. Targets ${g.targets.join(', ')}. Generator: maxConditions ${s.maxConditions}, maxDepth ${s.maxDepth}, limit ${s.limit}; ` +
+        `value pools from ${int(sampled)} rows (${g.sample.map((x) => `${x.operation} ${x.target} ${int(x.rows)}${x.total === undefined ? '' : ` of ${int(x.total)}`}`).join(', ')}).`,
+      '',
+    );
+    if (g.sampleFailures.length > 0) out.push(`**Requests outside the phases that failed (${g.sampleFailures.length}):**`, '', ...fenced(g.sampleFailures.slice(0, 10)), '');
+    for (const p of g.phases) out.push(...phaseTable(p, db.links), '');
+    const exact = g.exact;
+    out.push(
+      `Checks on the ${int(g.checked.responses)} answers with status 200 (${int(g.checked.rows)} rows) and the ${int(g.checked.warmFilters)} warm filters' pages; ` +
+        `totals compared with the evaluator over the whole list for ${int(exact.filters)} filters (${exact.lists.length > 0 ? exact.lists.map((l) => `${l.operation} ${l.target}, ${int(l.rows)} rows`).join('; ') : 'no list'}` +
+        `${exact.skipped.length > 0 ? `; not on ${exact.skipped.map((l) => `${l.operation} ${l.target}${l.total === undefined ? '' : ` (${int(l.total)} rows)`}`).join(', ')}, over ${int(EXACT_TOTAL_MAX_ROWS)} rows` : ''}): ` +
+        (g.violationCount === 0 ? 'no violation.' : `**${int(g.violationCount)} violation${g.violationCount === 1 ? '' : 's'}**${g.violations.length < g.violationCount ? ` (the first ${g.violations.length})` : ''}:`),
+      '',
+    );
+    if (g.violationCount > 0) out.push(...fenced(g.violations), '');
+    if (g.failedResponses.length > 0) out.push(`Non-2xx answers and connection errors (the first ${g.failedResponses.length}):`, '', ...fenced(g.failedResponses), '');
+    out.push('<details><summary>The slowest requests of each phase</summary>', '');
+    for (const p of g.phases) {
+      out.push(`${PHASE_NAME[p.phase]}:`, '');
+      out.push(...fenced(p.slowest.flatMap((t) => [`${ms(t.ms)} ms, status ${t.status}${t.total === undefined ? '' : `, total ${int(t.total)}`}: ${t.request}`, `  GET ${t.path}`])), '');
+    }
+    out.push('</details>', '');
+    out.push(
+      `<details><summary>The first ${g.firstRequests.length} of the ${int(g.requestCount)} generated filters (all of them, with each answer's status, time and total: ${g.file})</summary>`,
+      '',
+      'Number, phase, operation, target, order, filter (control characters written \\u{XX}):',
+      '',
+      ...fenced(g.firstRequests),
+      '',
+      '</details>',
+      '',
+    );
   }
   return out;
 }
@@ -282,6 +459,7 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
     ...p99GoalLines(results, broken, 10_000_000, GOALS.p99At10M),
     ...overheadGoalLines(results),
     ...mixedGoalLines(results),
+    ...generatedGoalLines(results),
   ];
   out.push(...goals.map((g) => `- ${g.text}`), '');
   const floors = results.flatMap((db) => {
@@ -309,6 +487,7 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
     '',
   );
   for (const db of results) if (db.calls) out.push(...callTable(db), '');
+  if (results.some((db) => db.generated)) out.push(...generatedSection(results));
 
   out.push('## Seeding and database size', '', '| store | links | seeded | seed s | links/s | size after seed | size now | peak RSS of the seed |', '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const db of results) {

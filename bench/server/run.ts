@@ -4,9 +4,10 @@
  *
  * For each store and size: the database (seeded once into --data and reused), the three largest
  * targets, each call's direct in-process time, then the server in a child process: a probe per
- * call, autocannon at concurrency 1 and 10 per call, and the mixed load at concurrency 50 where
- * asked. Any non-2xx answer, or a server that fails to start, makes the run exit non-zero (the
- * report is still written, with the failures at its top).
+ * call, autocannon at concurrency 1 and 10 per call, the generated-filter workload (generated.ts,
+ * generated-run.ts; --generated), and the mixed load at concurrency 50 where asked. Any non-2xx
+ * answer, a failed check of the generated workload, or a server that fails to start, makes the run
+ * exit non-zero (the report is still written, with the failures at its top).
  *
  *   npm run bench:server -- --sizes 100000,1000000 --stores sqlite,postgres --duration 10 --mixed-duration 30
  *   npm run bench:server -- --sizes 100000 --clickhouse-sizes 100000,10000000 --stores sqlite,clickhouse
@@ -35,6 +36,7 @@ import {
   type BenchDatabase,
 } from './databases.js';
 import { measureDirect } from './direct.js';
+import { runGeneratedPhase } from './generated-run.js';
 import { failed, load, type LoadResult } from './load.js';
 import { startCluster, type PostgresCluster } from './postgres-cluster.js';
 import { cleanUp, run } from './processes.js';
@@ -135,6 +137,9 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
         );
       }
     }
+    // The generated-filter workload, right after the per-operation calls, on the same server process.
+    const generated = perOperation && options.generated ? await runGeneratedPhase(running.url, { targets, calls, options, file: join(options.data, `generated-${db.store}-${db.links}.ndjson`), log: (t) => log(`${where} ${t}`) }) : undefined;
+    alive();
     let mixedResult: LoadResult | undefined;
     if (mixed) {
       if (working.length < calls.length) log(`${where} mixed load skipped: ${calls.filter((c) => !working.includes(c)).map((c) => c.name).join(', ')} failed the probe`);
@@ -161,6 +166,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
       seededNow: db.seededNow,
       ...(warmUp ? { warmUp } : {}),
       ...(perOperation ? { calls: results } : {}),
+      ...(generated ? { generated } : {}),
       ...(mixedResult ? { mixed: mixedResult } : {}),
       serverExit,
       serverStderr,
