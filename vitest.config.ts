@@ -31,6 +31,18 @@ export default defineConfig({
         },
       },
       {
+        // The same server suite, every test, on the SQLite store alone (the 'all' project runs it on
+        // the embedded store, the default).
+        extends: true,
+        test: {
+          name: 'server-sqlite',
+          globalSetup,
+          include: ['test/server/*.test.ts'],
+          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+          env: { BQ_SERVER_STORE: 'sqlite' },
+        },
+      },
+      {
         // The same server suite, every test, on the PostgreSQL store.
         extends: true,
         test: {

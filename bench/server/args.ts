@@ -4,14 +4,14 @@
 import { resolve } from 'node:path';
 
 /** A store the benchmark can run on. */
-export type StoreKind = 'sqlite' | 'postgres' | 'clickhouse';
+export type StoreKind = 'embedded' | 'sqlite' | 'postgres' | 'clickhouse';
 
-/** Every store, in the report's order. */
-export const STORES: readonly StoreKind[] = ['sqlite', 'postgres', 'clickhouse'];
+/** Every store, in the report's order: the embedded default (SQLite rows, DuckDB columns), SQLite alone, PostgreSQL, ClickHouse. */
+export const STORES: readonly StoreKind[] = ['embedded', 'sqlite', 'postgres', 'clickhouse'];
 
 /** The benchmark's options. */
 export interface BenchOptions {
-  /** Link counts of the per-operation tables (on SQLite, and on PostgreSQL and ClickHouse unless their own sizes are given). */
+  /** Link counts of the per-operation tables (on the embedded store and SQLite, and on PostgreSQL and ClickHouse unless their own sizes are given). */
   readonly sizes: readonly number[];
   /** Link counts measured on PostgreSQL (default: `sizes`); a size seeds for about an hour per 10M links. */
   readonly postgresSizes: readonly number[];
@@ -43,12 +43,13 @@ export const SAMPLE_LINKS = 50_000;
 
 const HELP = `Usage: npm run bench:server -- [options]
 
-  --sizes LIST             link counts of the per-operation tables on SQLite, and on PostgreSQL and
-                           ClickHouse unless --postgres-sizes / --clickhouse-sizes is given
-                           (default 100000,1000000)
-  --stores LIST            any of sqlite,postgres,clickhouse (default sqlite,postgres; clickhouse
-                           runs a two-shard cluster with scripts/engines/clickhouse.sh, its data
-                           kept in DATA/clickhouse/)
+  --sizes LIST             link counts of the per-operation tables on the embedded store and SQLite,
+                           and on PostgreSQL and ClickHouse unless --postgres-sizes /
+                           --clickhouse-sizes is given (default 100000,1000000)
+  --stores LIST            any of embedded,sqlite,postgres,clickhouse (default embedded,sqlite,postgres:
+                           embedded is the default store, SQLite rows with DuckDB columns; sqlite is
+                           SQLite alone; clickhouse runs a two-shard cluster with
+                           scripts/engines/clickhouse.sh, its data kept in DATA/clickhouse/)
   --postgres-sizes LIST    link counts measured on PostgreSQL, in or beyond --sizes (default: --sizes)
   --clickhouse-sizes LIST  link counts measured on ClickHouse, in or beyond --sizes (default: --sizes)
   --duration S             seconds per concurrency-10 autocannon run (default 10)
@@ -124,7 +125,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const known = ['sizes', 'postgres-sizes', 'clickhouse-sizes', 'stores', 'duration', 'overhead-duration', 'mixed-duration', 'mixed-sizes', 'generated', 'generated-count', 'generated-seed', 'data', 'out'];
   for (const name of raw.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}.\n\n${HELP}`);
   const sizes = list(raw.get('sizes') ?? '100000,1000000', 'sizes');
-  const stores = (raw.get('stores') ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+  const stores = (raw.get('stores') ?? 'embedded,sqlite,postgres').split(',').map((s) => s.trim());
   for (const store of stores) if (!(STORES as readonly string[]).includes(store)) throw new Error(`--stores takes any of ${STORES.join(', ')}, got ${JSON.stringify(store)}.`);
   const mixedSizes = raw.has('mixed-sizes') ? list(raw.get('mixed-sizes')!, 'mixed-sizes') : [SAMPLE_LINKS, ...sizes.filter((n) => n === 1_000_000)];
   return {

@@ -3,6 +3,7 @@
  * its database is missing (or was left half-written), and the seed's time and size are kept next
  * to it so a later run can still report them.
  *
+ *   DIR/embedded/links-N.db        embedded stores (and links-N.db.duckdb, their column files)
  *   DIR/sqlite/links-N.db          SQLite databases
  *   DIR/postgres/                  the PostgreSQL cluster (databases bench_links_N)
  *   DIR/clickhouse/                the two-shard ClickHouse cluster (shard1/, shard2/: databases
@@ -68,7 +69,7 @@ function readMeta(dir: string, store: StoreKind, links: number): SeedInfo | unde
 }
 
 /** Forgets every seed record of a store (its cluster was made again). */
-export function forgetSeeds(dir: string, store: Exclude<StoreKind, 'sqlite'>): void {
+export function forgetSeeds(dir: string, store: Exclude<StoreKind, 'sqlite' | 'embedded'>): void {
   for (const name of readdirSync(join(dir, 'meta'))) if (name.startsWith(`${store}-`)) rmSync(join(dir, 'meta', name));
 }
 
@@ -116,30 +117,41 @@ function sqliteBytes(file: string): number {
 }
 
 const removeSqlite = (file: string) => {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal', '.duckdb', '.duckdb.wal']) rmSync(`${file}${suffix}`, { force: true });
 };
 
-/** The SQLite database of `links` links, seeded when missing. */
-export async function sqliteDatabase(dir: string, links: number): Promise<BenchDatabase> {
-  const file = join(dir, 'sqlite', `links-${links}.db`);
-  let seed = existsSync(file) ? readMeta(dir, 'sqlite', links) : undefined;
+/**
+ * The SQLite database of `links` links (`sqlite`: SQLite alone, served with `--database-url
+ * sqlite:FILE`; `embedded`: the default store, a SQLite file and its DuckDB column file
+ * `FILE.duckdb`, served with `--db FILE`), seeded when missing.
+ */
+export async function sqliteDatabase(dir: string, links: number, store: 'sqlite' | 'embedded' = 'sqlite'): Promise<BenchDatabase> {
+  mkdirSync(join(dir, store), { recursive: true });
+  const file = join(dir, store, `links-${links}.db`);
+  const bytes = () => sqliteBytes(file) + (store === 'embedded' ? fileBytes(`${file}.duckdb`) + fileBytes(`${file}.duckdb.wal`) : 0);
+  let seed = existsSync(file) ? readMeta(dir, store, links) : undefined;
   const seededNow = seed === undefined;
   if (!seed) {
-    // Seed into a side file and rename it at the end: an interrupted seed leaves no database behind.
+    // Seed into side files and rename them at the end: an interrupted seed leaves no database behind.
     const partial = `${file}.partial`;
     removeSqlite(file);
     removeSqlite(partial);
     const seededAt = new Date().toISOString();
-    const report = await seedChild('sqlite', partial, links);
+    const report = await seedChild(store, partial, links);
     if (existsSync(`${partial}-wal`) && statSync(`${partial}-wal`).size > 0) throw new Error(`${partial}-wal was not checkpointed after the seed.`);
     rmSync(`${partial}-wal`, { force: true });
     rmSync(`${partial}-shm`, { force: true });
     renameSync(partial, file);
-    seed = { ...report, store: 'sqlite', seed: SEED, now: NOW, seededAt, bytesAfterSeed: sqliteBytes(file) };
-    writeFileSync(metaFile(dir, 'sqlite', links), `${JSON.stringify(seed, null, 2)}\n`);
+    // The column file records the SQLite file's id and generation, not its name: it moves with it.
+    if (store === 'embedded') for (const suffix of ['.duckdb', '.duckdb.wal']) if (existsSync(`${partial}${suffix}`)) renameSync(`${partial}${suffix}`, `${file}${suffix}`);
+    seed = { ...report, store, seed: SEED, now: NOW, seededAt, bytesAfterSeed: bytes() };
+    writeFileSync(metaFile(dir, store, links), `${JSON.stringify(seed, null, 2)}\n`);
   }
-  return { store: 'sqlite', links, location: file, serveArgs: ['--db', file], seed, seededNow, size: async () => sqliteBytes(file) };
+  const serveArgs = store === 'embedded' ? ['--db', file] : ['--database-url', `sqlite:${file}`];
+  return { store, links, location: file, serveArgs, seed, seededNow, size: async () => bytes() };
 }
+
+const fileBytes = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
 /** Runs one statement on a PostgreSQL database. */
 export async function pgQuery<Row>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {

@@ -82,7 +82,7 @@ export const GOALS = {
   mixedFactor: 10,
 } as const;
 
-const STORE_NAME: Record<StoreKind, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', clickhouse: 'ClickHouse (2 shards)' };
+const STORE_NAME: Record<StoreKind, string> = { embedded: 'Embedded (SQLite + DuckDB)', sqlite: 'SQLite', postgres: 'PostgreSQL', clickhouse: 'ClickHouse (2 shards)' };
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 /** Requests per second: whole numbers, one decimal under 10 (a slow call's few answers are not 0). */
 const rate = (n: number) => (n > 0 && n < 10 ? n.toFixed(1) : int(n));
@@ -499,7 +499,7 @@ export function renderReport(env: Environment, results: readonly DatabaseResult[
   out.push(
     '',
     'Seed: `seedSample` (seed 1) through the store\'s bulk writer, the path of `backlink-query seed`, in a child process; the time covers links, keyword metrics, indexes and rollups. ' +
-      'Size: the SQLite file plus its -wal; PostgreSQL `pg_database_size`; ClickHouse the `bytes_on_disk` of the database\'s active parts (system.parts) summed over both shards, ' +
+      'Size: the SQLite file plus its -wal (embedded: plus the DuckDB column file and its .wal); PostgreSQL `pg_database_size`; ClickHouse the `bytes_on_disk` of the database\'s active parts (system.parts) summed over both shards, ' +
       'without the SQLite ledger of its API keys. "Size now" is read before the server starts (charges write to the database; on ClickHouse to the ledger, and background merges change the parts).',
     '',
   );

@@ -48,6 +48,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const nowDate = new Date(`${NOW}T00:00:00Z`);
 
 async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Store> {
+  if (db.store === 'embedded') {
+    const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+    // Read-only: the server process opens the column file for writing (DuckDB allows one writer).
+    return openEmbeddedStore({ file: db.location, parser, columns: { readOnly: true } });
+  }
   if (db.store === 'sqlite') {
     const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
     return openSqliteStore({ file: db.location, parser });
@@ -232,8 +237,8 @@ async function main(): Promise<number> {
         // A size that cannot be seeded or served is reported (and fails the run) without losing the others.
         try {
           const db =
-            store === 'sqlite'
-              ? await sqliteDatabase(options.data, size)
+            store === 'sqlite' || store === 'embedded'
+              ? await sqliteDatabase(options.data, size, store)
               : store === 'postgres'
                 ? await postgresDatabase(options.data, cluster!, size)
                 : await clickhouseDatabase(options.data, clickhouse!, size);

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
+import { raw } from '../../src/server/store/sql/fragment.js';
 import type { Store } from '../../src/server/store/store.js';
 
 /** What the child prints when done. */
@@ -44,7 +45,15 @@ async function main(): Promise<void> {
   const label = `[seed ${store} ${links.toLocaleString('en-US')}]`;
   let opened: Store;
   let checkpoint = async () => {};
-  if (store === 'sqlite') {
+  if (store === 'embedded') {
+    const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+    const embedded = await openEmbeddedStore({ file: location, parser: tldts });
+    checkpoint = async () => {
+      embedded.db.pragma('wal_checkpoint(TRUNCATE)');
+      await embedded.columns.transaction([raw('CHECKPOINT')]);
+    };
+    opened = embedded;
+  } else if (store === 'sqlite') {
     const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
     const sqlite = await openSqliteStore({ file: location, parser: tldts });
     checkpoint = async () => void sqlite.db.pragma('wal_checkpoint(TRUNCATE)');

@@ -1,10 +1,12 @@
 /**
  * Builds the server on the fixture dataset, as fastify/demo's `build(t)` does, on the store the run
- * is for: SQLite by default (a fresh temporary database file, so queries run on the worker threads
- * as in production), PostgreSQL when `BQ_SERVER_STORE=postgres` (a fresh database on the test
- * server; the `server-postgres` vitest project sets it, so every server test runs on both), and
- * ClickHouse when `BQ_SERVER_STORE=clickhouse` (a fresh database on the two-shard test cluster,
- * keys in a SQLite ledger; the `server-clickhouse` project).
+ * is for: the embedded store by default (a fresh temporary SQLite file and its DuckDB column file,
+ * so queries run on the worker threads as in production), the SQLite store alone when
+ * `BQ_SERVER_STORE=sqlite` (the `server-sqlite` vitest project), PostgreSQL when
+ * `BQ_SERVER_STORE=postgres` (a fresh database on the test server; the `server-postgres`
+ * project), and ClickHouse when `BQ_SERVER_STORE=clickhouse` (a fresh database on the two-shard
+ * test cluster, keys in a SQLite ledger; the `server-clickhouse` project). Every server test runs
+ * on each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { afterAll, inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
 import type { ClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
+import type { EmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
 import type { SqlConnection } from '../../src/server/store/sql/connection.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
@@ -28,8 +31,11 @@ export const BASE = '/_api/apis/v4/backlinks/v1';
 export const AUTH = { authorization: `Apikey ${fx.KEYS[0].key}` };
 
 /** The store the server suite runs on in this run. */
-export const STORE_KIND: 'sqlite' | 'postgres' | 'clickhouse' =
-  process.env['BQ_SERVER_STORE'] === 'postgres' ? 'postgres' : process.env['BQ_SERVER_STORE'] === 'clickhouse' ? 'clickhouse' : 'sqlite';
+export const STORE_KIND: 'embedded' | 'sqlite' | 'postgres' | 'clickhouse' = (() => {
+  const kind = process.env['BQ_SERVER_STORE'] ?? 'embedded';
+  if (kind === 'embedded' || kind === 'sqlite' || kind === 'postgres' || kind === 'clickhouse') return kind;
+  throw new Error(`BQ_SERVER_STORE=${kind}: expected embedded, sqlite, postgres or clickhouse.`);
+})();
 
 /** A store with the connection its queries run on (to break it on purpose in tests). */
 export type TestStore = Store & { readonly connection: SqlConnection };
@@ -53,7 +59,10 @@ export async function emptyStore(): Promise<TestStore> {
     const ledger = await openSqliteStore({ file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
     return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger });
   }
-  return openSqliteStore({ file: join(dir, `${Math.random().toString(36).slice(2)}.db`), readers: 2 });
+  const file = join(dir, `${Math.random().toString(36).slice(2)}.db`);
+  if (STORE_KIND === 'sqlite') return openSqliteStore({ file, readers: 2 });
+  const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+  return openEmbeddedStore({ file, readers: 2 });
 }
 
 /** The shard URLs of the test cluster, or a loud failure. */
@@ -85,6 +94,7 @@ export async function dropLinksTable(store: TestStore): Promise<void> {
     return;
   }
   await store.connection.transaction([raw('DROP TABLE links')]);
+  if (STORE_KIND === 'embedded') await (store as EmbeddedStore).columns.transaction([raw('DROP TABLE links')]);
 }
 
 /** A store holding the fixture. */

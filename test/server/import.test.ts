@@ -1,5 +1,5 @@
 /**
- * `backlink-query import` as a process, on SQLite and on PostgreSQL: a file with deliberately
+ * `backlink-query import` as a process, on the embedded store, SQLite, PostgreSQL and ClickHouse: a file with deliberately
  * broken lines imports its valid records and reports the others by line; importing it again, or
  * the same records as CSV, changes nothing. Expected counts are worked out by hand from the lines.
  */
@@ -93,14 +93,19 @@ const importSuite = (name: string, location: () => Promise<{ args: string[]; loc
       const bad = join(dir, `${name}-bad.csv`);
       writeFileSync(bad, 'source_url;target_urll\r\nx;y\r\n');
       const result = await runCli(['import', bad, ...args]);
-      expect(result.code).toBe(1);
+      expect(result.code, result.stderr).toBe(1);
       expect(result.stderr).toMatch(/target_urll/);
     });
   });
 
+importSuite('embedded (the default)', async () => {
+  const file = join(dir, `import-${Math.random().toString(36).slice(2)}.db`);
+  return { args: ['--db', file], location: { kind: 'embedded', file } };
+});
+
 importSuite('SQLite', async () => {
   const file = join(dir, `import-${Math.random().toString(36).slice(2)}.db`);
-  return { args: ['--db', file], location: { kind: 'sqlite', file } };
+  return { args: ['--database-url', `sqlite:${file}`], location: { kind: 'sqlite', file } };
 });
 
 importSuite('PostgreSQL', async () => {

@@ -11,7 +11,7 @@ import { createReadStream, createWriteStream, statSync, type WriteStream } from 
 import { EXIT, type CliIo, type Command } from '../../cli/command.js';
 import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from '../import/read-records.js';
 import { parseArgs } from './args.js';
-import { describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { progressBar } from './progress.js';
 import { DEFAULT_SAMPLE_DB } from './sample-database.js';
 
@@ -29,10 +29,7 @@ number and skipped; the others are imported. Rollups of the touched domains are 
 
 Options:
   --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
-  --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
-  --database-url URL   postgres://user:password@host:port/database, or
-                       clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
-                       (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
+${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --batch N            records per write (default 2000)
 

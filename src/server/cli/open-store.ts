@@ -1,7 +1,8 @@
 /**
  * The database of the server's commands: a PostgreSQL URL (`--database-url`, or
  * `BACKLINK_QUERY_DATABASE_URL`) selects the PostgreSQL store, a `clickhouse://` URL the
- * ClickHouse store on a cluster; otherwise a SQLite file.
+ * ClickHouse store on a cluster, `sqlite:FILE` the SQLite store alone; otherwise (`--db FILE`, or
+ * nothing) the embedded store: the SQLite file `FILE` and its column file `FILE.duckdb`.
  *
  * `clickhouse://[user[:password]@]host:port[,host:port...][/database][?cluster=NAME&ledger=WHERE]`
  * names each shard's HTTP address (the first is the entry point), the database (default
@@ -20,11 +21,19 @@ import type { Store } from '../store/store.js';
 /** The environment variable naming the database when no option does. @internal */
 export const DATABASE_URL_ENV = 'BACKLINK_QUERY_DATABASE_URL';
 
-/** Where the data lives: a PostgreSQL URL or a SQLite file. @internal */
+/** Where the data lives: a PostgreSQL URL, an embedded store's file, a SQLite file alone, or a ClickHouse cluster. @internal */
 export type StoreLocation =
   | { readonly kind: 'postgres'; readonly url: string }
+  | { readonly kind: 'embedded'; readonly file: string }
   | { readonly kind: 'sqlite'; readonly file: string }
   | ClickhouseLocation;
+
+/** The files of a store on this machine (the embedded store's SQLite file and its column file), for `--force` and messages. @internal */
+export function filesOf(location: StoreLocation): string[] {
+  if (location.kind === 'embedded') return [location.file, `${location.file}-wal`, `${location.file}-shm`, `${location.file}.duckdb`, `${location.file}.duckdb.wal`];
+  if (location.kind === 'sqlite') return [location.file, `${location.file}-wal`, `${location.file}-shm`];
+  return [];
+}
 
 /** A ClickHouse cluster and the ledger of its keys. @internal */
 export interface ClickhouseLocation {
@@ -36,6 +45,25 @@ export interface ClickhouseLocation {
   readonly ledger: string;
   readonly user?: string;
   readonly password?: string;
+}
+
+/**
+ * The help lines of `--db` and `--database-url`, which `serve`, `seed` and `import` share; `db` says
+ * what `--db` defaults to.
+ *
+ * @internal
+ */
+export function databaseOptionsHelp(db: string, indent = 23): string {
+  const pad = (text: string) => `${' '.repeat(indent)}${text}`;
+  const option = (name: string, text: string) => (name.length + 2 < indent ? [`  ${name.padEnd(indent - 2)}${text}`] : [`  ${name}`, pad(text)]);
+  return [
+    ...option('--db FILE', 'the embedded store: SQLite file FILE and its column file FILE.duckdb'),
+    pad(`(default ${db})`),
+    ...option('--database-url URL', 'instead: postgres://user:password@host:port/database,'),
+    pad('clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]'),
+    pad('(a cluster, sharded by target domain), or sqlite:FILE (SQLite alone, no'),
+    pad('column file) (default: $BACKLINK_QUERY_DATABASE_URL)'),
+  ].join('\n');
 }
 
 /** The default ledger of a ClickHouse store. @internal */
@@ -82,15 +110,16 @@ export function storeLocation(options: Readonly<Record<string, string | true>>, 
     if (/^clickhouse:\/\//i.test(url)) return clickhouseLocation(url);
     return `--database-url must be postgres://..., clickhouse://... or sqlite:FILE; got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
   }
-  return { kind: 'sqlite', file: typeof options['db'] === 'string' ? options['db'] : defaultFile };
+  return { kind: 'embedded', file: typeof options['db'] === 'string' ? options['db'] : defaultFile };
 }
 
 /**
- * Opens (creating and migrating when needed) the store at a location.
+ * Opens (creating and migrating when needed) the store at a location; `serving`: for a server,
+ * which writes only its ledger (the embedded store's column file is then opened read-only).
  *
  * @internal
  */
-export async function openStoreAt(location: StoreLocation, parser: DomainParser): Promise<Store> {
+export async function openStoreAt(location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean } = {}): Promise<Store> {
   if (location.kind === 'postgres') {
     const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
     return openPostgresStore({ url: location.url, parser });
@@ -115,13 +144,18 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser)
     }
   }
   if (location.file !== ':memory:') mkdirSync(dirname(location.file), { recursive: true });
+  if (location.kind === 'embedded') {
+    const { openEmbeddedStore } = await import('../store/embedded/embedded-store.js');
+    // A server reads the column file, which other servers may read too; loads write it.
+    return openEmbeddedStore({ file: location.file, parser, ...(options.serving ? { readOnly: true } : {}) });
+  }
   const { openSqliteStore } = await import('../store/sqlite/sqlite-store.js');
   return openSqliteStore({ file: location.file, parser });
 }
 
 /** A location for messages, without a password. @internal */
 export const describeLocation = (location: StoreLocation): string =>
-  location.kind === 'sqlite' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 /**
  * The server's optional packages, or `undefined` after telling the user on stderr what to install.

@@ -7,23 +7,20 @@
 import { existsSync, rmSync } from 'node:fs';
 import { EXIT, type Command } from '../../cli/command.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, describeLocation, filesOf, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
 
-Writes a deterministic sample link graph and keyword metrics into a SQLite database or PostgreSQL,
-through the same bulk path as \`import\`. The same --links, --seed and --now always give the same data.
+Writes a deterministic sample link graph and keyword metrics into the store, through the same bulk
+path as \`import\`. The same --links, --seed and --now always give the same data.
 
 Options:
   --links N            number of links (default ${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')})
   --seed S             seed of the random source (default 1)
-  --db FILE            SQLite database file (default ${DEFAULT_SAMPLE_DB})
-  --database-url URL   postgres://user:password@host:port/database, or
-                       clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
-                       (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
+${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
   --now DATE           the date the data is "as of" (default: today, 00:00 UTC)
-  --force              SQLite: replace the file if it already holds links
+  --force              replace the files of --db or sqlite:FILE if they already hold links
 `;
 
 const OPTIONS = { links: { value: true }, seed: { value: true }, db: { value: true }, 'database-url': { value: true }, now: { value: true }, force: { value: false }, help: { value: false } };
@@ -47,13 +44,13 @@ export const seedCommand: Command = {
     if (typeof location === 'string') return usage(io, location);
     const deps = await loadDepsOrExplain(io);
     if (!deps) return EXIT.failure;
-    if (parsed.options['force'] && location.kind === 'sqlite' && existsSync(location.file)) {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${location.file}${suffix}`, { force: true });
+    if (parsed.options['force'] && existsSync(filesOf(location)[0] ?? '')) {
+      for (const file of filesOf(location)) rmSync(file, { force: true });
     }
     const store = await openStoreAt(location, deps.tldts);
     try {
       if (await store.hasLinks()) {
-        const how = location.kind === 'sqlite' ? 'pass --force to replace it' : 'seed an empty database';
+        const how = filesOf(location).length > 0 ? 'pass --force to replace it' : 'seed an empty database';
         io.stderr.write(`${describeLocation(location)} already holds links; ${how}.\n`);
         return EXIT.failure;
       }

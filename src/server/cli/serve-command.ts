@@ -1,5 +1,5 @@
 /**
- * `backlink-query serve`: the reference server on SQLite, with sample data on request.
+ * `backlink-query serve`: the reference server, with sample data on request.
  *
  * @module
  * @internal
@@ -12,7 +12,7 @@ import type { CorsOrigins } from '../plugins/cors.js';
 import { startServer } from '../server.js';
 import type { KeyConfig, Store } from '../store/store.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
@@ -20,16 +20,13 @@ export const DEMO_KEY = 'bq_demo_key_0123456789';
 
 const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--error-docs URL] [--now DATE] [--quiet]
 
-Serves the Backlink and Keyword Data Service on a SQLite database, on PostgreSQL or on a ClickHouse cluster.
+Serves the Backlink and Keyword Data Service from the embedded store (a SQLite file and its DuckDB
+column file), from PostgreSQL or from a ClickHouse cluster.
 
 Options:
   --port N      port (default 3000; 0 picks a free one)
   --host H      interface (default 127.0.0.1)
-  --db FILE     SQLite database file (default with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory)
-  --database-url URL
-                postgres://user:password@host:port/database, or
-                clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]
-                (a cluster, sharded by target domain) instead (default: $BACKLINK_QUERY_DATABASE_URL)
+${databaseOptionsHelp(`with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory`, 16)}
   --sample      create sample data on first run (${DEFAULT_SAMPLE_LINKS.toLocaleString('en-US')} links; --links, --seed to change)
   --keys KEYS|FILE
                 API keys, inline or in a file, as "id:key[:units],..." or JSON [{"id","key","units"}].
@@ -45,7 +42,7 @@ Options:
   --quiet       no request log lines
 
 Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
-Needs the optional packages fastify, better-sqlite3 and tldts (and pg for PostgreSQL).
+Needs the optional packages fastify, better-sqlite3, tldts and @duckdb/node-api (pg for PostgreSQL).
 `;
 
 const OPTIONS = {
@@ -76,7 +73,7 @@ function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): 
 /** The `serve` command. @internal */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the interface on SQLite or PostgreSQL (--sample for sample data)',
+  summary: 'Serve the interface (--sample for sample data)',
   help: HELP,
   async run(args, io) {
     const parsed = parseArgs(args, OPTIONS);
@@ -103,9 +100,22 @@ export const serveCommand: Command = {
     }
     const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
     if (typeof location === 'string') return fail(location);
-    const store = await openStoreAt(location, deps.tldts);
-    if (o['sample'] && !(await store.hasLinks())) await seedWithProgress(store, deps.tldts, io, { links: links as number, seed: seed as number, now: now as Date | undefined });
-    if (!o['sample'] && location.kind === 'sqlite' && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
+    let store = await openStoreAt(location, deps.tldts, { serving: true });
+    if (o['sample'] && !(await store.hasLinks())) {
+      const sample = { links: links as number, seed: seed as number, now: now as Date | undefined };
+      if (location.kind === 'embedded' && location.file !== ':memory:') {
+        // The serving store reads the column file only: the sample is written through a store that writes it.
+        await store.close();
+        const writing = await openStoreAt(location, deps.tldts);
+        try {
+          await seedWithProgress(writing, deps.tldts, io, sample);
+        } finally {
+          await writing.close();
+        }
+        store = await openStoreAt(location, deps.tldts, { serving: true });
+      } else await seedWithProgress(store, deps.tldts, io, sample);
+    }
+    if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const clock = now instanceof Date ? now : undefined;
     return serve(io, {
       store, keys, clock, port: port as number, host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1', quiet: o['quiet'] === true,

@@ -15,7 +15,7 @@
  * @module
  * @internal
  */
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import { isMissing, MissingDependencyError } from '../../../peers.js';
 import { SERVER } from '../../deps.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
@@ -104,7 +104,9 @@ class Session {
   }
 
   async columns(query: Fragment): Promise<unknown[][]> {
-    return (await this.#read(query)).getColumnsJS() as unknown[][];
+    const reader = await this.#read(query);
+    // No rows: no chunk, and no column arrays either; one empty array per column.
+    return reader.currentRowCount === 0 ? Array.from({ length: reader.columnCount }, () => []) : (reader.getColumnsJS() as unknown[][]);
   }
 
   async #read(query: Fragment) {
@@ -149,12 +151,19 @@ class SessionPool {
   }
 }
 
-const APPEND: Readonly<Record<AppendType, (appender: DuckDBAppender, value: unknown) => void>> = {
-  varchar: (a, v) => a.appendVarchar(String(v)),
-  integer: (a, v) => a.appendInteger(Number(v)),
-  bigint: (a, v) => a.appendBigInt(BigInt(v as number)),
-  double: (a, v) => a.appendDouble(Number(v)),
-  boolean: (a, v) => a.appendBoolean(v === true || v === 1),
+/** Rows per appended chunk: DuckDB's vector size. */
+const CHUNK_ROWS = 2048;
+
+/** The DuckDB type of each kind of appended column, by the name `@duckdb/node-api` exports it under. */
+const CHUNK_TYPE = { varchar: 'VARCHAR', integer: 'INTEGER', bigint: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN' } as const satisfies Record<AppendType, string>;
+
+/** A value as its chunk column takes it (SQLite gives booleans as 0/1, BIGINT wants a bigint). */
+const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = {
+  varchar: (v) => String(v),
+  integer: (v) => Number(v),
+  bigint: (v) => BigInt(v as number),
+  double: (v) => Number(v),
+  boolean: (v) => v === true || v === 1,
 };
 
 /**
@@ -167,7 +176,8 @@ const APPEND: Readonly<Record<AppendType, (appender: DuckDBAppender, value: unkn
  * ```
  */
 export async function openDuckdbConnection(file: string, options: DuckdbConnectionOptions = {}): Promise<DuckdbConnection> {
-  const { DuckDBInstance } = await loadDuckdb();
+  const duck = await loadDuckdb();
+  const { DuckDBInstance } = duck;
   const config: Record<string, string> = {};
   if (options.threads !== undefined) config['threads'] = String(options.threads);
   if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
@@ -191,10 +201,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
     sessions.push(session);
     return session;
   };
-  // The top-N of a page reads its rows keys first (late materialization) up to this many rows.
-  const first = await open();
-  await first.run({ sql: 'SET late_materialization_max_rows = 1000', params: [] });
-  const readers = new SessionPool([first, ...(await Promise.all(Array.from({ length: Math.max(0, (options.readers ?? 4) - 1) }, open)))]);
+  const readers = new SessionPool(await Promise.all(Array.from({ length: Math.max(1, options.readers ?? 4) }, open)));
   const writer = await open();
   const timeoutMs = options.statementTimeoutMs ?? 10_000;
   let closed = false;
@@ -238,11 +245,21 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
           append: async (table, types, rows) => {
             const appender = await writer.connection.createAppender(table);
             try {
-              const appends = types.map((type) => APPEND[type]);
+              // A column at a time, in chunks of DuckDB's vector size: one call per column, not per value.
+              const chunkTypes = types.map((type) => duck[CHUNK_TYPE[type]]);
+              const convert = types.map((type) => TO_CHUNK[type]);
+              let batch: (readonly unknown[])[] = [];
+              const send = () => {
+                const chunk = duck.DuckDBDataChunk.create(chunkTypes, batch.length);
+                for (let c = 0; c < types.length; c++) chunk.setColumnValues(c, batch.map((row) => convert[c]!(row[c])));
+                appender.appendDataChunk(chunk);
+                batch = [];
+              };
               for (const row of rows) {
-                for (let i = 0; i < appends.length; i++) appends[i]!(appender, row[i]);
-                appender.endRow();
+                batch.push(row);
+                if (batch.length === CHUNK_ROWS) send();
               }
+              if (batch.length > 0) send();
               appender.flushSync();
             } finally {
               appender.closeSync();

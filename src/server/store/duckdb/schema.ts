@@ -7,6 +7,7 @@
  * | `links` | every link | the backlink record's fields (not `is_new`), the target's domain, host and path, `id`, and a rank per text field | filtered or sorted links: keys and counts |
  * | `r_ref_domains`, `r_ref_ips`, `r_pages`, `r_anchors` | as in SQLite (`rollups.ts`) plus `tdomain` | the rollup's own columns | those lists, whole |
  * | `r_competitors` | registrable domain, competitor | similarity, shared referring domains | competitors |
+ * | `source_ids` | referring domain | an integer id, given once | the matrix's merge, competitors |
  * | `meta` | key | value | the schema version and the generation of the SQLite data it copies |
  *
  * Sorting by text is the costly part of a top-N in DuckDB (its strings compare byte by byte after a
@@ -63,10 +64,15 @@ export type ColumnRollup = (typeof COLUMN_ROLLUPS)[number];
 
 const TEXT_COLUMNS = new Set(['tkey', 'source_domain', 'first_seen_at', 'last_seen_at', 'ip_address', 'country', 'page_key', 'host', 'path', 'source_url', 'source_title', 'anchor']);
 
-/** A column-side rollup table's columns: `tdomain`, then the rollup's own, as `rollups.ts` lists them. @internal */
+/**
+ * A column-side rollup table's columns: `tdomain`, then the rollup's own, as `rollups.ts` lists
+ * them; a referring domain's row ends with its integer id (`source_ids`), by which the matrix
+ * merges the targets' lists. @internal
+ */
 export const rollupColumns = (table: ColumnRollup): readonly ColumnSpec[] => [
   { name: 'tdomain', type: 'varchar' },
   ...ROLLUP_COLUMNS[table].map((name) => ({ name, type: TEXT_COLUMNS.has(name) ? ('varchar' as const) : ('bigint' as const) })),
+  ...(table === 'r_ref_domains' ? [{ name: 'sid', type: 'integer' as const }] : []),
 ];
 
 /** The order each rollup table's rows are kept in (a domain's rows, by key). */
@@ -94,6 +100,9 @@ export function columnTables(): string[] {
     'DROP TABLE IF EXISTS links',
     `CREATE TABLE links (${columnsDdl(LINK_COPY_COLUMNS)}, ${RANKED_LINK_FIELDS.map((field) => `${rankColumn(field)} INTEGER NOT NULL`).join(', ')})`,
     ...COLUMN_ROLLUPS.flatMap((table) => [`DROP TABLE IF EXISTS ${table}`, `CREATE TABLE ${table} (${columnsDdl(rollupColumns(table))})`]),
+    // Every referring domain's integer id, given once and kept across loads.
+    'DROP TABLE IF EXISTS source_ids',
+    'CREATE TABLE source_ids (domain VARCHAR NOT NULL, sid INTEGER NOT NULL)',
     'DROP TABLE IF EXISTS r_competitors',
     'CREATE TABLE r_competitors (tdomain VARCHAR NOT NULL, domain VARCHAR NOT NULL, similarity DOUBLE NOT NULL, common_refdomains BIGINT NOT NULL)',
     'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)',

@@ -21,6 +21,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { loadServerDeps, type DomainParser } from '../../deps.js';
@@ -41,14 +42,14 @@ import {
   stagingTables,
   type ColumnRollup,
 } from '../duckdb/schema.js';
+import { matrixOfLists, type ReferrerList } from '../matrix-merge.js';
 import { rollupKey } from '../shared.js';
-import type { SqlConnection } from '../sql/connection.js';
+import { type SqlConnection } from '../sql/connection.js';
 import { CompetitorIndex, similarityOf } from '../sql/competitors.js';
 import { filterCondition } from '../sql/filter.js';
 import { join, raw, sql } from '../sql/fragment.js';
-import { matrix } from '../sql/graph.js';
 import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
-import { ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RefreshLink, type RollupSink } from '../sql/rollups.js';
+import { REFRESH_LINK_COLUMNS, ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RefreshLink, type RollupSink } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { runList } from '../sql/run-list.js';
 import { rollupTotal } from '../sql/sql-store.js';
@@ -70,6 +71,13 @@ export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
   readonly parser?: DomainParser;
   /** Options of the column side's connections. */
   readonly columns?: DuckdbConnectionOptions;
+  /**
+   * Serving only: the column file is opened for reading, which other processes may do at the same
+   * time (DuckDB lets a file have many readers or one writer). When the column file is not the
+   * SQLite file's current copy it is rebuilt first, with the file opened for writing, then opened
+   * for reading. Such a store has no writer.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** The embedded store, with its two halves for bulk work and tests. */
@@ -113,10 +121,29 @@ const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref
  */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
   const file = options.file ?? ':memory:';
+  if (options.readOnly && file !== ':memory:') {
+    try {
+      return await openHalves(options, true);
+    } catch (error) {
+      if (!(error instanceof StaleColumnsError)) throw error;
+      // Rebuilt with the file open for writing, then served from it open for reading.
+      await (await openHalves(options, false)).close();
+      return openHalves(options, true);
+    }
+  }
+  return openHalves(options, false);
+}
+
+/** The column file is missing or not the SQLite file's current copy, and may not be written now. */
+class StaleColumnsError extends Error {}
+
+async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Promise<EmbeddedStore> {
+  const file = options.file ?? ':memory:';
   const columnsFile = options.columnsFile ?? (file === ':memory:' ? ':memory:' : `${file}.duckdb`);
   const parser = options.parser ?? (await loadServerDeps()).tldts;
+  if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();
   // The column file first: one another process holds is refused before anything is written.
-  const columns = await openDuckdbConnection(columnsFile, options.columns);
+  const columns = await openDuckdbConnection(columnsFile, { ...options.columns, readOnly });
   let local: SqlConnection | undefined;
   const side = new ColumnSide(columns, () => local!);
   let rows: SqliteStore;
@@ -134,7 +161,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   }
   local = inThreadConnection(rows.db);
   try {
-    await side.open(rows.db);
+    await side.open(rows.db, readOnly);
   } catch (error) {
     await rows.close();
     await columns.close();
@@ -148,7 +175,10 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
       useRollups ? side.grouped(operation, query, rows) : rows.grouped(operation, query),
     competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
     matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
-    writer: async () => side.writer(await rows.writer(), rows.db),
+    writer: async () => {
+      if (readOnly) throw new Error(`${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+      return side.writer(await rows.writer(), rows.db);
+    },
     close: async () => {
       await rows.close();
       await columns.close();
@@ -159,6 +189,17 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
 /** The generation of the data, as SQLite and the column file each record it. */
 const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+
+/**
+ * Where a refresh's row holds a link column the column side copies: under its own name when the
+ * refresh reads it anyway, else as `c_<column>` (`domain_score` too: the refresh's own is the
+ * referring domain's score from `domains`, not the link's).
+ */
+const copiedAs = (column: string): string => (REFRESH_LINK_COLUMNS.includes(column) ? column : `c_${column}`);
+const COPY_KEYS = LINK_COPY_COLUMNS.map((column) => copiedAs(column.name));
+
+/** Referring-domain rows the matrix keeps in memory between calls (about 100 bytes each). */
+const CACHED_REFERRERS = 2_000_000;
 
 /** Rows of link copies buffered before a rebuild's append. */
 const STAGE_BATCH = 50_000;
@@ -172,7 +213,7 @@ class ColumnSide {
   ) {}
 
   /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
-  async open(db: Database): Promise<void> {
+  async open(db: Database, readOnly: boolean): Promise<void> {
     this.#db = db;
     let fileId = readMeta(db, 'file_id');
     if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
@@ -181,6 +222,7 @@ class ColumnSide {
     const meta = tables!.n > 0 ? new Map((await this.columns.all<{ key: string; value: string }>(raw('SELECT key, value FROM meta'))).map((row) => [row.key, row.value])) : new Map<string, string>();
     const current = meta.get('schema') === String(COLUMN_SCHEMA_VERSION) && meta.get('source') === fileId && meta.get('generation') === generation;
     if (current && readMeta(db, 'layout') === 'embedded') return;
+    if (readOnly) throw new StaleColumnsError();
     await this.columns.transaction(columnTables().map(raw));
     const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
     // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
@@ -215,6 +257,7 @@ class ColumnSide {
         mark();
         const stats: LoadStats = await inner.finish(options);
         await this.#recordGeneration(readMeta(db, 'file_id')!, readMeta(db, 'columns_generation')!);
+        this.forget();
         marked = false;
         return stats;
       },
@@ -229,27 +272,31 @@ class ColumnSide {
     const staged = { links: [] as unknown[][], rollups: Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]> };
     const touched: string[] = [];
     let rebuild = false;
+    const ids = new SourceIds(columns);
     const flush = () =>
       columns.writeTransaction(async (tx) => {
         await tx.append('stage_links', linkTypes, staged.links);
         for (const table of COLUMN_ROLLUPS) await tx.append(`stage_${table}`, rollupColumns(table).map((c) => c.type), staged.rollups[table]);
+        await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
         staged.links = [];
         for (const table of COLUMN_ROLLUPS) staged.rollups[table] = [];
       });
     return {
-      linkColumns: LINK_COPY_COLUMNS.map((column) => `l.${column.name} AS c_${column.name}`),
+      linkColumns: LINK_COPY_COLUMNS.filter((column) => copiedAs(column.name) !== column.name).map((column) => `l.${column.name} AS ${copiedAs(column.name)}`),
       clear: async () => {
         rebuild = true;
+        ids.startEmpty();
         await local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
         await columns.transaction([...columnTables(), ...stagingTables()].map(raw));
       },
       write: async (domain: string, rows: DomainRollups, links: readonly RefreshLink[], fresh: boolean) => {
         await local.transaction(rollupStatements(domain, rows, ROW_ROLLUPS, fresh));
-        const copies = links.map((link) => LINK_COPY_COLUMNS.map((column) => link[`c_${column.name}`]));
-        const tuples = rollupTuples(domain, rows);
+        const copies = links.map((link) => COPY_KEYS.map((key) => link[key]));
+        await ids.resolve(rows.refDomains.map((tuple) => tuple[1] as string));
+        const tuples = rollupTuples(domain, rows, (name) => ids.of(name));
         if (fresh) {
-          staged.links.push(...copies);
-          for (const table of COLUMN_ROLLUPS) staged.rollups[table].push(...tuples[table]);
+          for (const copy of copies) staged.links.push(copy);
+          for (const table of COLUMN_ROLLUPS) for (const tuple of tuples[table]) staged.rollups[table].push(tuple);
           if (staged.links.length >= STAGE_BATCH) await flush();
           return;
         }
@@ -267,6 +314,7 @@ class ColumnSide {
             await tx.run(raw(`INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${rollupOrder(table)}`));
             await tx.run(raw(`DELETE FROM stage_${table}`));
           }
+          await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
         });
       },
       finish: async () => {
@@ -297,8 +345,7 @@ class ColumnSide {
   /** Every domain's competitors, in one pass over the registrable domains' referring-domain sets. */
   async #allCompetitors(): Promise<void> {
     const [names, targetIds, sourceIds] = await this.columns.columnsOf(
-      raw(`SELECT tdomain, CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, CAST(dense_rank() OVER (ORDER BY source_domain) - 1 AS INTEGER) AS s
-        FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
+      raw(`SELECT tdomain, CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
     );
     const count = targetIds!.length;
     const targets = Int32Array.from(targetIds as number[]);
@@ -369,7 +416,11 @@ class ColumnSide {
       const relation = groupedRows('links', query.target, query.clock, undefined, sources);
       const rowsOf = (ids: readonly unknown[]) =>
         rows.connection.all<Record<string, unknown>>(
-          groupedRows('links', query.target, query.clock, undefined, { ...SQL_SOURCES, links: sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l` }),
+          groupedRows('links', query.target, query.clock, undefined, {
+            ...SQL_SOURCES,
+            links: sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l`,
+            scope: () => raw('1 = 1'),
+          }),
         );
       return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources) }));
     }
@@ -385,15 +436,121 @@ class ColumnSide {
     return { total: result.total, rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })) };
   }
 
-  /** The matrix, over the column side's referring-domain rollups. */
-  matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
-    return matrix(this.columns, query, true);
+  /** The matrix: the targets' referring-domain lists (each read once per load and kept), merged by id. */
+  async matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
+    const lists = await Promise.all(query.targets.map((target) => this.#referrers(target)));
+    return matrixOfLists(lists, query);
+  }
+
+  /** The lists read since the last load, by key, least recently used first; at most {@link CACHED_REFERRERS} rows in all. */
+  readonly #lists = new Map<string, Promise<ReferrerList>>();
+  readonly #sizes = new Map<string, number>();
+  #listed = 0;
+
+  #referrers(target: Target): Promise<ReferrerList> {
+    const tkey = rollupKey(target)!;
+    let list = this.#lists.get(tkey);
+    if (list) {
+      // Most recently used last.
+      this.#lists.delete(tkey);
+      this.#lists.set(tkey, list);
+      return list;
+    }
+    list = this.columns
+      .columnsOf(
+        sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
+          WHERE tdomain = ${target.domain} AND tkey = ${tkey} ORDER BY sid`,
+      )
+      .then(([ids, domains, backlinks, scores, ips, countries]) => {
+        const read: ReferrerList = {
+          ids: Int32Array.from(ids as number[]),
+          domains: domains as string[],
+          backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
+          scores: Float64Array.from(scores as (number | bigint)[], Number),
+          ips: ips as string[],
+          countries: countries as string[],
+        };
+        if (this.#lists.get(tkey) === list) {
+          this.#sizes.set(tkey, read.ids.length);
+          this.#listed += read.ids.length;
+          for (const key of this.#lists.keys()) {
+            if (this.#listed <= CACHED_REFERRERS || key === tkey) break;
+            this.#listed -= this.#sizes.get(key) ?? 0;
+            this.#sizes.delete(key);
+            this.#lists.delete(key);
+          }
+        }
+        return read;
+      });
+    list.catch(() => {
+      if (this.#lists.get(tkey) === list) this.#lists.delete(tkey);
+    });
+    this.#lists.set(tkey, list);
+    return list;
+  }
+
+  /** Forgets what was read before a load. */
+  forget(): void {
+    this.#lists.clear();
+    this.#sizes.clear();
+    this.#listed = 0;
   }
 }
 
-/** A domain's list-rollup rows as the column side's tuples: `tdomain` first. */
-function rollupTuples(domain: string, rows: DomainRollups): Record<ColumnRollup, unknown[][]> {
+/** A domain's list-rollup rows as the column side's tuples: `tdomain` first; a referring domain's id last. */
+function rollupTuples(domain: string, rows: DomainRollups, idOf: (name: string) => number): Record<ColumnRollup, unknown[][]> {
   const prefix = (tuples: readonly (readonly unknown[])[]) => tuples.map((tuple) => [domain, ...tuple]);
-  return { r_ref_domains: prefix(rows.refDomains), r_ref_ips: prefix(rows.refIps), r_pages: prefix(rows.pages), r_anchors: prefix(rows.anchors) };
+  return {
+    r_ref_domains: rows.refDomains.map((tuple) => [domain, ...tuple, idOf(tuple[1] as string)]),
+    r_ref_ips: prefix(rows.refIps),
+    r_pages: prefix(rows.pages),
+    r_anchors: prefix(rows.anchors),
+  };
+}
+
+/**
+ * The integer ids of referring domains (`source_ids`): read for names the column file knows, given
+ * in order for new ones, and written with the rows that first use them.
+ */
+class SourceIds {
+  readonly #known = new Map<string, number>();
+  #added: [string, number][] = [];
+  #next: number | undefined;
+  #empty = false;
+  constructor(private readonly columns: DuckdbConnection) {}
+
+  /** A rebuild from scratch: the table is empty, nothing to look up. */
+  startEmpty(): void {
+    this.#empty = true;
+    this.#next = 0;
+    this.#known.clear();
+  }
+
+  async resolve(names: readonly string[]): Promise<void> {
+    this.#next ??= Number((await this.columns.all<{ n: number }>(raw('SELECT coalesce(max(sid) + 1, 0) AS n FROM source_ids')))[0]!.n);
+    const unknown = names.filter((name) => !this.#known.has(name));
+    if (!this.#empty) {
+      for (let i = 0; i < unknown.length; i += 1_000) {
+        const batch = join(unknown.slice(i, i + 1_000).map((name) => sql`${name}`), ', ');
+        for (const row of await this.columns.all<{ domain: string; sid: number }>(sql`SELECT domain, sid FROM source_ids WHERE domain IN (${batch})`)) this.#known.set(row.domain, row.sid);
+      }
+    }
+    for (const name of unknown) {
+      if (this.#known.has(name)) continue;
+      this.#known.set(name, this.#next);
+      this.#added.push([name, this.#next++]);
+    }
+  }
+
+  of(name: string): number {
+    return this.#known.get(name)!;
+  }
+
+  /** The ids given since the last call, to be written. */
+  takeAdded(): [string, number][] {
+    const added = this.#added;
+    this.#added = [];
+    return added;
+  }
 }
 

@@ -52,6 +52,12 @@ export interface RelationSources {
    * hidden column `_o_<field>` ({@link listSortKeys} names them for `runList`).
    */
   readonly sortKeys?: Readonly<Record<string, string>>;
+  /**
+   * The condition on the links (aliased `l`) that selects a target (default `scopeCondition`): a
+   * store reading rows by keys already chosen for the target passes none, so that SQLite looks
+   * them up by key rather than by the target's index.
+   */
+  readonly scope?: (target: Target) => Fragment;
 }
 
 /**
@@ -105,7 +111,7 @@ const domainInfo = (alias: string, aggregate: boolean): Expressions => {
 
 /** The relations grouped from the target's links, per request. */
 function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
-  const where = scopeCondition(target);
+  const where = (sources.scope ?? scopeCondition)(target);
   const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains()} ON d.domain = l.source_domain`;
   switch (operation) {
     case 'links':

@@ -336,10 +336,13 @@ function inserts(table: keyof typeof ROLLUP_COLUMNS, rows: readonly (readonly un
   return statements;
 }
 
-const SOURCE_COLUMNS = raw(
-  `l.source_url, l.target_url, l.anchor, l.ip_address, l.ip_class_c, l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.is_sponsored,
-   l.is_ugc, l.is_frame, l.is_form, l.is_image, l.source_domain, l.target_host, l.target_path, d.ip_address AS domain_ip, d.country, d.domain_score`,
-);
+/** The links' own columns a refresh reads for {@link rollupRows}, under their own names (a sink asking for more need not ask for these). */
+export const REFRESH_LINK_COLUMNS: readonly string[] = [
+  'source_url', 'target_url', 'anchor', 'ip_address', 'ip_class_c', 'first_seen_at', 'last_seen_at', 'is_lost', 'is_nofollow', 'is_sponsored', 'is_ugc',
+  'is_frame', 'is_form', 'is_image', 'source_domain', 'target_host', 'target_path',
+];
+
+const SOURCE_COLUMNS = raw(`${REFRESH_LINK_COLUMNS.map((column) => `l.${column}`).join(', ')}, d.ip_address AS domain_ip, d.country, d.domain_score`);
 
 /** The rollup rows of one registrable domain, as {@link rollupRows} computes them. */
 export type DomainRollups = ReturnType<typeof rollupRows>;
