@@ -1,11 +1,12 @@
 /**
  * The reference server of the Backlink and Keyword Data Service (`backlink-query/server`).
- * Fastify, better-sqlite3 and tldts are optional peer dependencies, loaded on first use.
+ * Fastify, better-sqlite3, tldts and @duckdb/node-api are optional peer dependencies, loaded on
+ * first use.
  *
  * @example
  * ```ts
- * import { openSqliteStore, startServer } from 'backlink-query/server';
- * const store = await openSqliteStore({ file: 'links.db' });
+ * import { openEmbeddedStore, startServer } from 'backlink-query/server';
+ * const store = await openEmbeddedStore({ file: 'links.db' });
  * const server = await startServer({ store, port: 3000, keys: [{ id: 'me', key: 'my-secret-key', units: 100_000 }] });
  * ```
  *
@@ -44,6 +45,8 @@ export type {
   StoredKey,
   SummaryQuery,
 } from './store/store.js';
+export { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './store/embedded/embedded-store.js';
+export type { DuckdbConnection, DuckdbConnectionOptions } from './store/duckdb/connection.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';

@@ -14,6 +14,7 @@ import type { FilterNode } from '../../ast/nodes.js';
 import type { RowOf } from '../../catalogue/types.js';
 import { compilePredicate, compareCodePoints } from '../../evaluate/index.js';
 import type { Page, RowsResult } from './store.js';
+import { topK } from './top-k.js';
 
 /** One target's referring domains, sorted by `ids` ascending (ids unique within a list). */
 export interface ReferrerList {
@@ -129,42 +130,3 @@ export function matrixOfLists(lists: readonly ReferrerList[], query: { readonly 
   return { total: kept, rows: topK(order, offset + limit, compare).slice(offset).map(record) };
 }
 
-/**
- * The first `k` items of `items` in `compare` order, sorted: a bounded max-heap (the worst kept
- * item on top), so that most items cost one comparison.
- */
-function topK(items: Int32Array, k: number, compare: (a: number, b: number) => number): number[] {
-  if (k <= 0) return [];
-  if (items.length <= k) return Array.from(items).sort(compare);
-  const heap: number[] = [];
-  const up = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (compare(heap[i]!, heap[parent]!) <= 0) return;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let largest = i;
-      if (left < heap.length && compare(heap[left]!, heap[largest]!) > 0) largest = left;
-      if (right < heap.length && compare(heap[right]!, heap[largest]!) > 0) largest = right;
-      if (largest === i) return;
-      [heap[i], heap[largest]] = [heap[largest]!, heap[i]!];
-      i = largest;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      up(heap.length - 1);
-    } else if (compare(item, heap[0]!) < 0) {
-      heap[0] = item;
-      down(0);
-    }
-  }
-  return heap.sort(compare);
-}

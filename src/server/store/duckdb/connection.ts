@@ -77,7 +77,7 @@ export interface DuckdbConnection extends SqlConnection {
 /** What a write transaction can do. */
 export interface DuckdbWriter {
   run(query: Fragment): Promise<void>;
-  /** Appends rows (values in `types` order) to `table`, whose columns are exactly those, in that order. */
+  /** Appends rows (values in `types` order) to `table` (`temp.NAME` for a temporary table), whose columns are exactly those, in that order. */
   append(table: string, types: readonly AppendType[], rows: Iterable<readonly unknown[]>): Promise<void>;
 }
 
@@ -110,6 +110,9 @@ class Session {
   }
 
   async #read(query: Fragment) {
+    // A statement without parameters (DDL among them, which a kept prepared statement would re-run
+    // against the catalog it was bound to) runs as it is.
+    if (query.params.length === 0) return this.connection.runAndReadAll(query.sql);
     let statement = this.#prepared.get(query.sql);
     if (!statement) {
       statement = await this.connection.prepare(query.sql);
@@ -119,8 +122,7 @@ class Session {
       }
       this.#prepared.set(query.sql, statement);
     }
-    if (query.params.length > 0) statement.bind(query.params as DuckDBValue[]);
-    else statement.clearBindings();
+    statement.bind(query.params as DuckDBValue[]);
     return statement.runAndReadAll();
   }
 
@@ -243,7 +245,8 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
         const result = await work({
           run: async (query) => void (await writer.run(query)),
           append: async (table, types, rows) => {
-            const appender = await writer.connection.createAppender(table);
+            const [catalog, name] = table.includes('.') ? (table.split('.') as [string, string]) : [null, table];
+            const appender = await writer.connection.createAppender(name, null, catalog);
             try {
               // A column at a time, in chunks of DuckDB's vector size: one call per column, not per value.
               const chunkTypes = types.map((type) => duck[CHUNK_TYPE[type]]);

@@ -6,8 +6,7 @@
  * | --- | --- | --- | --- |
  * | `links` | every link | the backlink record's fields (not `is_new`), the target's domain, host and path, `id`, and a rank per text field | filtered or sorted links: keys and counts |
  * | `r_ref_domains`, `r_ref_ips`, `r_pages`, `r_anchors` | as in SQLite (`rollups.ts`) plus `tdomain` | the rollup's own columns | those lists, whole |
- * | `r_competitors` | registrable domain, competitor | similarity, shared referring domains | competitors |
- * | `source_ids` | referring domain | an integer id, given once | the matrix's merge, competitors |
+ * | `source_ids` | referring domain | an integer id, given once | the matrix's merge, competitors' graph |
  * | `meta` | key | value | the schema version and the generation of the SQLite data it copies |
  *
  * Sorting by text is the costly part of a top-N in DuckDB (its strings compare byte by byte after a
@@ -103,17 +102,19 @@ export function columnTables(): string[] {
     // Every referring domain's integer id, given once and kept across loads.
     'DROP TABLE IF EXISTS source_ids',
     'CREATE TABLE source_ids (domain VARCHAR NOT NULL, sid INTEGER NOT NULL)',
-    'DROP TABLE IF EXISTS r_competitors',
-    'CREATE TABLE r_competitors (tdomain VARCHAR NOT NULL, domain VARCHAR NOT NULL, similarity DOUBLE NOT NULL, common_refdomains BIGINT NOT NULL)',
     'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)',
   ];
 }
 
-/** The staging tables of a rebuild from scratch: the same columns, rows in load order, sorted once at the end. @internal */
+/**
+ * The staging tables of a refresh: the same columns, rows in load order, sorted once when moved
+ * into place. Temporary (the writer connection's own, in memory and DuckDB's temporary files): the
+ * column file never grows by what it only held for a while.
+ */
 export function stagingTables(): string[] {
   return [
-    `CREATE OR REPLACE TABLE stage_links (${columnsDdl(LINK_COPY_COLUMNS)})`,
-    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TABLE stage_${table} (${columnsDdl(rollupColumns(table))})`),
+    `CREATE OR REPLACE TEMP TABLE stage_links (${columnsDdl(LINK_COPY_COLUMNS)})`,
+    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TEMP TABLE stage_${table} (${columnsDdl(rollupColumns(table))})`),
   ];
 }
 

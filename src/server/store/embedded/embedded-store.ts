@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { loadServerDeps, type DomainParser } from '../../deps.js';
+import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';
 import { openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
 import {
@@ -45,13 +46,13 @@ import {
 import { matrixOfLists, type ReferrerList } from '../matrix-merge.js';
 import { rollupKey } from '../shared.js';
 import { type SqlConnection } from '../sql/connection.js';
-import { CompetitorIndex, similarityOf } from '../sql/competitors.js';
+import { CompetitorIndex } from '../sql/competitors.js';
 import { filterCondition } from '../sql/filter.js';
 import { join, raw, sql } from '../sql/fragment.js';
 import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
 import { REFRESH_LINK_COLUMNS, ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RefreshLink, type RollupSink } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
-import { runList } from '../sql/run-list.js';
+import { ListWindows, runList } from '../sql/run-list.js';
 import { rollupTotal } from '../sql/sql-store.js';
 import { inThreadConnection, type WorkerConnectionOptions } from '../sqlite/connection.js';
 import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.js';
@@ -198,6 +199,20 @@ const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSE
 const copiedAs = (column: string): string => (REFRESH_LINK_COLUMNS.includes(column) ? column : `c_${column}`);
 const COPY_KEYS = LINK_COPY_COLUMNS.map((column) => copiedAs(column.name));
 
+/** The estimated memory the lists read ahead may take. */
+const WINDOW_BYTES = 64 * 2 ** 20;
+
+/**
+ * What a list's window depends on: the operation, the target as matched, the filter, the order
+ * and, when the filter or the order names `is_new`, the instant "new" starts (otherwise a window
+ * outlives the clock's seconds).
+ */
+function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
+  const filter = query.filter === null ? '' : printFilter(query.filter);
+  const clock = query.page.orderBy === 'is_new' || filter.includes('is_new') ? query.clock.newSince : '';
+  return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
+}
+
 /** Referring-domain rows the matrix keeps in memory between calls (about 100 bytes each). */
 const CACHED_REFERRERS = 2_000_000;
 
@@ -270,13 +285,13 @@ class ColumnSide {
     const columns = this.columns;
     const linkTypes = LINK_COPY_COLUMNS.map((column) => column.type);
     const staged = { links: [] as unknown[][], rollups: Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]> };
-    const touched: string[] = [];
+    let touched = 0;
     let rebuild = false;
     const ids = new SourceIds(columns);
     const flush = () =>
       columns.writeTransaction(async (tx) => {
-        await tx.append('stage_links', linkTypes, staged.links);
-        for (const table of COLUMN_ROLLUPS) await tx.append(`stage_${table}`, rollupColumns(table).map((c) => c.type), staged.rollups[table]);
+        await tx.append('temp.stage_links', linkTypes, staged.links);
+        for (const table of COLUMN_ROLLUPS) await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), staged.rollups[table]);
         await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
         staged.links = [];
         for (const table of COLUMN_ROLLUPS) staged.rollups[table] = [];
@@ -300,17 +315,16 @@ class ColumnSide {
           if (staged.links.length >= STAGE_BATCH) await flush();
           return;
         }
-        if (touched.length === 0) await columns.transaction(stagingTables().map(raw));
-        touched.push(domain);
+        if (touched++ === 0) await columns.transaction(stagingTables().map(raw));
         // The domain's rows replaced in one transaction: readers see its old columns or its new ones.
         await columns.writeTransaction(async (tx) => {
           await tx.run(sql`DELETE FROM links WHERE target_domain = ${domain}`);
           for (const table of COLUMN_ROLLUPS) await tx.run(sql`DELETE FROM ${raw(table)} WHERE tdomain = ${domain}`);
-          await tx.append('stage_links', linkTypes, copies);
+          await tx.append('temp.stage_links', linkTypes, copies);
           await tx.run(raw(`INSERT INTO links SELECT ${LINK_SELECT} FROM stage_links ORDER BY ${LINK_ORDER}`));
           await tx.run(raw('DELETE FROM stage_links'));
           for (const table of COLUMN_ROLLUPS) {
-            await tx.append(`stage_${table}`, rollupColumns(table).map((c) => c.type), tuples[table]);
+            await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), tuples[table]);
             await tx.run(raw(`INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${rollupOrder(table)}`));
             await tx.run(raw(`DELETE FROM stage_${table}`));
           }
@@ -321,11 +335,9 @@ class ColumnSide {
         if (rebuild) {
           await flush();
           await columns.transaction(fromStaging().map(raw));
-          await this.#allCompetitors();
           await columns.transaction([raw('CHECKPOINT')]).catch(() => undefined);
-        } else if (touched.length > 0) {
+        } else if (touched > 0) {
           await columns.transaction(['stage_links', ...COLUMN_ROLLUPS.map((table) => `stage_${table}`)].map((table) => raw(`DROP TABLE IF EXISTS ${table}`)));
-          await this.#competitorsOf(touched);
         }
       },
     };
@@ -342,65 +354,28 @@ class ColumnSide {
     return [...found];
   }
 
-  /** Every domain's competitors, in one pass over the registrable domains' referring-domain sets. */
-  async #allCompetitors(): Promise<void> {
-    const [names, targetIds, sourceIds] = await this.columns.columnsOf(
-      raw(`SELECT tdomain, CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
-    );
-    const count = targetIds!.length;
-    const targets = Int32Array.from(targetIds as number[]);
-    const sources = Int32Array.from(sourceIds as number[]);
-    const domainOf: string[] = [];
-    for (let i = 0; i < count; i++) domainOf[targets[i]!] = names![i] as string;
-    let sourceCount = 0;
-    for (let i = 0; i < count; i++) if (sources[i]! >= sourceCount) sourceCount = sources[i]! + 1;
-    const index = new CompetitorIndex(targets, sources, domainOf.length, sourceCount);
-    await this.columns.transaction([raw('DELETE FROM r_competitors')]);
-    let rows: unknown[][] = [];
-    const write = async () => {
-      const batch = rows;
-      rows = [];
-      await this.columns.writeTransaction((tx) => tx.append('r_competitors', ['varchar', 'varchar', 'double', 'bigint'], batch));
-    };
-    for (let t = 0; t < domainOf.length; t++) {
-      index.competitorsOf(t, (c, similarity, common) => rows.push([domainOf[t], domainOf[c], similarity, common]));
-      if (rows.length >= STAGE_BATCH) await write();
-    }
-    await write();
+  /** The graph competitors are counted over, read once per load. */
+  #graph: Promise<CompetitorIndex> | undefined;
+
+  #competitorGraph(): Promise<CompetitorIndex> {
+    this.#graph ??= (async () => {
+      const [names] = await this.columns.columnsOf(raw(`SELECT DISTINCT tdomain FROM r_ref_domains WHERE tkey = 'd:' || tdomain ORDER BY tdomain`));
+      const [targets, sources] = await this.columns.columnsOf(
+        raw(`SELECT CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
+      );
+      const sourceIds = Int32Array.from(sources as number[]);
+      const sourceCount = sourceIds.reduce((max, id) => (id >= max ? id + 1 : max), 0);
+      return new CompetitorIndex(Int32Array.from(targets as number[]), sourceIds, names as string[], sourceCount);
+    })();
+    const graph = this.#graph;
+    graph.catch(() => {
+      if (this.#graph === graph) this.#graph = undefined;
+    });
+    return graph;
   }
 
-  /** The competitors of the given domains again, and each of them in the lists of its competitors. */
-  async #competitorsOf(domains: readonly string[]): Promise<void> {
-    const sizes = new Map<string, number>();
-    const sizeOf = async (names: readonly string[]) => {
-      const missing = names.filter((name) => !sizes.has(name));
-      for (let i = 0; i < missing.length; i += 1_000) {
-        const batch = join(missing.slice(i, i + 1_000).map((name) => sql`${name}`), ', ');
-        for (const row of await this.columns.all<{ d: string; n: number }>(
-          sql`SELECT tdomain AS d, count(*) AS n FROM r_ref_domains WHERE tdomain IN (${batch}) AND tkey = 'd:' || tdomain GROUP BY tdomain`,
-        ))
-          sizes.set(row.d, row.n);
-      }
-    };
-    for (const domain of domains) {
-      const overlap = await this.columns.all<{ d: string; common: number }>(
-        sql`SELECT r.tdomain AS d, count(*) AS common FROM r_ref_domains r
-          JOIN (SELECT source_domain FROM r_ref_domains WHERE tdomain = ${domain} AND tkey = ${`d:${domain}`}) mine ON mine.source_domain = r.source_domain
-          WHERE r.tkey = 'd:' || r.tdomain AND r.tdomain <> ${domain} GROUP BY r.tdomain`,
-      );
-      await sizeOf([domain, ...overlap.map((row) => row.d)]);
-      const mine = sizes.get(domain) ?? 0;
-      const rows: unknown[][] = [];
-      for (const row of overlap) {
-        const similarity = similarityOf(row.common, mine, sizes.get(row.d) ?? 0);
-        if (similarity !== undefined) rows.push([domain, row.d, similarity, row.common], [row.d, domain, similarity, row.common]);
-      }
-      await this.columns.writeTransaction(async (tx) => {
-        await tx.run(sql`DELETE FROM r_competitors WHERE tdomain = ${domain} OR domain = ${domain}`);
-        await tx.append('r_competitors', ['varchar', 'varchar', 'double', 'bigint'], rows);
-      });
-    }
-  }
+  /** Lists read ahead since the last load (pages of one filter and order), at most about {@link WINDOW_BYTES}. */
+  readonly #windows = new ListWindows(WINDOW_BYTES);
 
   /** A list: links keys from the columns and rows from SQLite; the list rollups whole from the columns. */
   async grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery, rows: SqliteStore): Promise<RowsResult<RowOf<Op>>> {
@@ -410,6 +385,7 @@ class ColumnSide {
     const sources = columnSources(query.target);
     const where = filterCondition(query.filter, operation, this.columns.dialect);
     const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey) : undefined;
+    const window = { cache: this.#windows, key: windowKey(operation, query) };
     if (operation === 'links') {
       // The default order without a filter is SQLite's index, read from its start.
       if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') return rows.grouped(operation, query);
@@ -422,18 +398,16 @@ class ColumnSide {
             scope: () => raw('1 = 1'),
           }),
         );
-      return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources) }));
+      return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources), window }));
     }
     // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
     if (tkey === undefined) return rows.grouped(operation, query);
-    return asRecords(await runList(this.columns, groupedRows(operation, query.target, query.clock, tkey, sources), where, query.page, { total }));
+    return asRecords(await runList(this.columns, groupedRows(operation, query.target, query.clock, tkey, sources), where, query.page, { total, window }));
   }
 
-  /** Competitors, as computed at the last load. */
+  /** Competitors, counted over the graph of the last load. */
   async competitors(query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>> {
-    const relation = sql`SELECT domain AS _key, domain, similarity, common_refdomains FROM r_competitors WHERE tdomain = ${query.domain}`;
-    const result = await runList(this.columns, relation, null, query.page, { whole: true });
-    return { total: result.total, rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })) };
+    return (await this.#competitorGraph()).competitors(query.domain, query.page);
   }
 
   /** The matrix: the targets' referring-domain lists (each read once per load and kept), merged by id. */
@@ -491,6 +465,8 @@ class ColumnSide {
 
   /** Forgets what was read before a load. */
   forget(): void {
+    this.#graph = undefined;
+    this.#windows.forget();
     this.#lists.clear();
     this.#sizes.clear();
     this.#listed = 0;

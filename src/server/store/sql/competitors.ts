@@ -1,17 +1,25 @@
 /**
- * Competitors computed ahead of the call: for every registrable domain, each other registrable
- * domain sharing referring domains with it, with similarity = |R(t) ∩ R(c)| / |R(t) ∪ R(c)|, kept
- * when it passes the interface's thresholds (at least {@link COMPETITOR_MIN_COMMON} shared
- * referring domains, similarity at least {@link COMPETITOR_MIN_SIMILARITY}). The same numbers as
- * the query over the links (`graph.ts`): integer counts, one IEEE division.
+ * Competitors without SQL joins: the graph of registrable domains and their referring domains as
+ * integer ids in memory (both directions as compressed lists), and for one domain one count per
+ * other domain over the domains linked from each of its referrers. For every listed competitor,
+ * similarity = |R(t) ∩ R(c)| / |R(t) ∪ R(c)|, kept when it passes the interface's thresholds (at
+ * least {@link COMPETITOR_MIN_COMMON} shared referring domains, similarity at least
+ * {@link COMPETITOR_MIN_SIMILARITY}): the same numbers as the query over the links (`graph.ts`),
+ * integer counts and one IEEE division.
  *
- * {@link CompetitorIndex} is the batch pass after a load into an empty store: referring-domain
- * sets as integer ids, for each domain one count per other domain over the domains linked from
- * each of its referrers (work Σ over referrers of (domains they link to)²), no SQL join.
+ * Why not a table of every listed pair: in the sample generator's graph nearly every pair of
+ * domains passes the thresholds (5.4M of the 6.25M pairs at 1M links, 2,500 domains), so at 10M
+ * links (25,000 domains) such a table would hold hundreds of millions of rows. The graph is the
+ * referring-domain rollup once more (about 4M pairs at 10M links, 8 bytes each per direction), and
+ * counting one domain's overlaps reads Σ over its referrers of the domains they link to.
  *
  * @module
  * @internal
  */
+import type { RowOf } from '../../../catalogue/types.js';
+import { compareCodePoints } from '../../../evaluate/text-order.js';
+import type { Page, RowsResult } from '../store.js';
+import { topK } from '../top-k.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from './graph.js';
 
 /** Whether a pair is listed, and its similarity. @internal */
@@ -22,13 +30,14 @@ export function similarityOf(common: number, mine: number, theirs: number): numb
 }
 
 /**
- * The listed competitors of every domain of a graph, from its (registrable domain, referring
- * domain) pairs as integer ids: `targetIds[i]` is linked from `sourceIds[i]`, each pair once.
+ * The listed competitors of the domains of a graph, from its (registrable domain, referring
+ * domain) pairs as integer ids: `targetIds[i]` is linked from `sourceIds[i]`, each pair once;
+ * `names[t]` is domain `t`.
  *
  * @example
  * ```ts
- * const index = new CompetitorIndex(Int32Array.from([0, 1]), Int32Array.from([7, 7]), 2, 8);
- * index.competitorsOf(0, (competitor, similarity, common) => {});
+ * const index = new CompetitorIndex(Int32Array.from([0, 1]), Int32Array.from([7, 7]), ['a.com', 'b.com'], 8);
+ * index.competitors('a.com', { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 });
  * ```
  */
 export class CompetitorIndex {
@@ -37,12 +46,37 @@ export class CompetitorIndex {
   readonly #counts: Int32Array;
   readonly #seen: Int32Array;
 
-  constructor(targetIds: Int32Array, sourceIds: Int32Array, targets: number, sources: number) {
+  readonly #ids: ReadonlyMap<string, number>;
+
+  constructor(
+    targetIds: Int32Array,
+    sourceIds: Int32Array,
+    private readonly names: readonly string[],
+    sources: number,
+  ) {
     // Both directions as compressed lists: the referrers of each domain, the domains of each referrer.
     this.#bySource = csr(sourceIds, targetIds, sources);
-    this.#byTarget = csr(targetIds, sourceIds, targets);
-    this.#counts = new Int32Array(targets);
-    this.#seen = new Int32Array(targets);
+    this.#byTarget = csr(targetIds, sourceIds, names.length);
+    this.#counts = new Int32Array(names.length);
+    this.#seen = new Int32Array(names.length);
+    this.#ids = new Map(names.map((name, t) => [name, t]));
+  }
+
+  /** A page of a domain's listed competitors, in the page's order (then by domain, ascending). */
+  competitors(domain: string, page: Page): RowsResult<RowOf<'competitors'>> {
+    const t = this.#ids.get(domain);
+    if (t === undefined) return { total: 0, rows: [] };
+    const found: RowOf<'competitors'>[] = [];
+    this.competitorsOf(t, (c, similarity, common) => found.push({ domain: this.names[c]!, similarity, common_refdomains: common }));
+    const field = page.orderBy as keyof RowOf<'competitors'>;
+    const sign = page.direction === 'ASC' ? 1 : -1;
+    const compare = (a: RowOf<'competitors'>, b: RowOf<'competitors'>): number => {
+      const x = a[field];
+      const y = b[field];
+      const byField = typeof x === 'number' ? x - (y as number) : compareCodePoints(x, y as string);
+      return byField !== 0 ? sign * byField : compareCodePoints(a.domain, b.domain);
+    };
+    return { total: found.length, rows: topK(found, page.offset + page.limit, compare).slice(page.offset) };
   }
 
   #size(t: number): number {

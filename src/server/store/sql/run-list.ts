@@ -50,6 +50,104 @@ export interface ListOptions {
    * which a page and a count would compute twice.
    */
   readonly whole?: boolean;
+  /** Keep the list's first rows (or keys) and its total between calls, under this key (see {@link ListWindows}). */
+  readonly window?: { readonly cache: ListWindows; readonly key: string };
+}
+
+/** The first rows (or keys) of one list in order, read ahead, and its total. */
+interface Window {
+  items: unknown[];
+  /** Whether `items` is the whole list. */
+  complete: boolean;
+  total: Promise<number> | undefined;
+}
+
+/** Rows (or keys) a window reads at least: ten pages of the default limit. */
+const WINDOW_ROWS = 1_000;
+
+/**
+ * Lists read ahead, for a caller paging through one filter and order: the first call reads the
+ * list's first {@link WINDOW_ROWS} rows (or keys) in order and its count, later pages inside that
+ * window cost no query, and a page past it reads a window twice as long. Only the store knows when
+ * its data changes: it calls {@link ListWindows.forget} after every load. Least recently used
+ * lists go first once the estimated size passes the bound.
+ *
+ * @example
+ * ```ts
+ * const windows = new ListWindows(64 * 2 ** 20);
+ * await runList(connection, rows, where, page, { window: { cache: windows, key: 'links example.com ...' } });
+ * ```
+ */
+export class ListWindows {
+  readonly #windows = new Map<string, Window>();
+  #bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  /** The window of a list, created empty when missing; most recently used last. */
+  entry(key: string): Window {
+    let window = this.#windows.get(key);
+    if (window) this.#windows.delete(key);
+    else window = { items: [], complete: false, total: undefined };
+    this.#windows.set(key, window);
+    return window;
+  }
+
+  /** Records that a window now holds `items` (each about `itemBytes`), and drops the least recently used past the bound. */
+  resize(window: Window, items: unknown[], itemBytes: number): void {
+    this.#bytes += (items.length - window.items.length) * itemBytes;
+    window.items = items;
+    for (const [key, old] of this.#windows) {
+      if (this.#bytes <= this.maxBytes || old === window) break;
+      this.#bytes -= old.items.length * itemBytes;
+      this.#windows.delete(key);
+    }
+  }
+
+  /** Forgets every list (the data changed). */
+  forget(): void {
+    this.#windows.clear();
+    this.#bytes = 0;
+  }
+}
+
+/** A page from the list's window, reading further ahead first when the page lies past it. */
+async function windowed(
+  connection: SqlConnection,
+  relation: Fragment,
+  where: Fragment | null,
+  page: Page,
+  options: ListOptions & { readonly window: NonNullable<ListOptions['window']> },
+): Promise<RowsResult<Record<string, unknown>>> {
+  const { cache, key } = options.window;
+  const window = cache.entry(key);
+  const condition = where === null ? raw('') : sql` WHERE ${where}`;
+  const known = where === null ? options.total : undefined;
+  window.total ??= (async () =>
+    known !== undefined
+      ? typeof known === 'number'
+        ? known
+        : known()
+      : Number((await connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation}${condition}`))[0]?.n ?? 0))();
+  const total = window.total;
+  // A count that failed (a timeout) is not kept; nor left unhandled while the rows are read.
+  total.catch(() => {
+    if (window.total === total) window.total = undefined;
+  });
+  const end = page.offset + page.limit;
+  if (!window.complete && window.items.length < end) {
+    const limit = Math.max(end, 2 * window.items.length, WINDOW_ROWS);
+    const what = options.rowsOf ? raw('_key') : raw('*');
+    const read = await connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
+    window.complete = read.length < limit;
+    cache.resize(window, options.rowsOf ? read.map((row) => row['_key']) : read, options.rowsOf ? 16 : 400);
+  }
+  const items = window.items.slice(page.offset, end);
+  let found = items as Record<string, unknown>[];
+  if (options.rowsOf && items.length > 0) {
+    const position = new Map(items.map((item, i) => [item, i]));
+    found = (await options.rowsOf(items)).sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);
+  }
+  return { rows: found, total: await total };
 }
 
 /** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
@@ -74,6 +172,7 @@ async function readPage(connection: SqlConnection, relation: Fragment, condition
 export async function runList(connection: SqlConnection, rows: Fragment, where: Fragment | null, page: Page, options: ListOptions = {}): Promise<RowsResult<Record<string, unknown>>> {
   const { total } = options;
   const relation = sql`(${rows}) x`;
+  if (options.window) return windowed(connection, relation, where, page, { ...options, window: options.window });
   if (options.whole) {
     const all = await connection.all<Record<string, unknown>>(
       sql`SELECT * FROM ${relation}${where === null ? raw('') : sql` WHERE ${where}`} ORDER BY ${orderOf(page, options.sortKeys)}`,

@@ -1,0 +1,51 @@
+/**
+ * The matrix merged from the targets' referring-domain lists: union by id, counts per target in
+ * request order, matches, the filter (by the evaluator), order and paging, worked out by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseFilter } from '../../../src/syntax/parse.js';
+import { matrixOfLists, type ReferrerList } from '../../../src/server/store/matrix-merge.js';
+import type { Page } from '../../../src/server/store/store.js';
+
+const list = (rows: readonly [id: number, domain: string, backlinks: number, score: number, ip: string, country: string][]): ReferrerList => ({
+  ids: Int32Array.from(rows.map((r) => r[0])),
+  domains: rows.map((r) => r[1]),
+  backlinks: Float64Array.from(rows.map((r) => r[2])),
+  scores: Float64Array.from(rows.map((r) => r[3])),
+  ips: rows.map((r) => r[4]),
+  countries: rows.map((r) => r[5]),
+});
+
+// First target: a (3 links), b (1), d (2); second: b (5), c (7).
+const first = list([[1, 'a.org', 3, 10, '192.0.2.1', 'DE'], [2, 'b.org', 1, 20, '192.0.2.2', 'FR'], [4, 'd.org', 2, 40, '192.0.2.4', 'US']]);
+const second = list([[2, 'b.org', 5, 20, '192.0.2.2', 'FR'], [3, 'c.org', 7, 30, '192.0.2.3', 'DE']]);
+const page = (orderBy: string, direction: 'ASC' | 'DESC' = 'DESC', limit = 100, offset = 0): Page => ({ orderBy, direction, limit, offset });
+const filter = (text: string) => parseFilter(text, { operation: 'matrix', targets: 2 });
+
+describe('matrixOfLists', () => {
+  it('is the union of the lists with a count per target, in request order, and the number of targets matched', () => {
+    expect(matrixOfLists([first, second], { filter: null, page: page('matches_count') })).toEqual({
+      total: 4,
+      rows: [
+        { domain: 'b.org', domain_score: 20, ip_address: '192.0.2.2', country: 'FR', matches_count: 2, backlinks_counts: [1, 5] },
+        { domain: 'a.org', domain_score: 10, ip_address: '192.0.2.1', country: 'DE', matches_count: 1, backlinks_counts: [3, 0] },
+        { domain: 'c.org', domain_score: 30, ip_address: '192.0.2.3', country: 'DE', matches_count: 1, backlinks_counts: [0, 7] },
+        { domain: 'd.org', domain_score: 40, ip_address: '192.0.2.4', country: 'US', matches_count: 1, backlinks_counts: [2, 0] },
+      ],
+    });
+    // The same lists in the other order: the counts follow the request.
+    expect(matrixOfLists([second, first], { filter: null, page: page('domain', 'ASC', 1) }).rows[0]!.backlinks_counts).toEqual([0, 3]);
+  });
+
+  it('keeps the rows the filter selects, counts them in the total, and orders and pages them', () => {
+    const domains = (text: string, p: Page) => matrixOfLists([first, second], { filter: filter(text), page: p }).rows.map((row) => row.domain);
+    expect(domains('backlinks_counts[2] > 0', page('domain', 'ASC'))).toEqual(['b.org', 'c.org']);
+    expect(domains('domain_score >= 30', page('domain_score'))).toEqual(['d.org', 'c.org']);
+    expect(domains("country = 'DE' OR matches_count = 2", page('country', 'ASC'))).toEqual(['a.org', 'c.org', 'b.org']);
+    expect(matrixOfLists([first, second], { filter: filter("domain LIKE '%.org'"), page: page('matches_count', 'DESC', 2, 1) })).toMatchObject({
+      total: 4,
+      rows: [{ domain: 'a.org' }, { domain: 'c.org' }],
+    });
+    expect(matrixOfLists([first, second], { filter: filter('backlinks_counts[1] > 100'), page: page('domain') })).toEqual({ total: 0, rows: [] });
+  });
+});
