@@ -11,7 +11,8 @@ import { createReadStream, createWriteStream, statSync, type WriteStream } from 
 import { EXIT, type CliIo, type Command } from '../../cli/command.js';
 import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from '../import/read-records.js';
 import { parseArgs } from './args.js';
-import { databaseOptionsHelp, describeLocation, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, describeLocation, loadDepsOrExplain, openStoreOrExplain, storeLocation } from './open-store.js';
+import type { Store } from '../store/store.js';
 import { progressBar } from './progress.js';
 import { DEFAULT_SAMPLE_DB } from './sample-database.js';
 
@@ -79,9 +80,10 @@ export const importCommand: Command = {
     }
     const location = storeLocation(o, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(location);
-    const deps = await loadDepsOrExplain(io);
+    const deps = await loadDepsOrExplain(io, location);
     if (!deps) return EXIT.failure;
-    const store = await openStoreAt(location, deps.tldts);
+    const store = await openStoreOrExplain(io, location, deps.tldts);
+    if (!store) return EXIT.unavailable;
     const rejectsFile = typeof o['rejects'] === 'string' ? createWriteStream(o['rejects']) : undefined;
     try {
       return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location) });
@@ -95,7 +97,7 @@ export const importCommand: Command = {
 async function importFiles(
   io: CliIo,
   job: {
-    store: Awaited<ReturnType<typeof openStoreAt>>;
+    store: Store;
     files: readonly string[];
     formats: readonly ImportFormat[];
     batchSize: number;

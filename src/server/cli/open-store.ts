@@ -15,7 +15,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CliIo } from '../../cli/command.js';
-import { loadServerDeps, MissingDependencyError, type DomainParser, type ServerDeps } from '../deps.js';
+import { loadServerDeps, MissingDependencyError, SERVER, type DomainParser, type ServerDeps } from '../deps.js';
+import { loadDuckdb } from '../store/duckdb/connection.js';
+import { isStoreUnavailable } from '../store/sql/connection.js';
 import type { Store } from '../store/store.js';
 
 /** The environment variable naming the database when no option does. @internal */
@@ -162,12 +164,37 @@ export const describeLocation = (location: StoreLocation): string =>
  *
  * @internal
  */
-export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>): Promise<ServerDeps | undefined> {
+export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, location?: StoreLocation): Promise<ServerDeps | undefined> {
+  const missing: string[] = [];
+  const load = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await what();
+    } catch (error) {
+      if (!(error instanceof MissingDependencyError)) throw error;
+      missing.push(...error.packages);
+      return undefined;
+    }
+  };
+  const deps = await load(loadServerDeps);
+  // The embedded store's column side needs DuckDB too: named with the others, in one message.
+  if (location?.kind === 'embedded') await load(loadDuckdb);
+  if (missing.length === 0) return deps;
+  io.stderr.write(`${new MissingDependencyError(SERVER, missing).message}\n`);
+  return undefined;
+}
+
+/**
+ * Opens the store for a command, or `undefined` after telling the user on stderr why it cannot be
+ * opened now (another process holds the embedded store's column file, the database is down).
+ *
+ * @internal
+ */
+export async function openStoreOrExplain(io: Pick<CliIo, 'stderr'>, location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean } = {}): Promise<Store | undefined> {
   try {
-    return await loadServerDeps();
+    return await openStoreAt(location, parser, options);
   } catch (error) {
-    if (!(error instanceof MissingDependencyError)) throw error;
-    io.stderr.write(`${error.message}\n`);
+    if (!isStoreUnavailable(error)) throw error;
+    io.stderr.write(`${describeLocation(location)}: ${error.message}\n`);
     return undefined;
   }
 }

@@ -7,7 +7,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { EXIT, type Command } from '../../cli/command.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { databaseOptionsHelp, describeLocation, filesOf, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, describeLocation, filesOf, loadDepsOrExplain, openStoreOrExplain, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
@@ -42,12 +42,13 @@ export const seedCommand: Command = {
     if (typeof now === 'string') return usage(io, now);
     const location = storeLocation(parsed.options, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(io, location);
-    const deps = await loadDepsOrExplain(io);
+    const deps = await loadDepsOrExplain(io, location);
     if (!deps) return EXIT.failure;
     if (parsed.options['force'] && existsSync(filesOf(location)[0] ?? '')) {
       for (const file of filesOf(location)) rmSync(file, { force: true });
     }
-    const store = await openStoreAt(location, deps.tldts);
+    const store = await openStoreOrExplain(io, location, deps.tldts);
+    if (!store) return EXIT.unavailable;
     try {
       if (await store.hasLinks()) {
         const how = filesOf(location).length > 0 ? 'pass --force to replace it' : 'seed an empty database';

@@ -12,7 +12,7 @@ import type { CorsOrigins } from '../plugins/cors.js';
 import { startServer } from '../server.js';
 import type { KeyConfig, Store } from '../store/store.js';
 import { dateOption, integerOption, parseArgs } from './args.js';
-import { databaseOptionsHelp, loadDepsOrExplain, openStoreAt, storeLocation } from './open-store.js';
+import { databaseOptionsHelp, loadDepsOrExplain, openStoreAt, openStoreOrExplain, storeLocation } from './open-store.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
@@ -90,7 +90,9 @@ export const serveCommand: Command = {
     if (typeof cors === 'object' && 'error' in cors) return fail(cors.error);
     const errorDocs = o['error-docs'];
     if (errorDocs !== undefined && (typeof errorDocs !== 'string' || !/^https?:\/\/\S+$/.test(errorDocs))) return fail('--error-docs takes an http(s) URL.');
-    const deps = await loadDepsOrExplain(io);
+    const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
+    if (typeof location === 'string') return fail(location);
+    const deps = await loadDepsOrExplain(io, location);
     if (!deps) return EXIT.failure;
     let keys;
     try {
@@ -98,9 +100,9 @@ export const serveCommand: Command = {
     } catch (error) {
       return io.stderr.write(`Invalid key configuration: ${(error as Error).message}\n`), EXIT.failure;
     }
-    const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
-    if (typeof location === 'string') return fail(location);
-    let store = await openStoreAt(location, deps.tldts, { serving: true });
+    const opened = await openStoreOrExplain(io, location, deps.tldts, { serving: true });
+    if (!opened) return EXIT.unavailable;
+    let store = opened;
     if (o['sample'] && !(await store.hasLinks())) {
       const sample = { links: links as number, seed: seed as number, now: now as Date | undefined };
       if (location.kind === 'embedded' && location.file !== ':memory:') {

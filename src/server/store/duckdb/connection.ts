@@ -191,7 +191,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
     const message = String((error as Error).message);
     if (/lock/i.test(message)) {
       throw new StoreUnavailableError(
-        `The column file ${file} is open in another process (a running server?); DuckDB lets one process at a time write it. Stop that process, or load data through it.`,
+        `The column file ${file} is open in another process (a running server?); DuckDB lets a file have one writer, or readers only. Stop that process to load data.`,
         { cause: error },
       );
     }
