@@ -3,7 +3,7 @@
 import { register } from 'node:module';
 
 const hook = `
-const HIDDEN = new Set(['fastify', 'better-sqlite3', 'tldts']);
+const HIDDEN = new Set(['fastify', 'better-sqlite3', 'tldts', '@duckdb/node-api']);
 export async function resolve(specifier, context, next) {
   if (HIDDEN.has(specifier)) {
     const error = new Error('Cannot find package ' + JSON.stringify(specifier));

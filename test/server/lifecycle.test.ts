@@ -94,23 +94,27 @@ describe('commands as processes', () => {
 });
 
 describe('missing optional dependencies', () => {
-  it('no server module imports fastify, better-sqlite3 or tldts at load time (only types)', () => {
+  it('no server module imports fastify, better-sqlite3, tldts or @duckdb/node-api at load time (only types)', () => {
     const files = readdirSync(new URL('../../src/server', import.meta.url), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(20);
     for (const file of files) {
       const text = readFileSync(new URL(`../../src/server/${file}`, import.meta.url), 'utf8');
-      expect(text, file).not.toMatch(/^import (?!type )[^;]*from '(fastify|better-sqlite3|tldts)'/m);
+      expect(text, file).not.toMatch(/^import (?!type )[^;]*from '(fastify|better-sqlite3|tldts|@duckdb\/node-api)'/m);
     }
   });
 
-  it('serve and seed say exactly what to install when the packages are missing', async () => {
-    for (const command of ['serve', 'seed']) {
-      const child = spawn(process.execPath, ['--import', './test/server/hide-optional-deps.mjs', '--import', 'tsx', 'src/cli/main.ts', command, '--db', join(dir, 'never.db')], { cwd: ROOT });
+  it('serve, seed and import say exactly what to install when the packages are missing', async () => {
+    for (const command of ['serve', 'seed', 'import']) {
+      const args = [command, ...(command === 'import' ? [join(dir, 'never.ndjson')] : []), '--db', join(dir, 'never.db')];
+      const child = spawn(process.execPath, ['--import', './test/server/hide-optional-deps.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += String(chunk)));
       const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code, stderr).toBe(1);
-      expect(stderr).toContain('needs optional packages that are not installed: fastify, better-sqlite3, tldts.\nInstall them with:\n  npm install fastify better-sqlite3 tldts');
+      // --db: the embedded store, whose column side needs DuckDB too.
+      expect(stderr).toContain(
+        'needs optional packages that are not installed: fastify, better-sqlite3, tldts, @duckdb/node-api.\nInstall them with:\n  npm install fastify better-sqlite3 tldts @duckdb/node-api',
+      );
     }
   });
 
