@@ -7,15 +7,19 @@
  *   the units ledger (small writes), and the rollups read by key (`r_targets`, `r_history`,
  *   `r_score_profile`, `r_first_seen`).
  * - **Columns: DuckDB** (`FILE.duckdb`, see `duckdb/schema.ts`): a copy of the links' fields with
- *   integer ranks of the text fields, the list rollups (`r_ref_domains`, `r_ref_ips`, `r_pages`,
- *   `r_anchors`) and the competitors of every domain. A filter's count reads only the columns it
- *   names; a page's keys are a top-N over the columns of its order.
+ *   integer ranks of the text fields, and the list rollups (`r_ref_domains`, `r_ref_ips`,
+ *   `r_pages`, `r_anchors`) with an integer id per referring domain. A filter's count reads only
+ *   the columns it names; a page's keys are a top-N over the columns of its order, its rows 100
+ *   point reads in SQLite.
+ * - **In memory, per load**: the referrer graph competitors are counted over (`competitors.ts`),
+ *   the targets' referring-domain lists the matrix merges (`matrix-merge.ts`), and lists paged
+ *   through (`ListWindows`); all forgotten when a load finishes.
  *
  * Every query is the shared SQL (`../sql/`), lowered for SQLite or DuckDB by the filter dialects.
  * The column file is derived data: it is rebuilt from the SQLite file when it is missing, of
  * another schema, or of another generation than the SQLite file (a load that stopped half way).
- * DuckDB lets one process at a time write a file: a second process (an `import` while a server
- * runs) is refused with {@link StoreUnavailableError} before it writes anything.
+ * DuckDB lets a file have one writer or many readers: servers open it read-only (`readOnly`), and
+ * a load while one runs is refused with `StoreUnavailableError` before it writes anything.
  *
  * @module
  */
@@ -187,7 +191,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
   };
 }
 
-/** The generation of the data, as SQLite and the column file each record it. */
+/** Facts of the SQLite file (`store_meta`): its id, its layout, the generation of its data. */
 const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 
@@ -221,7 +225,6 @@ const STAGE_BATCH = 50_000;
 
 /** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
 class ColumnSide {
-  #db!: Database;
   constructor(
     readonly columns: DuckdbConnection,
     readonly local: () => SqlConnection,
@@ -229,7 +232,6 @@ class ColumnSide {
 
   /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
   async open(db: Database, readOnly: boolean): Promise<void> {
-    this.#db = db;
     let fileId = readMeta(db, 'file_id');
     if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
     const generation = readMeta(db, 'columns_generation') ?? '0';
