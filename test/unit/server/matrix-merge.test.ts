@@ -49,3 +49,20 @@ describe('matrixOfLists', () => {
     expect(matrixOfLists([first, second], { filter: filter('backlinks_counts[1] > 100'), page: page('domain') })).toEqual({ total: 0, rows: [] });
   });
 });
+
+describe('matrixOfLists text order', () => {
+  it('orders text by code point: an astral character after U+FFFF, as SQL compares UTF-8 bytes', () => {
+    // '\u{1F600}' (U+1F600) sorts after '\uFFFF' by code point, before it by UTF-16 units.
+    const astral = list([[1, 'a\u{1F600}.org', 1, 0, '', ''], [2, 'a\uFFFF.org', 1, 0, '', ''], [3, 'b.org', 1, 0, '', '']]);
+    const domains = (l: ReferrerList) => matrixOfLists([l], { filter: null, page: page('domain', 'ASC') }).rows.map((row) => row.domain);
+    expect(domains(astral)).toEqual(['a\uFFFF.org', 'a\u{1F600}.org', 'b.org']);
+    // A list that says its texts sort natively is ordered the same way (for ASCII texts).
+    expect(domains({ ...first, nativeOrder: true })).toEqual(domains(first));
+    expect(matrixOfLists([{ ...first, nativeOrder: true }, second], { filter: null, page: page('country', 'DESC') }).rows.map((row) => row.domain)).toEqual([
+      'd.org',
+      'b.org',
+      'a.org',
+      'c.org',
+    ]);
+  });
+});

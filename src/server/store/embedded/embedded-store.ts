@@ -29,6 +29,7 @@ import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { loadServerDeps, type DomainParser } from '../../deps.js';
+import { isNativeOrderSafe } from '../../../evaluate/text-order.js';
 import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';
 import { openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
@@ -439,6 +440,7 @@ class ColumnSide {
       )
       .then(([ids, domains, backlinks, scores, ips, countries]) => {
         const read: ReferrerList = {
+          nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
           ids: Int32Array.from(ids as number[]),
           domains: domains as string[],
           backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
