@@ -7,8 +7,9 @@
  *   its own threads, off the event loop, and every reader sees the last committed state (MVCC).
  * - Writes run on one more connection, one at a time (DuckDB would abort a second concurrent
  *   writer of the same rows), each transaction whole.
- * - A statement past `statementTimeoutMs` is interrupted and rejects with
- *   {@link StoreUnavailableError} (a retryable 503), as is a database that is closed.
+ * - A read past `statementTimeoutMs`, counted from the call (waiting for a free connection
+ *   included), is interrupted and rejects with {@link StoreUnavailableError} (a retryable 503), as
+ *   does a read on a closed database.
  * - Counts and sums come back as BIGINT or HUGEINT (JS `bigint`): every `bigint` in a row is turned
  *   into a JS number (the store's counts stay far below 2^53).
  *
@@ -213,15 +214,22 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
   const inFlight = new Set<Promise<unknown>>();
   const read = async <T>(query: Fragment, how: (session: Session) => Promise<T>, limitMs = timeoutMs): Promise<T> => {
     if (closed) throw new StoreUnavailableError('The store is closed.');
+    const queued = Date.now();
     const session = await readers.acquire();
+    // The bound counts from the call, queue included: a call that waited it out runs nothing.
+    const left = limitMs > 0 ? limitMs - (Date.now() - queued) : Infinity;
+    if (left <= 0 || closed) {
+      readers.release(session);
+      throw new StoreUnavailableError(closed ? 'The store is closed.' : `The database was busy for ${limitMs} ms; retry later.`);
+    }
     let timedOut = false;
-    const timer = limitMs > 0 ? setTimeout(() => ((timedOut = true), session.connection.interrupt()), limitMs) : undefined;
+    const timer = left !== Infinity ? setTimeout(() => ((timedOut = true), session.connection.interrupt()), left) : undefined;
     const running = how(session);
     inFlight.add(running);
     try {
       return await running;
     } catch (error) {
-      if (timedOut || isInterrupt(error)) throw new StoreUnavailableError(`A database statement ran longer than ${timeoutMs} ms; retry later.`, { cause: error });
+      if (timedOut || isInterrupt(error)) throw new StoreUnavailableError(`A database statement ran longer than ${limitMs} ms; retry later.`, { cause: error });
       if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
       throw error;
     } finally {
