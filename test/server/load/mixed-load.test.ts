@@ -1,6 +1,7 @@
 /**
- * All twelve operations mixed at concurrency 50 on a real listening server, on SQLite (a database
- * file, so queries run on the worker threads) and on PostgreSQL (a fresh database): no 5xx, no
+ * All twelve operations mixed at concurrency 50 on a real listening server, on the embedded store
+ * and on SQLite (database files, so queries run on the worker threads) and on PostgreSQL (a fresh
+ * database): no 5xx, no
  * failed or timed-out request, and the units the ledger lost are exactly the charges the client
  * was told about. A few seconds each in `npm test`, 60 s each in `npm run soak`.
  */
@@ -25,6 +26,10 @@ const dir = mkdtempSync(join(tmpdir(), 'bq-load-mixed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const engines: Record<string, () => Promise<Store>> = {
+  embedded: async () => {
+    const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
+    return openEmbeddedStore({ file: join(dir, 'mixed-embedded.db') });
+  },
   sqlite: () => openSqliteStore({ file: join(dir, 'mixed.db') }),
   postgres: async () => {
     const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
