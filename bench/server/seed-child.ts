@@ -10,7 +10,6 @@
 import { performance } from 'node:perf_hooks';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
-import { raw } from '../../src/server/store/sql/fragment.js';
 import type { Store } from '../../src/server/store/store.js';
 
 /** What the child prints when done. */
@@ -50,7 +49,7 @@ async function main(): Promise<void> {
     const embedded = await openEmbeddedStore({ file: location, parser: tldts });
     checkpoint = async () => {
       embedded.db.pragma('wal_checkpoint(TRUNCATE)');
-      await embedded.columns.transaction([raw('CHECKPOINT')]);
+      await embedded.columns.checkpoint();
     };
     opened = embedded;
   } else if (store === 'sqlite') {

@@ -73,6 +73,8 @@ export interface DuckdbConnection extends SqlConnection {
   writeTransaction<T>(work: (tx: DuckdbWriter) => Promise<T>): Promise<T>;
   /** A query's result by column (each column an array of JS values), for bulk reads of millions of small values. */
   columnsOf(query: Fragment): Promise<unknown[][]>;
+  /** Writes what the write-ahead log holds into the file (after a bulk load), on the writer, outside a transaction. */
+  checkpoint(): Promise<void>;
 }
 
 /** What a write transaction can do. */
@@ -296,6 +298,10 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
         for (const statement of statements) await tx.run(statement);
       }),
     writeTransaction,
+    checkpoint: () =>
+      serialized(async () => {
+        if (!closed) await writer.run({ sql: 'CHECKPOINT', params: [] });
+      }),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -338,7 +338,7 @@ class ColumnSide {
         if (rebuild) {
           await flush();
           await columns.transaction(fromStaging().map(raw));
-          await columns.transaction([raw('CHECKPOINT')]).catch(() => undefined);
+          await columns.checkpoint();
         } else if (touched > 0) {
           await columns.transaction(['stage_links', ...COLUMN_ROLLUPS.map((table) => `stage_${table}`)].map((table) => raw(`DROP TABLE IF EXISTS ${table}`)));
         }
