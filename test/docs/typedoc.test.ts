@@ -31,7 +31,7 @@ const GUIDES: readonly { readonly file: string; readonly page: string; readonly 
   { file: 'docs/mutation.md', page: 'documents/Mutation_check.html', heading: 'Mutation check: do the tests fail when the code is wrong?' },
   { file: 'docs/operations.md', page: 'documents/What_each_operation_means.html', heading: 'What each operation means (reference server)' },
   { file: 'docs/playground.md', page: 'documents/The_playground.html', heading: 'The playground' },
-  { file: 'docs/scaling.md', page: 'documents/The_service_at_scale.html', heading: 'The service at scale: the store, rollups, PostgreSQL and bulk loads' },
+  { file: 'docs/scaling.md', page: 'documents/The_service_at_scale.html', heading: 'The service at scale: the store, rollups, columns, PostgreSQL and bulk loads' },
   { file: 'docs/server.md', page: 'documents/The_reference_server.html', heading: 'The reference server' },
   { file: 'docs/sql.md', page: 'documents/Filters_as_SQL.html', heading: 'Filters as SQL' },
   { file: 'docs/testing-engines.md', page: 'documents/Testing_on_real_engines.html', heading: 'Testing on real engines' },

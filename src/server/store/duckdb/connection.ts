@@ -46,7 +46,7 @@ export function loadDuckdb(): Promise<DuckdbModule> {
 /** The dialect facts of DuckDB. */
 export const duckdbStoreDialect: StoreDialect = Object.freeze({ filter: 'duckdb' });
 
-/** Options of {@link openDuckdbConnection}. */
+/** Options of the DuckDB connections of the embedded store's column side. */
 export interface DuckdbConnectionOptions {
   /** Reader connections (default 4: the size of libuv's thread pool, on which they run). */
   readonly readers?: number;

@@ -34,7 +34,7 @@ export interface SqlStoreOptions {
   readonly parser: DomainParser;
   /** The engine's fast way to write links (default: multi-row upserts). */
   readonly writeLinks?: LinkSink;
-  /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). */
+  /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). @internal */
   readonly refresh?: RefreshOptions;
   /** Runs when the store closes, after the connection (an engine's own handles). */
   readonly onClose?: () => Promise<void> | void;
