@@ -72,7 +72,7 @@ describe('commands as processes', () => {
     serve.child.kill('SIGTERM');
     expect(await serve.exit).toBe(0);
     expect(serve.err()).toContain('Server closed; database closed.');
-  });
+  }, 120_000); // three processes (seed, seed, serve), each starting Node and tsx
 
   it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
     const db = join(dir, 'demo.db');
