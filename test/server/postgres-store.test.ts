@@ -3,7 +3,10 @@
  * each suite in a fresh database: migrations, answers on the fixture worked out by hand (the
  * same values as operations.test.ts), keys and charges, idempotent re-imports, code-point text
  * order, the COPY path against the shared upsert, and the errors that must become
- * StoreUnavailableError (statement timeout, lock timeout, a killed session, a server that is down).
+ * StoreUnavailableError (statement timeout, lock timeout, a killed session, a server that is down);
+ * and what migration 5 and the bulk writer add: links stored in target order after a load into an
+ * empty store, covering indexes that answer counts without heap visits, the links list read keys
+ * first with the same answers, and indexes dropped for a load built again even when it stops.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -11,10 +14,10 @@ import * as tldts from 'tldts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseFilter } from '../../src/syntax/parse.js';
 import { clockAt } from '../../src/server/clock.js';
-import { openPostgresConnection } from '../../src/server/store/postgres/connection.js';
+import { openPostgresConnection, startupOptions } from '../../src/server/store/postgres/connection.js';
 import { copyField } from '../../src/server/store/postgres/copy.js';
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/server/store/postgres/postgres-store.js';
-import { MIGRATIONS } from '../../src/server/store/postgres/schema.js';
+import { MIGRATIONS, migrate } from '../../src/server/store/postgres/schema.js';
 import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
 import { sql } from '../../src/server/store/sql/fragment.js';
 import { ROLLUP_TABLES } from '../../src/server/store/sql/rollups.js';
@@ -266,6 +269,189 @@ describe('PostgreSQL store writes', () => {
   });
 });
 
+/** The indexes of `links`, by name, with their definitions. */
+async function linkIndexes(store: PostgresStore): Promise<Record<string, string>> {
+  const rows = await store.connection.all<{ indexname: string; indexdef: string }>(sql`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
+  return Object.fromEntries(rows.map((row) => [row.indexname, row.indexdef]));
+}
+
+/** Every index of `links` once a database is migrated: the constraints' two, five of migrations 1-2, the two covering ones of 5. */
+const LINK_INDEXES = [
+  'links_by_domain', 'links_by_host', 'links_by_page', 'links_cover_domain', 'links_cover_host', 'links_link_key_key', 'links_new_by_domain',
+  'links_new_by_host', 'links_pkey',
+];
+/** Those a load into an empty store drops and builds again: all but the primary key and the identity's unique index. */
+const DEFERRED = LINK_INDEXES.filter((name) => name !== 'links_pkey' && name !== 'links_link_key_key');
+
+/** The plan of a statement run on its own session, with `settings` set first. */
+async function planOf(url: string, text: string, values: unknown[], settings: readonly string[] = []): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const setting of settings) await client.query(`SET ${setting}`);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${text}`, values);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A count as the links list runs it (a relation with every column, text ones included, then the
+ * filter on two non-text fields). The fixture is a few rows, which the planner would rather read
+ * whole: sequential and bitmap scans are turned off, so it picks the cheapest index path, and an
+ * index-only scan without heap fetches is that path only when the covering index holds every
+ * column the count needs and the table is vacuumed.
+ */
+const countPlan = (url: string, column: 'target_domain' | 'target_host', value: string) =>
+  planOf(
+    url,
+    `SELECT count(*) AS n FROM (SELECT l.id AS _key, l.source_url, l.anchor, l.domain_score, l.is_nofollow FROM links l WHERE l.${column} = $1) x
+     WHERE domain_score > $2 AND is_nofollow = $3`,
+    [value, 50, false],
+    ['enable_seqscan = off', 'enable_bitmapscan = off'],
+  );
+
+describe('PostgreSQL store: links in target order, covering indexes, pages keys first', () => {
+  let url: string;
+  let store: PostgresStore;
+  let grouping: PostgresStore; // the same database: the links list in one query (no keys first)
+  let migrated: Record<string, string>;
+  beforeAll(async () => {
+    url = await freshDatabase();
+    store = await open(url);
+    migrated = await linkIndexes(store);
+    await loadFixture(store);
+    grouping = await open(url, { rollups: false });
+  });
+  afterAll(async () => {
+    await grouping?.close();
+    await store?.close();
+  });
+
+  it('a load into an empty store builds every index of the migrations again, on links stored in target order', async () => {
+    expect(Object.keys(migrated)).toEqual(LINK_INDEXES);
+    expect(await linkIndexes(store)).toEqual(migrated);
+    expect(await store.connection.all(sql`SELECT name FROM deferred_indexes`)).toEqual([]);
+    expect(await store.connection.all(sql`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisclustered`)).toEqual([
+      { name: 'links_by_domain' },
+    ]);
+    // Written in the fixture's order (example.com 1-7, rival.com 8-13, other.co.uk 14-22, third.com
+    // 23-26), stored by target domain, then page score descending, then id.
+    const stored = await store.connection.all<{ id: number }>(sql`SELECT id FROM links ORDER BY ctid`);
+    expect(stored.map((row) => row.id)).toEqual([4, 5, 1, 2, 3, 6, 7, 14, 15, 16, 17, 18, 19, 20, 21, 22, 8, 9, 10, 11, 12, 13, 23, 24, 25, 26]);
+  });
+
+  it('a count under a filter on non-text fields is an index-only scan without heap visits, per scope column', async () => {
+    const byDomain = await countPlan(url, 'target_domain', 'example.com');
+    expect(byDomain).toContain('Index Only Scan using links_cover_domain on links l');
+    expect(byDomain).toContain('Heap Fetches: 0');
+    const byHost = await countPlan(url, 'target_host', 'www.example.com');
+    expect(byHost).toContain('Index Only Scan using links_cover_host on links l');
+    expect(byHost).toContain('Heap Fetches: 0');
+  });
+
+  it('the links list, read keys first, answers as the one-query list does', async () => {
+    // Worked out from the fixture: domain score above 50 and followed are ids 1 (alpha, 2024-01-10) and 5 (gamma's image link, 2025-11-01).
+    const filtered = await list(store, 'links', { filter: 'domain_score > 50 AND is_nofollow = false', page: { orderBy: 'first_seen_at', direction: 'ASC' } });
+    expect(filtered.total).toBe(2);
+    expect(filtered.rows.map((r) => [r.source_url, r.target_url])).toEqual([
+      ['https://alpha.org/post-1', 'https://example.com/'],
+      ['https://gamma.io/review', 'https://example.com/blog/'],
+    ]);
+    // Unfiltered, by source URL descending: gamma.io's two links (ids 4, 5: the tie-break is the id), then epsilon.fr; the total is the rollup's 7.
+    const bySource = await list(store, 'links', { page: { orderBy: 'source_url', direction: 'DESC', limit: 3 } });
+    expect(bySource.total).toBe(7);
+    expect(bySource.rows.map((r) => [r.source_url, r.target_url])).toEqual([
+      ['https://gamma.io/review', 'https://example.com/blog'],
+      ['https://gamma.io/review', 'https://example.com/blog/'],
+      ['https://epsilon.fr/', 'https://example.com/?ref=1'],
+    ]);
+    expect(await list(store, 'links', { filter: 'domain_score > 1000' })).toEqual({ rows: [], total: 0 });
+    const cases: { filter?: string; page: Partial<Page>; url?: string; scope?: Scope }[] = [
+      { page: { orderBy: 'first_seen_at', direction: 'DESC', limit: 4, offset: 2 } },
+      { page: { orderBy: 'anchor', direction: 'ASC' } },
+      { filter: "anchor LIKE '%xa%' OR is_lost = true", page: { orderBy: 'domain_score', direction: 'DESC' } },
+      { filter: 'is_new = true OR response_code <> 200', page: { orderBy: 'last_seen_at', direction: 'ASC', limit: 2, offset: 1 } },
+      { filter: 'page_score >= 30', page: { orderBy: 'page_score', direction: 'DESC', limit: 2, offset: 1 } },
+      { page: { orderBy: 'is_image', direction: 'DESC' }, url: 'www.example.com', scope: 'SUBDOMAIN' },
+      { filter: 'is_nofollow = false', page: { orderBy: 'source_url', direction: 'ASC' }, url: 'example.com/blog', scope: 'SUBFOLDER' },
+      { filter: 'external_links_count > 1', page: { orderBy: 'source_size', direction: 'ASC' }, url: 'example.com/blog/', scope: 'PAGE' },
+      { page: { orderBy: 'page_score', direction: 'DESC', offset: 5 }, url: 'other.co.uk' },
+    ];
+    for (const options of cases) {
+      const label = JSON.stringify(options);
+      const answer = await list(store, 'links', options);
+      expect(answer.rows.length, label).toBeGreaterThan(0);
+      expect(answer, label).toEqual(await list(grouping, 'links', options));
+    }
+  });
+
+  it('an incremental load keeps the indexes, adds its links after the ordered ones, and vacuums', async () => {
+    const writer = await store.writer();
+    await writer.links([{ ...fx.exampleLinks[0]!, source_url: 'https://zeta.com/new', source_domain: 'zeta.com', domain_score: 90, first_seen_at: '2026-06-10T00:00:00' }]);
+    await writer.finish();
+    expect(await linkIndexes(store)).toEqual(migrated);
+    const stored = await store.connection.all<{ id: number }>(sql`SELECT id FROM links ORDER BY ctid`);
+    expect(stored.map((row) => row.id)).toEqual([4, 5, 1, 2, 3, 6, 7, 14, 15, 16, 17, 18, 19, 20, 21, 22, 8, 9, 10, 11, 12, 13, 23, 24, 25, 26, 27]);
+    expect(await countPlan(url, 'target_domain', 'example.com')).toContain('Heap Fetches: 0');
+    const filtered = await list(store, 'links', { filter: 'domain_score > 50 AND is_nofollow = false', page: { orderBy: 'first_seen_at', direction: 'DESC' } });
+    expect(filtered.total).toBe(3);
+    expect(filtered.rows.map((r) => r.source_url)).toEqual(['https://zeta.com/new', 'https://gamma.io/review', 'https://alpha.org/post-1']);
+  });
+});
+
+describe('PostgreSQL store: indexes a load drops', () => {
+  it('a load that stops half way leaves them recorded, and the next open builds them', async () => {
+    const url = await freshDatabase();
+    let store = await open(url);
+    const migrated = await linkIndexes(store);
+    const writer = await store.writer();
+    await writer.links(fx.exampleLinks);
+    // No finish: the process stops here.
+    await store.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const left = await admin.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
+      expect(left.rows.map((row) => row.indexname)).toEqual(['links_link_key_key', 'links_pkey']);
+      const recorded = await admin.query<{ name: string }>('SELECT name FROM deferred_indexes ORDER BY name');
+      expect(recorded.rows.map((row) => row.name)).toEqual(DEFERRED);
+    } finally {
+      await admin.end();
+    }
+    store = await open(url);
+    try {
+      expect(await linkIndexes(store)).toEqual(migrated);
+      expect(await store.connection.all(sql`SELECT name FROM deferred_indexes`)).toEqual([]);
+      expect(await store.connection.all(sql`SELECT count(*) AS n FROM links`)).toEqual([{ n: 7 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a database at schema 4 gets the covering indexes and the cluster mark', async () => {
+    const url = await freshDatabase();
+    const connection = await openPostgresConnection({ url });
+    try {
+      await migrate(connection, MIGRATIONS.slice(0, 4));
+      const before = await connection.all<{ indexname: string }>(sql`SELECT indexname FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
+      expect(before.map((row) => row.indexname)).toEqual(LINK_INDEXES.filter((name) => !name.startsWith('links_cover_')));
+    } finally {
+      await connection.close();
+    }
+    const store = await open(url);
+    try {
+      expect(Object.keys(await linkIndexes(store))).toEqual(LINK_INDEXES);
+      expect(await store.connection.all(sql`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisclustered`)).toEqual([
+        { name: 'links_by_domain' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('PostgreSQL store availability', () => {
   let url: string;
   beforeAll(async () => {
@@ -342,6 +528,26 @@ describe('PostgreSQL store availability', () => {
     const store = await open(url);
     await store.close();
     await expect(store.balance('tester')).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+describe('session settings', () => {
+  it('are startup options, with spaces and backslashes escaped', () => {
+    expect(startupOptions({ synchronous_commit: 'on', application_name: 'a b\\c' })).toBe('-c synchronous_commit=on -c application_name=a\\ b\\\\c');
+    expect(() => startupOptions({ 'x -c y': '1' })).toThrow(/Not a setting's name/);
+  });
+
+  it('hold in every session of the pool, with the options of the URL', async () => {
+    const url = new URL(await freshDatabase());
+    url.searchParams.set('options', '-c work_mem=5MB');
+    const connection = await openPostgresConnection({ url: url.toString(), settings: { synchronous_commit: 'on', search_path: 'a, public' } });
+    try {
+      const shown = await connection.all(sql`SELECT current_setting('synchronous_commit') AS sync, current_setting('work_mem') AS mem, current_setting('search_path') AS path`);
+      // The test server runs with synchronous_commit = off (scripts/engines/postgres.sh).
+      expect(shown).toEqual([{ sync: 'on', mem: '5MB', path: 'a, public' }]);
+    } finally {
+      await connection.close();
+    }
   });
 });
 

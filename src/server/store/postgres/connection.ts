@@ -69,6 +69,8 @@ export interface PostgresConnectionOptions {
   readonly applicationName?: string;
   /** Told about errors of idle connections (the server restarted, the network dropped); default: ignored. */
   readonly onError?: (error: Error) => void;
+  /** Server settings every session starts with (startup options, `-c name=value`), e.g. `{ synchronous_commit: 'on' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** A {@link SqlConnection} on PostgreSQL, with its pool for engine-specific work (COPY, migrations). */
@@ -134,6 +136,45 @@ export function toStoreError(error: unknown): unknown {
 
 const placeholder = (index: number): string => `$${index}`;
 
+/**
+ * Settings as the `options` startup parameter: `-c name=value`, separated by spaces, with spaces
+ * and backslashes in values escaped by a backslash (as PostgreSQL reads them). Names are settings'
+ * names: letters, digits, `_` and `.`.
+ *
+ * @example
+ * ```ts
+ * startupOptions({ synchronous_commit: 'on', search_path: 'a, b' }); // '-c synchronous_commit=on -c search_path=a,\\ b'
+ * ```
+ *
+ * @internal
+ */
+export function startupOptions(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) throw new Error(`Not a setting's name: ${JSON.stringify(name)}`);
+      return `-c ${name}=${value.replace(/[\\ ]/g, (c) => `\\${c}`)}`;
+    })
+    .join(' ');
+}
+
+/**
+ * The connection URL and the `options` startup parameter with `settings` added to the URL's own
+ * `options` (pg takes a parameter of the URL over the same one of its config, so the URL's is
+ * taken out and joined with the settings).
+ */
+function withSettings(url: string, settings: Readonly<Record<string, string>> | undefined): { connectionString: string; options?: string } {
+  if (!settings || Object.keys(settings).length === 0) return { connectionString: url };
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const own = parsed?.searchParams.get('options') ?? '';
+  if (parsed && own !== '') parsed.searchParams.delete('options');
+  return { connectionString: parsed && own !== '' ? parsed.toString() : url, options: [own, startupOptions(settings)].filter(Boolean).join(' ') };
+}
+
 /** A fragment as pg's query config: `?` becomes `$1..$n`. @internal */
 export const toQuery = (fragment: Fragment): { text: string; values: unknown[] } => ({ text: numbered(fragment, placeholder), values: [...fragment.params] });
 
@@ -161,7 +202,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
   const statementTimeoutMs = options.statementTimeoutMs ?? 5_000;
   const lockTimeoutMs = options.lockTimeoutMs ?? 2_000;
   const config: PoolConfig = {
-    connectionString: options.url,
+    ...withSettings(options.url, options.settings),
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,

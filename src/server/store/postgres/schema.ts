@@ -23,6 +23,20 @@ const I = 'BIGINT NOT NULL';
 const B = 'BOOLEAN NOT NULL';
 
 /**
+ * The columns of `links` that the covering indexes of migration 5 carry: the id and every field of
+ * the links list that is not text (timestamps are text, but short and often filtered and sorted
+ * on; `is_new` is computed from `first_seen_at`). Part of migration 5's text: never change it,
+ * add a migration.
+ */
+export const COVERED_LINK_COLUMNS: readonly string[] = Object.freeze([
+  'id', 'first_seen_at', 'last_seen_at', 'page_score', 'domain_score', 'source_size', 'external_links_count', 'internal_links_count',
+  'response_code', 'is_nofollow', 'is_ugc', 'is_sponsored', 'is_form', 'is_frame', 'is_image', 'is_sitewide_main', 'is_lost',
+]);
+
+/** The index the links are clustered by (migration 5 marks it; `CLUSTER links` uses it). */
+export const CLUSTER_INDEX = 'links_by_domain';
+
+/**
  * Migration n (1-based) brings the schema from version n-1 to n. Version 1 is the whole of the
  * SQLite schema's versions 1 and 2 (link identity and rollups): PostgreSQL databases start there.
  *
@@ -190,6 +204,26 @@ export const MIGRATIONS: readonly string[] = [
   );
   ${FILL_JOINED_ROLLUPS}
   `,
+  // 5: a target's links stored together, and their non-text fields readable without the rows.
+  // Two covering indexes, one per scope column, hold every field of the links list that is not
+  // text (and the id): a count, or a page's keys, under a filter and an order on those fields is
+  // an index-only scan of the target's range. Their one key column keeps the planner's estimate of
+  // a clustered range right (it discounts the correlation of a multi-column index, and would scan
+  // the whole table instead). links_by_domain is the order the rows are kept in: `CLUSTER links`
+  // rewrites the table in it (the bulk writer runs it after a load into an empty store; this
+  // migration does not, so an upgraded database keeps its order until someone does).
+  // deferred_indexes records the indexes such a load drops and builds again at its end. Each
+  // statement may run again on a database that has its effect (test/server/migrations.test.ts
+  // takes the recorded version back without undoing this migration).
+  `
+  CREATE INDEX IF NOT EXISTS links_cover_domain ON links (target_domain) INCLUDE (${COVERED_LINK_COLUMNS.join(', ')});
+  CREATE INDEX IF NOT EXISTS links_cover_host ON links (target_host) INCLUDE (${COVERED_LINK_COLUMNS.join(', ')});
+  ALTER TABLE links CLUSTER ON links_by_domain;
+  CREATE TABLE IF NOT EXISTS deferred_indexes (
+    name ${T} PRIMARY KEY,
+    definition ${T}
+  );
+  `,
 ];
 
 /** The advisory lock key every server takes while migrating (any constant; this one spells "bqmigr"). */
@@ -225,5 +259,59 @@ export async function migrate(connection: Pick<PostgresConnection, 'withTransact
     });
     before ??= step;
     if (step === migrations.length) return before;
+  }
+}
+
+/** A quoted identifier. */
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Drops the secondary indexes of `links` (every index that backs no constraint: the primary key
+ * and the identity's unique index stay, the upsert needs the latter) for a load into an empty
+ * store, and records their definitions in `deferred_indexes` in the same transaction, so that
+ * whatever happens to the load they are built again: by {@link restoreLinkIndexes} at its end, or
+ * when a store is next opened. Returns the names dropped.
+ *
+ * @example
+ * ```ts
+ * await deferLinkIndexes(bulk); // ['links_by_domain', 'links_by_host', ...]
+ * ```
+ */
+export async function deferLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction'>): Promise<string[]> {
+  return connection.withTransaction(async (client) => {
+    const { rows } = await client.query<{ name: string; definition: string }>(
+      `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE i.indrelid = 'links'::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+       ORDER BY c.relname`,
+    );
+    for (const row of rows) {
+      await client.query('INSERT INTO deferred_indexes (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [row.name, row.definition]);
+      await client.query(`DROP INDEX ${quoted(row.name)}`);
+    }
+    return rows.map((row) => row.name);
+  });
+}
+
+/**
+ * Builds the indexes {@link deferLinkIndexes} dropped (only `names` when given), each in a
+ * transaction that also removes its record, so an index is built once even when two processes
+ * restore at the same time (the second waits on the record's row lock, then finds it gone).
+ *
+ * @example
+ * ```ts
+ * await restoreLinkIndexes(bulk, [CLUSTER_INDEX]); // that one first
+ * await restoreLinkIndexes(bulk); // the others
+ * ```
+ */
+export async function restoreLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction' | 'all'>, names?: readonly string[]): Promise<void> {
+  const deferred = await connection.all<{ name: string }>({ sql: 'SELECT name FROM deferred_indexes ORDER BY name', params: [] });
+  for (const { name } of deferred) {
+    if (names && !names.includes(name)) continue;
+    await connection.withTransaction(async (client) => {
+      const { rows } = await client.query<{ definition: string }>('DELETE FROM deferred_indexes WHERE name = $1 RETURNING definition', [name]);
+      const definition = rows[0]?.definition;
+      if (definition !== undefined) await client.query(definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+    });
   }
 }
