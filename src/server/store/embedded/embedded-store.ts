@@ -55,7 +55,7 @@ import { CompetitorIndex } from '../sql/competitors.js';
 import { filterCondition } from '../sql/filter.js';
 import { join, raw, sql } from '../sql/fragment.js';
 import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
-import { REFRESH_LINK_COLUMNS, ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RefreshLink, type RollupSink } from '../sql/rollups.js';
+import { ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RollupSink } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { ListWindows, runList } from '../sql/run-list.js';
 import { rollupTotal } from '../sql/sql-store.js';
@@ -159,7 +159,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
       file,
       parser,
       layout: 'embedded',
-      refresh: { sink: () => side.sink(), linkedFrom: (sources) => side.linkedFrom(sources) },
+      refresh: { sink: () => side.sink(rows.db), linkedFrom: (sources) => side.linkedFrom(sources) },
     });
   } catch (error) {
     await columns.close();
@@ -196,13 +196,8 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
 const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 
-/**
- * Where a refresh's row holds a link column the column side copies: under its own name when the
- * refresh reads it anyway, else as `c_<column>` (`domain_score` too: the refresh's own is the
- * referring domain's score from `domains`, not the link's).
- */
-const copiedAs = (column: string): string => (REFRESH_LINK_COLUMNS.includes(column) ? column : `c_${column}`);
-const COPY_KEYS = LINK_COPY_COLUMNS.map((column) => copiedAs(column.name));
+/** A domain's links as the column side copies them, read from SQLite as arrays and streamed (the largest domain holds millions). */
+const COPY_SELECT = `SELECT ${LINK_COPY_COLUMNS.map((column) => `l.${column.name}`).join(', ')} FROM links l WHERE l.target_domain = ?`;
 
 /** The estimated memory the lists read ahead may take. */
 const WINDOW_BYTES = 64 * 2 ** 20;
@@ -221,8 +216,8 @@ function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
 /** Referring-domain rows the matrix keeps in memory between calls (about 100 bytes each). */
 const CACHED_REFERRERS = 2_000_000;
 
-/** Rows of link copies buffered before a rebuild's append. */
-const STAGE_BATCH = 50_000;
+/** Rollup rows buffered before a rebuild's append. */
+const STAGE_BATCH = 100_000;
 
 /** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
 class ColumnSide {
@@ -244,7 +239,7 @@ class ColumnSide {
     await this.columns.transaction(columnTables().map(raw));
     const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
     // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
-    if (hasLinks) await refreshRollups(this.local(), 'all', undefined, this.sink());
+    if (hasLinks) await refreshRollups(this.local(), 'all', undefined, this.sink(db));
     else await this.local().transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
     writeMeta(db, 'layout', 'embedded');
     await this.#recordGeneration(fileId, generation);
@@ -283,39 +278,43 @@ class ColumnSide {
   }
 
   /** How a refresh writes: the rollups read by key into SQLite, the links and list rollups into the columns. */
-  sink(): RollupSink {
+  sink(db: Database): RollupSink {
     const local = this.local();
     const columns = this.columns;
     const linkTypes = LINK_COPY_COLUMNS.map((column) => column.type);
-    const staged = { links: [] as unknown[][], rollups: Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]> };
+    const copy = db.prepare(COPY_SELECT).raw();
+    const links = (domain: string) => copy.iterate(domain) as Iterable<unknown[]>;
+    const staged = Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]>;
+    let stagedRows = 0;
     let touched = 0;
     let rebuild = false;
     const ids = new SourceIds(columns);
     const flush = () =>
       columns.writeTransaction(async (tx) => {
-        await tx.append('temp.stage_links', linkTypes, staged.links);
-        for (const table of COLUMN_ROLLUPS) await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), staged.rollups[table]);
+        for (const table of COLUMN_ROLLUPS) await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), staged[table]);
         await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
-        staged.links = [];
-        for (const table of COLUMN_ROLLUPS) staged.rollups[table] = [];
+        for (const table of COLUMN_ROLLUPS) staged[table] = [];
+        stagedRows = 0;
       });
     return {
-      linkColumns: LINK_COPY_COLUMNS.filter((column) => copiedAs(column.name) !== column.name).map((column) => `l.${column.name} AS ${copiedAs(column.name)}`),
       clear: async () => {
         rebuild = true;
         ids.startEmpty();
         await local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
         await columns.transaction([...columnTables(), ...stagingTables()].map(raw));
       },
-      write: async (domain: string, rows: DomainRollups, links: readonly RefreshLink[], fresh: boolean) => {
+      write: async (domain: string, rows: DomainRollups, fresh: boolean) => {
         await local.transaction(rollupStatements(domain, rows, ROW_ROLLUPS, fresh));
-        const copies = links.map((link) => COPY_KEYS.map((key) => link[key]));
         await ids.resolve(rows.refDomains.map((tuple) => tuple[1] as string));
         const tuples = rollupTuples(domain, rows, (name) => ids.of(name));
         if (fresh) {
-          for (const copy of copies) staged.links.push(copy);
-          for (const table of COLUMN_ROLLUPS) for (const tuple of tuples[table]) staged.rollups[table].push(tuple);
-          if (staged.links.length >= STAGE_BATCH) await flush();
+          // The links streamed into the stage now; the (smaller) rollup rows in batches.
+          await columns.writeTransaction((tx) => tx.append('temp.stage_links', linkTypes, links(domain)));
+          for (const table of COLUMN_ROLLUPS) {
+            for (const tuple of tuples[table]) staged[table].push(tuple);
+            stagedRows += tuples[table].length;
+          }
+          if (stagedRows >= STAGE_BATCH) await flush();
           return;
         }
         if (touched++ === 0) await columns.transaction(stagingTables().map(raw));
@@ -323,7 +322,7 @@ class ColumnSide {
         await columns.writeTransaction(async (tx) => {
           await tx.run(sql`DELETE FROM links WHERE target_domain = ${domain}`);
           for (const table of COLUMN_ROLLUPS) await tx.run(sql`DELETE FROM ${raw(table)} WHERE tdomain = ${domain}`);
-          await tx.append('temp.stage_links', linkTypes, copies);
+          await tx.append('temp.stage_links', linkTypes, links(domain));
           await tx.run(raw(`INSERT INTO links SELECT ${LINK_SELECT} FROM stage_links ORDER BY ${LINK_ORDER}`));
           await tx.run(raw('DELETE FROM stage_links'));
           for (const table of COLUMN_ROLLUPS) {
@@ -405,7 +404,13 @@ class ColumnSide {
     }
     // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
     if (tkey === undefined) return rows.grouped(operation, query);
-    return asRecords(await runList(this.columns, groupedRows(operation, query.target, query.clock, tkey, sources), where, query.page, { total, window }));
+    const relation = groupedRows(operation, query.target, query.clock, tkey, sources);
+    // Keys first here too: a window of 1,000 keys costs little more than 100, 1,000 whole rows
+    // several times as much (DuckDB hands rows to JavaScript slowly), and a page's 100 rows by key
+    // are one more scan of the key's rows.
+    const rowsOf = (keys: readonly unknown[]) =>
+      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (${join(keys.map((key) => sql`${key}`), ', ')})`);
+    return asRecords(await runList(this.columns, relation, where, query.page, { total, window, rowsOf }));
   }
 
   /** Competitors, counted over the graph of the last load. */

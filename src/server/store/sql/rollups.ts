@@ -336,8 +336,8 @@ function inserts(table: keyof typeof ROLLUP_COLUMNS, rows: readonly (readonly un
   return statements;
 }
 
-/** The links' own columns a refresh reads for {@link rollupRows}, under their own names (a sink asking for more need not ask for these). */
-export const REFRESH_LINK_COLUMNS: readonly string[] = [
+/** The links' own columns a refresh reads for {@link rollupRows}. */
+const REFRESH_LINK_COLUMNS: readonly string[] = [
   'source_url', 'target_url', 'anchor', 'ip_address', 'ip_class_c', 'first_seen_at', 'last_seen_at', 'is_lost', 'is_nofollow', 'is_sponsored', 'is_ugc',
   'is_frame', 'is_form', 'is_image', 'source_domain', 'target_host', 'target_path',
 ];
@@ -347,23 +347,18 @@ const SOURCE_COLUMNS = raw(`${REFRESH_LINK_COLUMNS.map((column) => `l.${column}`
 /** The rollup rows of one registrable domain, as {@link rollupRows} computes them. */
 export type DomainRollups = ReturnType<typeof rollupRows>;
 
-/** A stored link as a refresh reads it: what {@link rollupRows} needs, plus any columns a sink asked for. */
-export type RefreshLink = SourceLink & Readonly<Record<string, unknown>>;
-
 /**
  * Where a refresh writes a domain's rollup rows. The SQL stores write every table over their one
  * connection ({@link sqlRollupSink}); a store that keeps some tables elsewhere supplies its own.
  */
 export interface RollupSink {
-  /** Expressions over `links` (aliased `l`) the sink needs beyond what {@link rollupRows} reads, each named (`l.id AS c_id`). */
-  readonly linkColumns?: readonly string[];
   /** Before a rebuild from scratch: empty every rollup. */
   clear(): Promise<void>;
   /**
-   * Replaces one domain's rollups with `rows` (computed from `links`, the domain's links); `fresh`:
-   * the store holds none of its rows (a rebuild from scratch), nothing to delete first.
+   * Replaces one domain's rollups with `rows` (computed from the domain's links); `fresh`: the store
+   * holds none of its rows (a rebuild from scratch), nothing to delete first.
    */
-  write(domain: string, rows: DomainRollups, links: readonly RefreshLink[], fresh: boolean): Promise<void>;
+  write(domain: string, rows: DomainRollups, fresh: boolean): Promise<void>;
   /** After the last domain of a refresh. */
   finish?(): Promise<void>;
 }
@@ -394,7 +389,7 @@ export function rollupStatements(domain: string, rows: DomainRollups, tables: re
 export function sqlRollupSink(connection: SqlConnection): RollupSink {
   return {
     clear: () => connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`))),
-    write: (domain, rows, _links, fresh) => connection.transaction(rollupStatements(domain, rows, ROLLUP_TABLES, fresh)),
+    write: (domain, rows, fresh) => connection.transaction(rollupStatements(domain, rows, ROLLUP_TABLES, fresh)),
   };
 }
 
@@ -426,11 +421,10 @@ export async function refreshRollups(
   const all = domains === 'all';
   if (all) await sink.clear();
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
-  const columns = sink.linkColumns?.length ? sql`${SOURCE_COLUMNS}, ${raw(sink.linkColumns.join(', '))}` : SOURCE_COLUMNS;
   let done = 0;
   for (const domain of list) {
-    const links = await connection.all<RefreshLink>(sql`SELECT ${columns} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`);
-    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, domain)), links, all);
+    const links = await connection.all<SourceLink>(sql`SELECT ${SOURCE_COLUMNS} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`);
+    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, domain)), all);
     onProgress?.(++done, list.length);
   }
   await sink.finish?.();
