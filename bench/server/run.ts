@@ -51,7 +51,7 @@ async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Stor
   if (db.store === 'embedded') {
     const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
     // Read-only: the server process opens the column file for writing (DuckDB allows one writer).
-    return openEmbeddedStore({ file: db.location, parser, columns: { readOnly: true } });
+    return openEmbeddedStore({ file: db.location, parser, readOnly: true });
   }
   if (db.store === 'sqlite') {
     const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
