@@ -17,6 +17,7 @@
  * @internal
  */
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+import { totalmem } from 'node:os';
 import { isMissing, MissingDependencyError } from '../../../peers.js';
 import { SERVER } from '../../deps.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
@@ -54,7 +55,10 @@ export interface DuckdbConnectionOptions {
   readonly statementTimeoutMs?: number;
   /** DuckDB's own worker threads for one query (default: DuckDB's, one per core). */
   readonly threads?: number;
-  /** DuckDB's memory limit, such as `'4GB'` (default: DuckDB's, 80% of the machine's memory). */
+  /**
+   * DuckDB's memory limit, such as `'4GB'` (default: half the machine's memory, leaving the rest to
+   * Node and SQLite; past it DuckDB spills to temporary files, as a large load's staging does).
+   */
   readonly memoryLimit?: string;
   /** Open the file for reading only (no writes; other processes may read it too). */
   readonly readOnly?: boolean;
@@ -185,7 +189,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
   const { DuckDBInstance } = duck;
   const config: Record<string, string> = {};
   if (options.threads !== undefined) config['threads'] = String(options.threads);
-  if (options.memoryLimit !== undefined) config['memory_limit'] = options.memoryLimit;
+  config['memory_limit'] = options.memoryLimit ?? `${Math.max(1, Math.floor(totalmem() / 2 ** 21))}MB`;
   if (options.readOnly) config['access_mode'] = 'READ_ONLY';
   let instance: DuckDBInstance;
   try {
