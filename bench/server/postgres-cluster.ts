@@ -7,7 +7,7 @@
  */
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { onCleanup, run } from './processes.js';
 
 /** A running cluster. */
@@ -68,7 +68,9 @@ function postgresUser(): { uid: number; gid: number } {
 }
 
 /** Starts (initialising when needed) the cluster in `dir`. */
-export async function startCluster(dir: string): Promise<PostgresCluster> {
+export async function startCluster(dataDir: string): Promise<PostgresCluster> {
+  // Absolute: the PostgreSQL tools run in /tmp, where a relative path names another directory.
+  const dir = resolve(dataDir);
   const bin = pgBin();
   const data = join(dir, 'data');
   const sock = join(dir, 'sock');
