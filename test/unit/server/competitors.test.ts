@@ -8,7 +8,7 @@ import { CompetitorIndex } from '../../../src/server/store/sql/competitors.js';
 import type { Page } from '../../../src/server/store/store.js';
 
 /** A graph from each domain's referrers (referrer ids are small integers). */
-function graph(referrers: Record<string, readonly number[]>): CompetitorIndex {
+function graph(referrers: Record<string, readonly number[]>, keep?: number): CompetitorIndex {
   const names = Object.keys(referrers).sort();
   const targets: number[] = [];
   const sources: number[] = [];
@@ -18,7 +18,7 @@ function graph(referrers: Record<string, readonly number[]>): CompetitorIndex {
       sources.push(s);
     }
   });
-  return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, Math.max(...sources) + 1);
+  return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, Math.max(...sources) + 1, keep);
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -53,5 +53,21 @@ describe('CompetitorIndex', () => {
     expect(domains(page('common_refdomains', 'DESC'))).toEqual(['p.com', 'q.com', 'r.com']);
     expect(index.competitors('x.com', page('similarity', 'DESC', 1, 1))).toEqual({ total: 3, rows: [{ domain: 'q.com', similarity: 5 / 6, common_refdomains: 5 }] });
     expect(index.competitors('x.com', page('similarity', 'DESC', 10, 3))).toEqual({ total: 3, rows: [] });
+  });
+
+  it('answers the same from a kept list, after a caller changed its rows, and after the list was dropped', () => {
+    // As in the first case: a and b share 1-5 (5 / 8).
+    const referrers = { 'a.com': range(1, 6), 'b.com': [...range(1, 5), 7, 8], 'c.com': [1, 9] };
+    const expected = { total: 1, rows: [{ domain: 'b.com', similarity: 0.625, common_refdomains: 5 }] };
+    const index = graph(referrers);
+    const first = index.competitors('a.com', page('similarity'));
+    first.rows[0]!.common_refdomains = 99;
+    expect(index.competitors('a.com', page('similarity'))).toEqual(expected);
+    // Room for one row: asking b drops a's list, and a is counted again from the graph.
+    const small = graph(referrers, 1);
+    for (let i = 0; i < 3; i++) {
+      expect(small.competitors('a.com', page('similarity'))).toEqual(expected);
+      expect(small.competitors('b.com', page('similarity'))).toEqual({ total: 1, rows: [{ domain: 'a.com', similarity: 0.625, common_refdomains: 5 }] });
+    }
   });
 });

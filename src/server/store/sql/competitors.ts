@@ -13,6 +13,12 @@
  * referring-domain rollup once more (about 4M pairs at 10M links, 8 bytes each per direction), and
  * counting one domain's overlaps reads Σ over its referrers of the domains they link to.
  *
+ * That count is the whole cost of a call (about 10 ms for the largest target at 1M links, 90 ms at
+ * 10M), and it depends on the graph alone, not on the page: a domain's listed competitors are kept
+ * once counted (at most {@link KEPT_COMPETITORS} rows, the least recently asked domain dropped
+ * first), so every later page and order of it is a top-K over its list. The index lives as long as
+ * one load's graph, and the lists with it.
+ *
  * @module
  * @internal
  */
@@ -40,6 +46,9 @@ export function similarityOf(common: number, mine: number, theirs: number): numb
  * index.competitors('a.com', { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 });
  * ```
  */
+/** Competitor rows kept between calls, over all domains (about 100 bytes each). @internal */
+export const KEPT_COMPETITORS = 1_000_000;
+
 export class CompetitorIndex {
   readonly #bySource: { start: Int32Array; items: Int32Array };
   readonly #byTarget: { start: Int32Array; items: Int32Array };
@@ -47,12 +56,17 @@ export class CompetitorIndex {
   readonly #seen: Int32Array;
 
   readonly #ids: ReadonlyMap<string, number>;
+  /** Listed competitors by domain id, in the order last asked (a Map iterates in insertion order). */
+  readonly #kept = new Map<number, readonly RowOf<'competitors'>[]>();
+  #keptRows = 0;
 
   constructor(
     targetIds: Int32Array,
     sourceIds: Int32Array,
     private readonly names: readonly string[],
     sources: number,
+    /** Competitor rows kept between calls. */
+    private readonly keep = KEPT_COMPETITORS,
   ) {
     // Both directions as compressed lists: the referrers of each domain, the domains of each referrer.
     this.#bySource = csr(sourceIds, targetIds, sources);
@@ -66,8 +80,7 @@ export class CompetitorIndex {
   competitors(domain: string, page: Page): RowsResult<RowOf<'competitors'>> {
     const t = this.#ids.get(domain);
     if (t === undefined) return { total: 0, rows: [] };
-    const found: RowOf<'competitors'>[] = [];
-    this.competitorsOf(t, (c, similarity, common) => found.push({ domain: this.names[c]!, similarity, common_refdomains: common }));
+    const found = this.#listed(t);
     const field = page.orderBy as keyof RowOf<'competitors'>;
     const sign = page.direction === 'ASC' ? 1 : -1;
     const compare = (a: RowOf<'competitors'>, b: RowOf<'competitors'>): number => {
@@ -76,7 +89,28 @@ export class CompetitorIndex {
       const byField = typeof x === 'number' ? x - (y as number) : compareCodePoints(x, y as string);
       return byField !== 0 ? sign * byField : compareCodePoints(a.domain, b.domain);
     };
-    return { total: found.length, rows: topK(found, page.offset + page.limit, compare).slice(page.offset) };
+    // Copies: the kept rows outlive the answer, which its caller may change.
+    return { total: found.length, rows: topK(found, page.offset + page.limit, compare).slice(page.offset).map((row) => ({ ...row })) };
+  }
+
+  /** Domain `t`'s listed competitors, counted once and kept. */
+  #listed(t: number): readonly RowOf<'competitors'>[] {
+    const kept = this.#kept.get(t);
+    if (kept !== undefined) {
+      this.#kept.delete(t);
+      this.#kept.set(t, kept);
+      return kept;
+    }
+    const found: RowOf<'competitors'>[] = [];
+    this.competitorsOf(t, (c, similarity, common) => found.push({ domain: this.names[c]!, similarity, common_refdomains: common }));
+    this.#kept.set(t, found);
+    this.#keptRows += found.length;
+    for (const [oldest, rows] of this.#kept) {
+      if (this.#keptRows <= this.keep || oldest === t) break;
+      this.#kept.delete(oldest);
+      this.#keptRows -= rows.length;
+    }
+    return found;
   }
 
   #size(t: number): number {
