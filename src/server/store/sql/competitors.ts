@@ -35,6 +35,9 @@ export function similarityOf(common: number, mine: number, theirs: number): numb
   return similarity >= COMPETITOR_MIN_SIMILARITY ? similarity : undefined;
 }
 
+/** Competitor rows kept between calls, over all domains (about 100 bytes each). @internal */
+export const KEPT_COMPETITORS = 1_000_000;
+
 /**
  * The listed competitors of the domains of a graph, from its (registrable domain, referring
  * domain) pairs as integer ids: `targetIds[i]` is linked from `sourceIds[i]`, each pair once;
@@ -46,9 +49,6 @@ export function similarityOf(common: number, mine: number, theirs: number): numb
  * index.competitors('a.com', { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 });
  * ```
  */
-/** Competitor rows kept between calls, over all domains (about 100 bytes each). @internal */
-export const KEPT_COMPETITORS = 1_000_000;
-
 export class CompetitorIndex {
   readonly #bySource: { start: Int32Array; items: Int32Array };
   readonly #byTarget: { start: Int32Array; items: Int32Array };
