@@ -407,13 +407,9 @@ class ColumnSide {
     const relation = groupedRows(operation, query.target, query.clock, tkey, sources);
     // Keys first here too: a window of 1,000 keys costs little more than 100, 1,000 whole rows
     // several times as much (DuckDB hands rows to JavaScript slowly), and a page's 100 rows by key
-    // are one more scan of the key's rows. The keys as a VALUES table: DuckDB probes a hash of
-    // them, where `_key IN (100 literals)` compares each row with each (example.com's 214,003
-    // referring domains at 10M links: 9 ms against 19-22).
+    // are one more scan of the key's rows (bench/server/embedded-probes.ts times it).
     const rowsOf = (keys: readonly unknown[]) =>
-      this.columns.all<Record<string, unknown>>(
-        sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT key FROM (VALUES ${join(keys.map((key) => sql`(${key})`), ', ')}) k(key))`,
-      );
+      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (${join(keys.map((key) => sql`${key}`), ', ')})`);
     return asRecords(await runList(this.columns, relation, where, query.page, { total, window, rowsOf }));
   }
 
