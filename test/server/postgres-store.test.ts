@@ -534,6 +534,7 @@ describe('PostgreSQL store availability', () => {
 describe('session settings', () => {
   it('are startup options, with spaces and backslashes escaped', () => {
     expect(startupOptions({ synchronous_commit: 'on', application_name: 'a b\\c' })).toBe('-c synchronous_commit=on -c application_name=a\\ b\\\\c');
+    expect(() => startupOptions({ 'x -c y': '1' })).toThrow(TypeError);
     expect(() => startupOptions({ 'x -c y': '1' })).toThrow(/Not a setting's name/);
   });
 

@@ -151,7 +151,7 @@ const placeholder = (index: number): string => `$${index}`;
 export function startupOptions(settings: Readonly<Record<string, string>>): string {
   return Object.entries(settings)
     .map(([name, value]) => {
-      if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) throw new Error(`Not a setting's name: ${JSON.stringify(name)}`);
+      if (!/^[A-Za-z_][A-Za-z0-9_.]*$/.test(name)) throw new TypeError(`Not a setting's name: ${JSON.stringify(name)}`);
       return `-c ${name}=${value.replace(/[\\ ]/g, (c) => `\\${c}`)}`;
     })
     .join(' ');
