@@ -342,7 +342,42 @@ const REFRESH_LINK_COLUMNS: readonly string[] = [
   'is_frame', 'is_form', 'is_image', 'source_domain', 'target_host', 'target_path',
 ];
 
-const SOURCE_COLUMNS = raw(`${REFRESH_LINK_COLUMNS.map((column) => `l.${column}`).join(', ')}, d.ip_address AS domain_ip, d.country, d.domain_score`);
+const LINK_COLUMNS = raw(REFRESH_LINK_COLUMNS.join(', '));
+
+/** Values per `IN (...)` list of a refresh's reads by key (under every engine's parameter limit). */
+const KEYS_PER_READ = 500;
+
+/**
+ * The rows whose `column` is one of `keys`, read in lists of {@link KEYS_PER_READ}. A refresh reads
+ * a domain's referring domains and target pages this way rather than by a join or an `IN
+ * (subquery)`: the planner cannot know how few keys the subquery yields, and PostgreSQL then chose
+ * to scan and hash the whole `domains` and `target_pages` tables for every domain refreshed (0.2 s
+ * each at 1M links, 0.4 s at 10M); an explicit list is read through the primary key.
+ */
+async function readByKeys<Row>(connection: SqlConnection, select: string, column: string, keys: readonly string[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
+    const batch = keys.slice(i, i + KEYS_PER_READ);
+    rows.push(...(await connection.all<Row>({ sql: `${select} WHERE ${column} IN (${batch.map(() => '?').join(', ')})`, params: batch })));
+  }
+  return rows;
+}
+
+type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
+interface DomainData { readonly domain: string; readonly ip_address: string; readonly country: string; readonly domain_score: number }
+
+/** A domain's links, each with its referring domain's own IP, country and score (`null` without a domain row). */
+async function linksOf(connection: SqlConnection, domain: string): Promise<SourceLink[]> {
+  const links = await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
+  const referrers = [...new Set(links.map((link) => link.source_domain))];
+  const data = new Map(
+    (await readByKeys<DomainData>(connection, 'SELECT domain, ip_address, country, domain_score FROM domains', 'domain', referrers)).map((row) => [row.domain, row]),
+  );
+  return links.map((link) => {
+    const own = data.get(link.source_domain);
+    return { ...link, domain_ip: own?.ip_address ?? null, country: own?.country ?? null, domain_score: own === undefined ? null : Number(own.domain_score) };
+  });
+}
 
 /** The rollup rows of one registrable domain, as {@link rollupRows} computes them. */
 export type DomainRollups = ReturnType<typeof rollupRows>;
@@ -394,11 +429,10 @@ export function sqlRollupSink(connection: SqlConnection): RollupSink {
 }
 
 /** The target pages' own data for the hosts of a domain's links, by host + path. */
-async function pagesOf(connection: SqlConnection, domain: string): Promise<Map<string, PageData>> {
-  const rows = await connection.all<PageData & { host: string; path: string }>(
-    sql`SELECT p.host, p.path, p.url, p.title, p.response_code, p.external_links_count, p.internal_links_count FROM target_pages p
-      WHERE p.host IN (SELECT DISTINCT l.target_host FROM links l WHERE l.target_domain = ${domain})`,
-  );
+async function pagesOf(connection: SqlConnection, links: readonly SourceLink[]): Promise<Map<string, PageData>> {
+  const hosts = [...new Set(links.map((link) => link.target_host))];
+  const select = 'SELECT host, path, url, title, response_code, external_links_count, internal_links_count FROM target_pages';
+  const rows = await readByKeys<PageData & { host: string; path: string }>(connection, select, 'host', hosts);
   return new Map(rows.map((row) => [row.host + row.path, { ...row, response_code: Number(row.response_code), external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count) }]));
 }
 
@@ -423,8 +457,8 @@ export async function refreshRollups(
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
   let done = 0;
   for (const domain of list) {
-    const links = await connection.all<SourceLink>(sql`SELECT ${SOURCE_COLUMNS} FROM links l LEFT JOIN domains d ON d.domain = l.source_domain WHERE l.target_domain = ${domain}`);
-    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, domain)), all);
+    const links = await linksOf(connection, domain);
+    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, links)), all);
     onProgress?.(++done, list.length);
   }
   await sink.finish?.();
