@@ -4,8 +4,8 @@
  * - competitors: the first call after opening (reading the referrer graph), counting the largest
  *   target, then the same call again (its kept list);
  * - a rollup list's page rows by key: the 100 keys of a page of example.com's referring domains
- *   matched as `IN (100 literals)` and as a `VALUES` table (what the store sends), medians of 7,
- *   interleaved.
+ *   matched as `IN` with one parameter per key, as a `VALUES` table, and as `IN (SELECT unnest(?))`
+ *   of one bound list (what the store sends), medians of 7, interleaved.
  *
  * Run: `npx tsx bench/server/embedded-probes.ts .bench-data/embedded/links-10000000.db`
  * (the column file is opened read-only; stop any server on it first only if it writes).
@@ -51,8 +51,9 @@ try {
   const columns = store.columns;
   const keys = (await columns.all<{ _key: string }>(sql`SELECT _key FROM (${relation}) x ORDER BY backlinks_count DESC, _key LIMIT 100`)).map((row) => row._key);
   const variants = {
-    'IN (100 literals)': sql`SELECT * FROM (${relation}) x WHERE _key IN (${join(keys.map((key) => sql`${key}`), ', ')})`,
+    'IN (100 parameters)': sql`SELECT * FROM (${relation}) x WHERE _key IN (${join(keys.map((key) => sql`${key}`), ', ')})`,
     'IN (VALUES table)': sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT key FROM (VALUES ${join(keys.map((key) => sql`(${key})`), ', ')}) k(key))`,
+    'IN (unnest of one list)': sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT unnest(${columns.textList(keys)}))`,
   };
   const times = Object.fromEntries(Object.keys(variants).map((name) => [name, [] as number[]]));
   for (let i = 0; i < 7; i++) for (const [name, query] of Object.entries(variants)) times[name]!.push(await time(() => columns.all(query)));

@@ -77,6 +77,12 @@ export interface DuckdbConnection extends SqlConnection {
   writeTransaction<T>(work: (tx: DuckdbWriter) => Promise<T>): Promise<T>;
   /** A query's result by column (each column an array of JS values), for bulk reads of millions of small values. */
   columnsOf(query: Fragment): Promise<unknown[][]>;
+  /**
+   * `values` as one bound `VARCHAR[]`, for `x IN (SELECT unnest(list))`: DuckDB plans a list of
+   * keys bound as one value about twice as fast as an `IN` of one parameter per key (which it
+   * also turns into a join after reading every row of the range).
+   */
+  textList(values: readonly string[]): Fragment;
   /** Writes what the write-ahead log holds into the file (after a bulk load), on the writer, outside a transaction. */
   checkpoint(): Promise<void>;
 }
@@ -294,6 +300,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
   return {
     dialect: duckdbStoreDialect,
     all: async <Row>(query: Fragment) => (await read(query, (session) => session.run(query))) as Row[],
+    textList: (values) => ({ sql: 'CAST(? AS VARCHAR[])', params: [duck.listValue([...values])] }),
     // A bulk read of a load: no time bound.
     columnsOf: (query) => read(query, (session) => session.columns(query), 0),
     write: <Row>(query: Fragment) => writeTransaction(async () => (await writer.run(query)) as Row[]),

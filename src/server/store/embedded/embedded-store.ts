@@ -407,9 +407,10 @@ class ColumnSide {
     const relation = groupedRows(operation, query.target, query.clock, tkey, sources);
     // Keys first here too: a window of 1,000 keys costs little more than 100, 1,000 whole rows
     // several times as much (DuckDB hands rows to JavaScript slowly), and a page's 100 rows by key
-    // are one more scan of the key's rows (bench/server/embedded-probes.ts times it).
+    // are one more scan of the key's rows, once per page (the window keeps them; its keys are text:
+    // source domain, IP, page, anchor). bench/server/embedded-probes.ts times the forms.
     const rowsOf = (keys: readonly unknown[]) =>
-      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (${join(keys.map((key) => sql`${key}`), ', ')})`);
+      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT unnest(${this.columns.textList(keys.map(String))}))`);
     return asRecords(await runList(this.columns, relation, where, query.page, { total, window, rowsOf }));
   }
 

@@ -60,17 +60,26 @@ interface Window {
   /** Whether `items` is the whole list. */
   complete: boolean;
   total: Promise<number> | undefined;
+  /** Of a list read keys first: the rows of the pages served so far, by key (the next call of a page reads none). */
+  readonly rows: Map<unknown, Record<string, unknown>>;
+  /** What the window is estimated to hold, in bytes. */
+  bytes: number;
 }
 
 /** Rows (or keys) a window reads at least: ten pages of the default limit. */
 const WINDOW_ROWS = 1_000;
 
+/** Estimated bytes of a key and of a row in a window. */
+const KEY_BYTES = 16;
+const ROW_BYTES = 400;
+
 /**
  * Lists read ahead, for a caller paging through one filter and order: the first call reads the
  * list's first {@link WINDOW_ROWS} rows (or keys) in order and its count, later pages inside that
- * window cost no query, and a page past it reads a window twice as long. Only the store knows when
- * its data changes: it calls {@link ListWindows.forget} after every load. Least recently used
- * lists go first once the estimated size passes the bound.
+ * window cost no query (a list read keys first reads a page's rows once, the first time the page
+ * is asked for), and a page past it reads a window twice as long. Only the store knows when its
+ * data changes: it calls {@link ListWindows.forget} after every load. Least recently used lists go
+ * first once the estimated size passes the bound.
  *
  * @example
  * ```ts
@@ -87,18 +96,20 @@ export class ListWindows {
   entry(key: string): Window {
     let window = this.#windows.get(key);
     if (window) this.#windows.delete(key);
-    else window = { items: [], complete: false, total: undefined };
+    else window = { items: [], complete: false, total: undefined, rows: new Map(), bytes: 0 };
     this.#windows.set(key, window);
     return window;
   }
 
-  /** Records that a window now holds `items` (each about `itemBytes`), and drops the least recently used past the bound. */
-  resize(window: Window, items: unknown[], itemBytes: number): void {
-    this.#bytes += (items.length - window.items.length) * itemBytes;
+  /** Records that a window now holds `items` (keys when `keys`, else rows) and its `rows`, and drops the least recently used past the bound. */
+  resize(window: Window, items: unknown[], keys: boolean): void {
     window.items = items;
+    const bytes = items.length * (keys ? KEY_BYTES : ROW_BYTES) + window.rows.size * ROW_BYTES;
+    this.#bytes += bytes - window.bytes;
+    window.bytes = bytes;
     for (const [key, old] of this.#windows) {
       if (this.#bytes <= this.maxBytes || old === window) break;
-      this.#bytes -= old.items.length * itemBytes;
+      this.#bytes -= old.bytes;
       this.#windows.delete(key);
     }
   }
@@ -139,15 +150,16 @@ async function windowed(
     const what = options.rowsOf ? raw('_key') : raw('*');
     const read = await connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
     window.complete = read.length < limit;
-    cache.resize(window, options.rowsOf ? read.map((row) => row['_key']) : read, options.rowsOf ? 16 : 400);
+    cache.resize(window, options.rowsOf ? read.map((row) => row['_key']) : read, options.rowsOf !== undefined);
   }
   const items = window.items.slice(page.offset, end);
-  let found = items as Record<string, unknown>[];
-  if (options.rowsOf && items.length > 0) {
-    const position = new Map(items.map((item, i) => [item, i]));
-    found = (await options.rowsOf(items)).sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);
+  if (!options.rowsOf) return { rows: items as Record<string, unknown>[], total: await total };
+  const missing = items.filter((key) => !window.rows.has(key));
+  if (missing.length > 0) {
+    for (const row of await options.rowsOf(missing)) window.rows.set(row['_key'], row);
+    cache.resize(window, window.items, true);
   }
-  return { rows: found, total: await total };
+  return { rows: items.flatMap((key) => window.rows.get(key) ?? []) as Record<string, unknown>[], total: await total };
 }
 
 /** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
