@@ -1,13 +1,14 @@
 /**
- * The matrix merged from the targets' referring-domain lists: union by id, counts per target in
+ * The matrix merged from the targets' referring-domain lists (each sorted by domain by code point,
+ * as the store reads them): their union, counts per target in
  * request order, matches, the filter (by the evaluator), order and paging, worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { parseFilter } from '../../../src/syntax/parse.js';
-import { matrixOfLists, type ReferrerList } from '../../../src/server/store/matrix-merge.js';
+import { matrixOfLists, matrixOfUnion, unionOf, type ReferrerList } from '../../../src/server/store/matrix-merge.js';
 import type { Page } from '../../../src/server/store/store.js';
 
-const list = (rows: readonly [id: number, domain: string, backlinks: number, score: number, ip: string, country: string][]): ReferrerList => ({
+const list = (rows: readonly (readonly [id: number, domain: string, backlinks: number, score: number, ip: string, country: string])[]): ReferrerList => ({
   ids: Int32Array.from(rows.map((r) => r[0])),
   domains: rows.map((r) => r[1]),
   backlinks: Float64Array.from(rows.map((r) => r[2])),
@@ -53,7 +54,7 @@ describe('matrixOfLists', () => {
 describe('matrixOfLists text order', () => {
   it('orders text by code point: an astral character after U+FFFF, as SQL compares UTF-8 bytes', () => {
     // '\u{1F600}' (U+1F600) sorts after '\uFFFF' by code point, before it by UTF-16 units.
-    const astral = list([[1, 'a\u{1F600}.org', 1, 0, '', ''], [2, 'a\uFFFF.org', 1, 0, '', ''], [3, 'b.org', 1, 0, '', '']]);
+    const astral = list([[2, 'a\uFFFF.org', 1, 0, '', ''], [1, 'a\u{1F600}.org', 1, 0, '', ''], [3, 'b.org', 1, 0, '', '']]);
     const domains = (l: ReferrerList) => matrixOfLists([l], { filter: null, page: page('domain', 'ASC') }).rows.map((row) => row.domain);
     expect(domains(astral)).toEqual(['a\uFFFF.org', 'a\u{1F600}.org', 'b.org']);
     // A list that says its texts sort natively is ordered the same way (for ASCII texts).
@@ -64,5 +65,50 @@ describe('matrixOfLists text order', () => {
       'a.org',
       'c.org',
     ]);
+  });
+});
+
+describe('a kept union, paged deep', () => {
+  // 2,500 referring domains over three targets, each target linked from about half of them; the
+  // expected pages come from a plain sort of the union built here by domain name.
+  const N = 2_500;
+  const name = (i: number) => `d${String((i * 7919) % N).padStart(4, '0')}.example`;
+  const data = Array.from({ length: N }, (_, i) => ({ domain: name(i), id: i, score: (i * 31) % 101, ip: `10.0.${i % 7}.${i % 251}`, country: ['DE', 'FR', 'US', 'BR'][i % 4]! }));
+  const linked = (t: number, i: number) => (i * (t + 3)) % 5 < 3;
+  const lists = [0, 1, 2].map((t) =>
+    list(
+      data
+        .filter((d) => linked(t, d.id))
+        .sort((a, b) => (a.domain < b.domain ? -1 : 1))
+        .map((d) => [d.id, d.domain, 1 + ((d.id + t) % 9), d.score, d.ip, d.country] as const),
+    ),
+  );
+  const expected = data
+    .filter((d) => [0, 1, 2].some((t) => linked(t, d.id)))
+    .map((d) => {
+      const counts = [0, 1, 2].map((t) => (linked(t, d.id) ? 1 + ((d.id + t) % 9) : 0));
+      return { domain: d.domain, domain_score: d.score, ip_address: d.ip, country: d.country, matches_count: counts.filter((c) => c > 0).length, backlinks_counts: counts };
+    });
+  const sorted = (field: 'matches_count' | 'domain_score' | 'country' | 'domain', direction: 'ASC' | 'DESC') =>
+    [...expected].sort((a, b) => {
+      const x = a[field];
+      const y = b[field];
+      const by = x === y ? 0 : x < y ? -1 : 1;
+      return (direction === 'ASC' ? by : -by) || (a.domain < b.domain ? -1 : 1);
+    });
+
+  it('answers every page of an unfiltered order as a full sort would, and the same through a filter that keeps every row', () => {
+    const union = unionOf(lists);
+    expect(union.rows).toBe(expected.length);
+    for (const [field, direction] of [['matches_count', 'DESC'], ['domain_score', 'ASC'], ['country', 'DESC'], ['domain', 'DESC']] as const) {
+      const all = sorted(field, direction);
+      // Offsets inside the first kept rows, then past them (the kept rows grow), then back.
+      for (const offset of [0, 990, 1_500, expected.length - 50, 100]) {
+        const p = page(field, direction, 100, offset);
+        const want = { total: expected.length, rows: all.slice(offset, offset + 100) };
+        expect(matrixOfUnion(union, { filter: null, page: p }), `${field} ${direction} offset ${offset}`).toEqual(want);
+        expect(matrixOfUnion(union, { filter: filter('domain_score >= 0'), page: p }), `${field} ${direction} offset ${offset}, filtered`).toEqual(want);
+      }
+    }
   });
 });

@@ -48,7 +48,8 @@ import {
   stagingTables,
   type ColumnRollup,
 } from '../duckdb/schema.js';
-import { matrixOfLists, type ReferrerList } from '../matrix-merge.js';
+import { matrixOfUnion, unionOf, type MatrixUnion, type ReferrerList } from '../matrix-merge.js';
+import { SizedCache } from '../sized-cache.js';
 import { rollupKey } from '../shared.js';
 import { type SqlConnection } from '../sql/connection.js';
 import { CompetitorIndex } from '../sql/competitors.js';
@@ -213,7 +214,7 @@ function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
   return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
 }
 
-/** Referring-domain rows the matrix keeps in memory between calls (about 100 bytes each). */
+/** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
 const CACHED_REFERRERS = 2_000_000;
 
 /** Rollup rows buffered before a rebuild's append. */
@@ -419,58 +420,39 @@ class ColumnSide {
     return (await this.#competitorGraph()).competitors(query.domain, query.page);
   }
 
-  /** The matrix: the targets' referring-domain lists (each read once per load and kept), merged by id. */
+  /**
+   * The matrix: the targets' referring-domain lists (each read once per load and kept), merged by
+   * domain; the union of a set of targets kept too (a call then filters, orders and pages it).
+   */
   async matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
-    const lists = await Promise.all(query.targets.map((target) => this.#referrers(target)));
-    return matrixOfLists(lists, query);
+    const keys = query.targets.map((target) => rollupKey(target)!);
+    const union = await this.#unions.get(keys.join('\n'), async () => unionOf(await Promise.all(query.targets.map((target) => this.#referrers(target)))));
+    return matrixOfUnion(union, query);
   }
 
-  /** The lists read since the last load, by key, least recently used first; at most {@link CACHED_REFERRERS} rows in all. */
-  readonly #lists = new Map<string, Promise<ReferrerList>>();
-  readonly #sizes = new Map<string, number>();
-  #listed = 0;
+  /** The lists read since the last load, by key; at most {@link CACHED_REFERRERS} rows in all. */
+  readonly #lists = new SizedCache<ReferrerList>(CACHED_REFERRERS, (list) => list.ids.length);
+  /** The unions of sets of targets merged since the last load; at most {@link CACHED_REFERRERS} rows in all. */
+  readonly #unions = new SizedCache<MatrixUnion>(CACHED_REFERRERS, (union) => union.rows);
 
   #referrers(target: Target): Promise<ReferrerList> {
     const tkey = rollupKey(target)!;
-    let list = this.#lists.get(tkey);
-    if (list) {
-      // Most recently used last.
-      this.#lists.delete(tkey);
-      this.#lists.set(tkey, list);
-      return list;
-    }
-    list = this.columns
-      .columnsOf(
+    return this.#lists.get(tkey, async () => {
+      // By domain, by code point (UTF-8 bytes), as the union merges them.
+      const [ids, domains, backlinks, scores, ips, countries] = await this.columns.columnsOf(
         sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
-          WHERE tdomain = ${target.domain} AND tkey = ${tkey} ORDER BY sid`,
-      )
-      .then(([ids, domains, backlinks, scores, ips, countries]) => {
-        const read: ReferrerList = {
-          nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
-          ids: Int32Array.from(ids as number[]),
-          domains: domains as string[],
-          backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
-          scores: Float64Array.from(scores as (number | bigint)[], Number),
-          ips: ips as string[],
-          countries: countries as string[],
-        };
-        if (this.#lists.get(tkey) === list) {
-          this.#sizes.set(tkey, read.ids.length);
-          this.#listed += read.ids.length;
-          for (const key of this.#lists.keys()) {
-            if (this.#listed <= CACHED_REFERRERS || key === tkey) break;
-            this.#listed -= this.#sizes.get(key) ?? 0;
-            this.#sizes.delete(key);
-            this.#lists.delete(key);
-          }
-        }
-        return read;
-      });
-    list.catch(() => {
-      if (this.#lists.get(tkey) === list) this.#lists.delete(tkey);
+          WHERE tdomain = ${target.domain} AND tkey = ${tkey} ORDER BY source_domain COLLATE "binary"`,
+      );
+      return {
+        nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
+        ids: Int32Array.from(ids as number[]),
+        domains: domains as string[],
+        backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
+        scores: Float64Array.from(scores as (number | bigint)[], Number),
+        ips: ips as string[],
+        countries: countries as string[],
+      };
     });
-    this.#lists.set(tkey, list);
-    return list;
   }
 
   /** Forgets what was read before a load. */
@@ -478,8 +460,7 @@ class ColumnSide {
     this.#graph = undefined;
     this.#windows.forget();
     this.#lists.clear();
-    this.#sizes.clear();
-    this.#listed = 0;
+    this.#unions.clear();
   }
 }
 
