@@ -7,6 +7,10 @@
  *   matched as `IN` with one parameter per key, as a `VALUES` table, and as `IN (SELECT unnest(?))`
  *   of one bound list (what the store sends), medians of 7, interleaved.
  *
+ * - the matrix of the three largest targets (example.com, linbri.com, wixvo.com): the first call
+ *   (reading the lists and merging their union), the same call again (median of 7), and a filtered
+ *   call on the kept union (median of 7).
+ *
  * Run: `npx tsx bench/server/embedded-probes.ts .bench-data/embedded/links-10000000.db`
  * (the column file is opened read-only; stop any server on it first only if it writes).
  */
@@ -17,6 +21,7 @@ import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-stor
 import { join, sql } from '../../src/server/store/sql/fragment.js';
 import { groupedRows, SQL_SOURCES } from '../../src/server/store/sql/relations.js';
 import { toTarget } from '../../src/server/target.js';
+import { parseFilter } from '../../src/syntax/parse.js';
 
 const file = process.argv[2];
 if (!file) {
@@ -58,6 +63,21 @@ try {
   const times = Object.fromEntries(Object.keys(variants).map((name) => [name, [] as number[]]));
   for (let i = 0; i < 7; i++) for (const [name, query] of Object.entries(variants)) times[name]!.push(await time(() => columns.all(query)));
   for (const [name, list] of Object.entries(times)) console.log(`ref-domains ${TARGET}, 100 rows by key, ${name}: median of 7 ${median(list).toFixed(1)} ms`);
+
+  const targets = [TARGET, 'linbri.com', 'wixvo.com'].map((domain) => toTarget(domain, 'ROOT_DOMAIN', tldts)!);
+  const matrixPage = { orderBy: 'matches_count', direction: 'DESC' as const, limit: 100, offset: 0 };
+  const first = await time(() => store.matrix({ targets, filter: null, page: matrixPage }));
+  const repeat: number[] = [];
+  const filtered: number[] = [];
+  const filter = parseFilter('domain_score > 50 AND matches_count >= 2', { operation: 'matrix', targets: targets.length });
+  for (let i = 0; i < 7; i++) {
+    repeat.push(await time(() => store.matrix({ targets, filter: null, page: matrixPage })));
+    filtered.push(await time(() => store.matrix({ targets, filter, page: matrixPage })));
+  }
+  console.log(
+    `matrix of ${targets.map((t) => t.domain).join(', ')}: first call (lists read, union merged) ${first.toFixed(0)} ms; again, median of 7, ${median(repeat).toFixed(2)} ms; ` +
+      `filtered (domain_score > 50 AND matches_count >= 2), median of 7, ${median(filtered).toFixed(1)} ms`,
+  );
 } finally {
   await store.close();
 }

@@ -165,9 +165,9 @@ function callTable(db: DatabaseResult): string[] {
     `Largest target ${top.domain} (${int(top.backlinks)} backlinks; comparison adds ${db.targets.largest[1]!.domain}, matrix also ${db.targets.largest[2]!.domain}). ` +
       `Database ${bytes(db.bytes)}. Goal: p99 ≤ ${goal} ms at concurrency 10${goalNote}, overhead ratio ≤ ${GOALS.overhead}.` +
       (db.store === 'embedded'
-        ? ' Every call here repeats one request: on this store a list after its first call is read from its window (the first 1,000 keys and the total,' +
-          ' kept until the next load), the matrix from the targets\' lists and competitors from the referrer graph, both read once per load.' +
-          ' The generated filters below are each a first call.'
+        ? ' Every call here repeats one request: on this store a list after its first call is read from its window (the first 1,000 keys, the rows of' +
+          ' the pages served and the total, kept until the next load), the matrix from the targets\' union (merged once per load, with the first rows of' +
+          ' each unfiltered order) and competitors from the referrer graph (read once per load). The generated filters below are each a first call.'
         : ''),
     '',
     '| operation | p50 ms | p99 ms | req/s | overhead ratio | goal met? | rows (total) | c1 p50 ms | direct p50 ms |',
