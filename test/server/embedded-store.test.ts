@@ -152,3 +152,47 @@ it('a column statement past its time bound is a StoreUnavailableError, and the s
     expect(await store.columns.all(raw('SELECT 41 + 1 AS n'))).toEqual([{ n: 42 }]);
   });
 });
+
+describe('lists longer than a window (1,000 keys)', () => {
+  // 2,400 links to big.com from 1,200 referring domains (two each); link i has page_score i % 100
+  // and is nofollow when i % 3 = 0. By hand: page_score >= 50 holds for 1,200 links; nofollow for
+  // 800; both for 400 (i % 300 in 50..99, 150..199, 250..299 with i % 3 = 0: 17 + 17 + 16 = 50 per
+  // 300, times 8). Referring domain d<n> links with i = 2n and 2n + 1.
+  const links = Array.from({ length: 2_400 }, (_, i) => ({
+    ...fx.exampleLinks[0]!,
+    source_url: `https://d${String(i >> 1).padStart(4, '0')}.com/p${i}`,
+    source_domain: `d${String(i >> 1).padStart(4, '0')}.com`,
+    target_url: `https://big.com/page-${i % 7}`,
+    page_score: i % 100,
+    is_nofollow: i % 3 === 0,
+  }));
+
+  it('counts every matching row, pages past the window, and asks the same pages again with the same answers', async () => {
+    const { tldts } = await loadServerDeps();
+    const target = toTarget('big.com', 'ROOT_DOMAIN', tldts)!;
+    await withStore(openEmbeddedStore({ file: newFile(), readers: 1 }), async (store) => {
+      const writer = await store.writer();
+      await writer.links(links);
+      await writer.finish();
+      const list = (filter: string, offset: number) =>
+        store.grouped('links', { target, page: { orderBy: 'source_url', direction: 'ASC', limit: 100, offset }, filter: parseFilter(filter, { operation: 'links' }), clock });
+      for (const [filter, total] of [['page_score >= 50', 1_200], ['is_nofollow = true', 800], ['page_score >= 50 AND is_nofollow = true', 400]] as const) {
+        const first = await list(filter, 0);
+        expect(first.total, filter).toBe(total);
+        expect(first.rows).toHaveLength(100);
+        // Past the first window of 1,000 keys, when the list is that long.
+        const deep = await list(filter, total - 50);
+        expect({ total: deep.total, rows: deep.rows.length }, filter).toEqual({ total, rows: 50 });
+        expect(await list(filter, 0), filter).toEqual(first);
+      }
+      // A page of referring domains past the window (1,200 domains, descending: d1199.com first).
+      const domains = await store.grouped('ref-domains', {
+        target,
+        page: { orderBy: 'domain', direction: 'DESC', limit: 3, offset: 1_100 },
+        filter: parseFilter('backlinks_count = 2', { operation: 'ref-domains' }),
+        clock,
+      });
+      expect({ total: domains.total, domains: domains.rows.map((row) => row.domain) }).toEqual({ total: 1_200, domains: ['d0099.com', 'd0098.com', 'd0097.com'] });
+    });
+  });
+});

