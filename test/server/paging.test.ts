@@ -21,6 +21,7 @@ const fetchList = async (op: string, query: Record<string, string>) => {
 };
 
 const CASES: [string, Record<string, string>][] = [
+  ['links', { url: 'example.com', scope: 'ROOT_DOMAIN' }],
   ['links', { url: 'example.com', scope: 'ROOT_DOMAIN', order_by: 'domain_score' }],
   ['links', { url: 'example.com', scope: 'SUBDOMAIN', order_by: 'is_nofollow', direction: 'ASC' }],
   ['links', { url: 'example.com', scope: 'ROOT_DOMAIN', filter: "is_lost = false AND anchor != ''", order_by: 'first_seen_at' }],

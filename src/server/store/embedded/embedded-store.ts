@@ -390,9 +390,6 @@ class ColumnSide {
     const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey) : undefined;
     const window = { cache: this.#windows, key: windowKey(operation, query) };
     if (operation === 'links') {
-      // The default order without a filter is SQLite's index, read from its start.
-      if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') return rows.grouped(operation, query);
-      const relation = groupedRows('links', query.target, query.clock, undefined, sources);
       const rowsOf = (ids: readonly unknown[]) =>
         rows.connection.all<Record<string, unknown>>(
           groupedRows('links', query.target, query.clock, undefined, {
@@ -401,6 +398,11 @@ class ColumnSide {
             scope: () => raw('1 = 1'),
           }),
         );
+      // The default order without a filter is SQLite's index, read from its start: the window's keys there.
+      if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') {
+        return asRecords(await runList(rows.connection, groupedRows('links', query.target, query.clock, undefined), null, query.page, { total, rowsOf, window }));
+      }
+      const relation = groupedRows('links', query.target, query.clock, undefined, sources);
       return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources), window }));
     }
     // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
