@@ -30,8 +30,16 @@ export interface AppOptions {
   readonly parser: DomainParser;
   /** Keys to store before serving; keys already stored stay valid. */
   readonly keys?: readonly KeyConfig[];
-  /** The server's clock (default: the system clock); "new" and the current month derive from it. */
+  /**
+   * The data's clock (default: the system clock): what "new" and the current month derive from.
+   * `serve --now` fixes it; the limits do not read it (see {@link AppOptions.wallClock}).
+   */
   readonly now?: () => Date;
+  /**
+   * Real time in milliseconds, for the per-key rate limit (default `Date.now`): a fixed data clock
+   * must not freeze the limiter (a key past its rate would be refused for good).
+   */
+  readonly wallClock?: () => number;
   /** Default per-key limits (10 per second, 10 at once); a key's own config overrides them. */
   readonly rateLimits?: Partial<RateLimits>;
   /** The largest `limit` (default 10,000). */
@@ -74,8 +82,12 @@ function fromStore(error: unknown): ServiceError | undefined {
   return undefined;
 }
 
-/** The error docs page at the origin the request reached. */
-const servedDocsUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/errors`;
+/** The error docs page at the origin the request reached (without a Host header: the address it reached). */
+const servedDocsUrl = (request: FastifyRequest) => {
+  if (request.host) return `${request.protocol}://${request.host}/errors`;
+  const { localAddress, localPort } = request.socket;
+  return `${request.protocol}://${localAddress?.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}/errors`;
+};
 
 function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ServiceError, docsUrl: string | undefined): FastifyReply {
   const error = fromStore(raw) ?? raw;
@@ -97,7 +109,7 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   installCors(fastify, options.corsOrigins ?? false);
-  installGuard(fastify, () => ring, new RateLimiter(() => now().getTime()), (id) => perKey.get(id) ?? defaults);
+  installGuard(fastify, () => ring, new RateLimiter(options.wallClock ?? Date.now), (id) => perKey.get(id) ?? defaults);
   await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
   for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now });
   registerServiceRoutes(fastify, options.store);

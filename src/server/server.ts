@@ -5,11 +5,11 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { AddressInfo, Socket } from 'node:net';
 import { backlinkQueryApp, type AppOptions } from './app.js';
 import { clientErrorHandler, MAX_HEADER_SIZE } from './client-error.js';
-import { ServiceError } from './errors.js';
+import { errorEnvelope, ServiceError } from './errors.js';
 import { loadServerDeps } from './deps.js';
 import type { Store } from './store/store.js';
 
@@ -45,8 +45,27 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Requests that reach a closing server get the service's 503 envelope (the hook below), not
     // Fastify's own body.
     return503OnClosing: false,
-    http: { maxHeaderSize: MAX_HEADER_SIZE },
+    // A request without Host reaches the hooks below, to be answered in the envelope (Node's own
+    // answer to it is an empty 400).
+    http: { maxHeaderSize: MAX_HEADER_SIZE, requireHostHeader: false },
     clientErrorHandler: clientErrorHandler(listeningDocsUrl),
+    // A percent-escape that does not decode (`%FF`, `%zz`, a lone `%`) in the path: Fastify's own
+    // body would echo the whole URL, `?key=` included. The envelope names no part of it.
+    frameworkErrors: (error, request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL has a percent-escape that does not decode to UTF-8 (such as %FF, %zz or a lone %).' : 'The request could not be routed.';
+      const details = error.code === 'FST_ERR_BAD_URL' ? [{ rule: 'bad_url', message }] : [];
+      void (reply as FastifyReply).code(400).header('X-Request-Id', request.id).send(errorEnvelope(request.id, 400, message, details, listeningDocsUrl()));
+    },
+  });
+  // CONNECT (a proxy tunnel) never reaches a route: Node hands the socket over, and without this
+  // closes it unanswered.
+  app.server.on('connect', (_request, socket: Socket) => {
+    const requestId = randomUUID();
+    const body = JSON.stringify(errorEnvelope(requestId, 405, 'This server is not a proxy: CONNECT is not answered; operations answer GET.', [], listeningDocsUrl()));
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, OPTIONS\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   // Once closing starts, every response asks its client to close the connection: a keep-alive
   // connection whose request was in flight at that moment would otherwise hold the server open
@@ -55,8 +74,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
+  app.addHook('onRequest', async (request) => {
     if (closing) throw new ServiceError(503, 'The server is shutting down; retry shortly.', [{ rule: 'shutting_down', message: 'The server is shutting down.' }], { 'Retry-After': '1' });
+    // HTTP/1.1 requires Host (HTTP/1.0 does not).
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0') {
+      throw new ServiceError(400, 'The request has no Host header; HTTP/1.1 requires one.', [{ rule: 'missing_host', message: 'No Host header.' }]);
+    }
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');

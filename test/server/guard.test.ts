@@ -74,9 +74,10 @@ describe('authentication and routing', () => {
 });
 
 describe('rate limits', () => {
-  it('refuses past 3 per second with 429 and Retry-After, admits again a second later', async () => {
+  it('refuses past 3 per second with 429 and Retry-After, admits again a second later, while the data clock stands still', async () => {
+    // The data clock fixed (as `serve --now` fixes it); the limiter reads real time, stepped here.
     let now = NOW.getTime();
-    const { app } = await build({ now: () => new Date(now), rateLimits: { perSecond: 3, concurrent: 10 } });
+    const { app } = await build({ now: () => NOW, wallClock: () => now, rateLimits: { perSecond: 3, concurrent: 10 } });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(app, 'overview', overview)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -89,9 +90,9 @@ describe('rate limits', () => {
   });
 
   it('defaults to 10 per second', async () => {
-    const { app } = await build({ rateLimits: {} });
+    const { app } = await build({ wallClock: () => NOW.getTime(), rateLimits: {} });
     const statuses = [];
-    // The fixture clock does not move, so all eleven fall in the same second.
+    // The wall clock does not move here, so all eleven fall in the same second.
     for (let i = 0; i < 11; i++) statuses.push((await get(app, 'overview', overview)).statusCode);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1);
     expect(statuses[10]).toBe(429);

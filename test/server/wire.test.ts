@@ -158,6 +158,61 @@ describe('oversized requests', () => {
   });
 });
 
+/** Sends `request` on a raw socket and reads until the server closes or has answered one response. */
+async function rawExchange(request: string): Promise<{ status: number; headers: string; body: any }> {
+  const { port } = new URL(server.url);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    const done = () => {
+      socket.destroy();
+      resolve(received);
+    };
+    socket.on('data', (chunk) => {
+      received += chunk;
+      const end = received.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(received.slice(0, end));
+      if (end >= 0 && length && Buffer.byteLength(received.slice(end + 4)) >= Number(length[1])) done();
+    });
+    socket.on('close', done);
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.write(request);
+  });
+  const end = text.indexOf('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.[01] (\d+)/.exec(text)?.[1]), headers: text.slice(0, end), body: end >= 0 && text.length > end + 4 ? JSON.parse(text.slice(end + 4)) : undefined };
+}
+
+describe('requests that reach no route', () => {
+  it('a percent-escape that does not decode in the path: 400 in the envelope, the URL (and its key) not echoed', async () => {
+    for (const bad of ['%FF', '%C3%28', '%', '%zz']) {
+      const { status, body } = await rawExchange(`GET ${BASE}/links${bad}?url=example.com&key=${KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect({ bad, status }).toEqual({ bad, status: 400 });
+      expect(body.error).toMatchObject({ code: 400, retryable: false, details: [{ rule: 'bad_url' }] });
+      expect(body.error.type).toBe(`${server.url}/errors#invalid_request`);
+      expect(JSON.stringify(body)).not.toContain(KEY);
+      expect(JSON.stringify(body)).not.toContain('links');
+    }
+  });
+
+  it('HTTP/1.1 without Host: 400 in the envelope naming the missing header; HTTP/1.0 without it is answered', async () => {
+    const missing = await rawExchange(`GET ${BASE}/overview?url=example.com&scope=ROOT_DOMAIN HTTP/1.1\r\nAuthorization: Apikey ${KEY}\r\n\r\n`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 400, details: [{ rule: 'missing_host' }] });
+    expect(missing.body.error.type).toBe(`${server.url}/errors#invalid_request`);
+    const old = await rawExchange(`GET ${BASE}/overview?url=example.com&scope=ROOT_DOMAIN HTTP/1.0\r\nAuthorization: Apikey ${KEY}\r\n\r\n`);
+    expect(old.status).toBe(200);
+    expect(old.body.meta.success).toBe(true);
+  });
+
+  it('CONNECT: 405 in the envelope with Allow, the socket then closed', async () => {
+    const { status, headers, body } = await rawExchange(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+    expect(status).toBe(405);
+    expect(headers).toMatch(/\r\nAllow: GET, OPTIONS\r\n/);
+    expect(body.error).toMatchObject({ code: 405, retryable: false });
+    expect(body.error.type).toBe(`${server.url}/errors#method_not_allowed`);
+  });
+});
+
 describe('wire compatibility', () => {
   it('takes the key as ?key= on GET, never echoes or logs it, and the header wins over it', async () => {
     const byQuery = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN&key=${KEY}`));
@@ -195,6 +250,8 @@ describe('wire compatibility', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
     const other = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: { ...headers(), origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    // The grant depends on Origin: a shared cache must not hand one origin's answer to another.
+    for (const response of [allowed, preflight, other]) expect(response.headers.get('vary')).toMatch(/(^|, *)Origin(,|$)/);
     // The error answers carry the grant too, so a page can read why it failed.
     const refused = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`), { headers: { origin: 'https://app.example' } });
     expect(refused.status).toBe(401);

@@ -38,7 +38,8 @@ ${databaseOptionsHelp(`with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory`
                 list such as https://app.example (default with --sample: "*"; otherwise none)
   --error-docs URL
                 the page errors link to in their "type" (default: this server's /errors page)
-  --now DATE    the server's clock (default: the system clock)
+  --now DATE    the data's clock: "new" and the current month (default: the system clock);
+                rate limits keep real time
   --quiet       no request log lines
 
 Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
