@@ -38,7 +38,7 @@ const GUIDES: readonly { readonly file: string; readonly page: string; readonly 
 ];
 
 /** The benchmark results docs/scaling.md links (bench/RESULTS.md, bench/results/*.md), rendered as its child pages. */
-const BENCH_PAGES = ['documents/The_service_at_scale.Benchmark_results.html', 'documents/The_service_at_scale.Benchmark_run_at_0f4a3a1.html', 'documents/The_service_at_scale.Benchmark_run_at_38a7350.html'];
+const BENCH_PAGES = ['documents/The_service_at_scale.Benchmark_results.html', 'documents/The_service_at_scale.Benchmark_run_at_0f4a3a1.html', 'documents/The_service_at_scale.Benchmark_run_at_38a7350.html', 'documents/The_service_at_scale.Benchmark_run_at_21e470f.html'];
 
 /** The non-markdown files the guides link, copied next to the pages. */
 const MEDIA = ['media/filter.ebnf', 'media/diagrams.html', 'media/openapi.json'];
