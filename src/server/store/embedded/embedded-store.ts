@@ -12,8 +12,9 @@
  *   the columns it names; a page's keys are a top-N over the columns of its order, its rows 100
  *   point reads in SQLite.
  * - **In memory, per load**: the referrer graph competitors are counted over (`competitors.ts`),
- *   the targets' referring-domain lists the matrix merges (`matrix-merge.ts`), and lists paged
- *   through (`ListWindows`); all forgotten when a load finishes.
+ *   the targets' referring-domain lists and the unions the matrix merges from them
+ *   (`matrix-merge.ts`), and lists paged through with the rows of the pages served
+ *   (`ListWindows`); all forgotten when a load finishes.
  *
  * Every query is the shared SQL (`../sql/`), lowered for SQLite or DuckDB by the filter dialects.
  * The column file is derived data: it is rebuilt from the SQLite file when it is missing, of
