@@ -41,6 +41,8 @@ import {
 export interface Price {
   readonly per: 'request' | 'line';
   readonly units: number;
+  /** The most lines a call returns, for an operation whose call has no `limit` or `urls` to bound them. */
+  readonly maxLines?: number;
 }
 
 /** Everything the package knows about one operation. */
@@ -198,7 +200,7 @@ export const operations = {
     // The interface lists "url, scope, format only", but clients written for the real service
     // send `fields`: it is accepted, over the score-profile record, like overview's.
     params: { ...targetParams, fields: allFieldsParam },
-    price: { per: 'line', units: 1 },
+    price: { per: 'line', units: 1, maxLines: 101 },
     filter: false,
     csv: true,
     meta: ['url', 'effective_url', 'scope', 'total'],

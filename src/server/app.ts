@@ -13,6 +13,7 @@ import type { DomainParser } from './deps.js';
 import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
+import { Balances } from './plugins/balances.js';
 import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
@@ -102,6 +103,25 @@ function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyErr
     .send(errorEnvelope(request.id, status, message, details, docsUrl ?? servedDocsUrl(request)));
 }
 
+/**
+ * The one log line of a request: when it was answered, or, for a call whose client left first,
+ * once its work has stopped (status 499, as nginx logs a client that closed the connection, and
+ * `abandoned` saying whether work was running and stopped).
+ */
+function logCall(request: FastifyRequest, outcome: { readonly status: number; readonly units: number; readonly ms: number; readonly abandoned?: string }): void {
+  request.log.info(
+    {
+      operation: routeOperation(request) ?? null,
+      key_id: keyIdOf(request) ?? null,
+      status: outcome.status,
+      units: outcome.units,
+      ...(outcome.abandoned === undefined ? {} : { abandoned: outcome.abandoned }),
+      duration_ms: Math.round(outcome.ms * 100) / 100,
+    },
+    'request',
+  );
+}
+
 const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options: AppOptions) => {
   const now = options.now ?? (() => new Date());
   if (options.keys && options.keys.length > 0) await options.store.upsertKeys(options.keys);
@@ -109,9 +129,12 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   installCors(fastify, options.corsOrigins ?? false);
-  installGuard(fastify, () => ring, new RateLimiter(options.wallClock ?? Date.now), (id) => perKey.get(id) ?? defaults);
+  installGuard(fastify, () => ring, new RateLimiter(options.wallClock ?? Date.now), (id) => perKey.get(id) ?? defaults, (request, call) =>
+    logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
+  );
   await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
-  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now });
+  const balances = new Balances(options.store);
+  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, balances });
   registerServiceRoutes(fastify, options.store);
 
   const openapi = openApiDocument();
@@ -119,19 +142,7 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   registerPlayground(fastify, options.playgroundDir === undefined ? {} : { dir: options.playgroundDir });
   fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
   fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
-  fastify.addHook('onResponse', async (request, reply) => {
-    const state = admitted(request);
-    request.log.info(
-      {
-        operation: routeOperation(request) ?? null,
-        key_id: keyIdOf(request) ?? null,
-        status: reply.statusCode,
-        units: state?.units ?? 0,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-      },
-      'request',
-    );
-  });
+  fastify.addHook('onResponse', async (request, reply) => logCall(request, { status: reply.statusCode, units: admitted(request)?.units ?? 0, ms: reply.elapsedTime }));
 };
 // The app owns the not-found and error handlers of the instance it is registered on.
 (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

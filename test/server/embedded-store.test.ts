@@ -105,7 +105,7 @@ describe('the column file', () => {
   it('serve opens a stale column file: it is rebuilt first, then served', async () => {
     const file = await fixtureFile();
     rmSync(`${file}.duckdb`);
-    const serve = spawnCli(['serve', '--port', '0', '--db', file, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
+    const serve = spawnCli(['serve', '--port', '0', '--db', file, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:100000' });
     try {
       const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
       const response = await fetch(`${url}/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&filter=is_nofollow%20%3D%20true&fields=source_url`, {

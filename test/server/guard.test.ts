@@ -149,8 +149,12 @@ describe('units', () => {
       details: [{ rule: 'insufficient_units', required: 45, remaining: 5 }],
     });
     expect(await ctx.store.balance('poor')).toBe(5);
-    const cheap = await get(ctx.app, 'score-profile', overview, poor); // 4 units
-    expect([cheap.statusCode, cheap.headers['x-units-remaining']]).toEqual([200, '1']);
+    // score-profile costs 1 unit per line, and answers at most 101 lines: refused before its query
+    // runs, though this target's profile has 4 lines.
+    const profile = await get(ctx.app, 'score-profile', overview, poor);
+    expect(profile.statusCode).toBe(402);
+    expect(profile.json().error.details).toEqual([{ rule: 'insufficient_units', message: expect.any(String), required: 101, remaining: 5 }]);
+    expect(await ctx.store.balance('poor')).toBe(5);
   });
 
   it('never loses or doubles a charge under 50 concurrent calls (real HTTP)', async () => {

@@ -135,15 +135,16 @@ export interface GatedStore {
 }
 
 /**
- * The fixture store, whose `overview` or `grouped` waits at a gate the test opens, so a request can
- * be held in flight (shutdown, a client going away).
+ * The fixture store, whose `overview` or `grouped` waits at a gate the test opens (or whose
+ * `charge` is taken and then waits there), so a request can be held in flight (shutdown, a client
+ * going away).
  *
  * @example
  * ```ts
  * const { store, inside, release } = await gatedFixtureStore('overview');
  * ```
  */
-export async function gatedFixtureStore(method: 'overview' | 'grouped'): Promise<GatedStore> {
+export async function gatedFixtureStore(method: 'overview' | 'grouped' | 'charge'): Promise<GatedStore> {
   const real = await fixtureStore();
   let entered!: () => void;
   let release!: () => void;
@@ -152,6 +153,9 @@ export async function gatedFixtureStore(method: 'overview' | 'grouped'): Promise
   const store: Store =
     method === 'overview'
       ? { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) }
-      : { ...real, grouped: async (operation, query) => (entered(), await gate, real.grouped(operation, query)) };
+      : method === 'grouped'
+        ? { ...real, grouped: async (operation, query) => (entered(), await gate, real.grouped(operation, query)) }
+        : // The charge is taken, then held: the client can leave between the charge and the answer.
+          { ...real, charge: async (keyId, units) => (await real.charge(keyId, units).then(async (result) => (entered(), await gate, result))) };
   return { real, store, inside, release };
 }

@@ -263,7 +263,7 @@ describe('wire compatibility', () => {
     const before = await read({ headers: headers(POOR) });
     expect(before).toBe(50); // the fixture gives the poor key 50 units
     expect(await read({}, `?key=${POOR}`)).toBe(50); // reading it cost nothing
-    const call = await fetch(at(`${BASE}/score-profile?url=example.com&scope=ROOT_DOMAIN`), { headers: headers(POOR) });
+    const call = await fetch(at(`${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`), { headers: headers(POOR) }); // at most 40 units
     expect(call.headers.get('x-units-charged')).toBe(String(before - (await read({ headers: headers(POOR) }))));
     const unauthorized = await fetch(at('/_api/apis/v4/units/v1/balance'));
     expect(unauthorized.status).toBe(401);

@@ -25,8 +25,8 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     /^test\/unit\/kysely\/postgres\.test\.ts$/,
     SETUP_SELF_TESTS,
-    /^test\/server\/(postgres-store|rollups-postgres|import|migrations)\.test\.ts$/,
-    /^test\/server\/load\/(mixed-load|postgres-outage)\.test\.ts$/,
+    /^test\/server\/(postgres-store|rollups-postgres|import|migrations|query-plans|cancel-engines)\.test\.ts$/,
+    /^test\/server\/load\/(mixed-load|postgres-outage|abort-storm)\.test\.ts$/,
   ],
   mysql: [
     /^test\/differential\/(mysql|mysql-linguistic|pinned|sensitivity)\.test\.ts$/,

@@ -3,13 +3,15 @@
  * API key from the Authorization header or the `key` query parameter (401, same body whether
  * missing or wrong), then the key's rate and concurrency limits (429 with Retry-After). Runs in
  * `onRequest`, before validation, so an unauthenticated caller learns nothing about parameters.
+ * A call whose client leaves is stopped (its signal aborts, which cancels its queries) and keeps
+ * its slot until its work has ended, so leaving never makes room for more work than the limit.
  * The `key` query parameter is taken out of the query before anything else reads it, so it is
  * neither validated as a parameter nor echoed nor logged.
  *
  * @module
  * @internal
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { routeOperation } from '../validation/fastify-plugin.js';
 import type { KeyRing } from './key-ring.js';
@@ -18,10 +20,26 @@ import type { RateLimiter, RateLimits } from './rate-limiter.js';
 /** What the guard remembers about an admitted request. @internal */
 export interface Admitted {
   readonly keyId: string;
-  readonly release: () => void;
+  /** Aborted when the client goes away before its answer is written: the call's queries stop. */
+  readonly signal: AbortSignal;
+  /** Units charged (0 until the charge, and after a refund). */
   units: number;
-  /** The client went away before the answer was sent (it is not charged then). */
-  aborted: boolean;
+  /**
+   * Runs the call's store work. The call's slot (its place among the key's calls at once) is held
+   * until this work ends, also when the client leaves first: leaving stops the work, it does not
+   * free the slot early.
+   */
+  work<T>(running: Promise<T>): Promise<T>;
+}
+
+/** How an abandoned call ended, for its log line. @internal */
+export interface Abandoned {
+  readonly keyId: string;
+  readonly units: number;
+  /** Whether the call's store work was stopped by the abandonment (not whether it had any). */
+  readonly cancelled: boolean;
+  /** Milliseconds from the request to the end of its work. */
+  readonly ms: number;
 }
 
 const ADMITTED = new WeakMap<FastifyRequest, Admitted>();
@@ -46,13 +64,15 @@ function takeQueryKey(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
 }
 
-/** Installs the guard hooks. @internal */
+/** Installs the guard hooks; `onAbandoned` is told about a call whose client left, once its work has ended. @internal */
 export function installGuard(
   fastify: FastifyInstance,
   ring: () => KeyRing,
   limiter: RateLimiter,
   limitsOf: (keyId: string) => RateLimits,
+  onAbandoned: (request: FastifyRequest, call: Abandoned) => void,
 ): void {
+  const calls = new WeakMap<FastifyRequest, { readonly abort: AbortController; readonly release: () => void; readonly reply: FastifyReply; work?: Promise<unknown>; running: boolean }>();
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     if (!isKeyed(request)) return;
@@ -69,13 +89,32 @@ export function installGuard(
         'Retry-After': String(admission.retryAfterSeconds),
       });
     }
-    ADMITTED.set(request, { keyId, release: admission.release, units: 0, aborted: false });
+    const call = { abort: new AbortController(), release: admission.release, reply, work: undefined as Promise<unknown> | undefined, running: false };
+    calls.set(request, call);
+    ADMITTED.set(request, {
+      keyId,
+      signal: call.abort.signal,
+      units: 0,
+      work: (running) => {
+        call.work = running;
+        call.running = true;
+        const ended = () => void (call.running = false);
+        running.then(ended, ended);
+        return running;
+      },
+    });
   });
-  fastify.addHook('onResponse', async (request) => ADMITTED.get(request)?.release());
+  // A call answered (or refused) is over: its work ended before its answer was written.
+  fastify.addHook('onResponse', async (request) => calls.get(request)?.release());
   fastify.addHook('onRequestAbort', async (request) => {
+    const call = calls.get(request);
     const state = ADMITTED.get(request);
-    if (!state) return;
-    state.aborted = true;
-    state.release();
+    if (!call || !state) return;
+    const working = call.running;
+    call.abort.abort();
+    // The slot is given back when the work has stopped, not when the client left.
+    await call.work?.catch(() => undefined);
+    call.release();
+    onAbandoned(request, { keyId: state.keyId, units: state.units, cancelled: working, ms: call.reply.elapsedTime });
   });
 }

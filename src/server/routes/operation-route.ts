@@ -11,7 +11,9 @@ import { clockAt } from '../clock.js';
 import { csvColumns, toCsv } from '../csv.js';
 import type { DomainParser } from '../deps.js';
 import { ServiceError } from '../errors.js';
+import type { Balances } from '../plugins/balances.js';
 import { admitted } from '../plugins/guard.js';
+import { forCall } from '../store/call-signal.js';
 import { querySchema, responseSchema } from '../schemas/json-schema.js';
 import type { Store } from '../store/store.js';
 import { requestParams } from '../validation/fastify-plugin.js';
@@ -22,6 +24,8 @@ import { ANSWERS } from './answers.js';
 /** What the routes need. @internal */
 export interface RouteContext {
   readonly store: Store;
+  /** The keys' balances as last seen, for admission. */
+  readonly balances: Balances;
   readonly parser: DomainParser;
   readonly now: () => Date;
 }
@@ -51,8 +55,19 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
     validatorCompiler: () => () => true,
     handler: async (request, reply) => {
       const params = requestParams(request);
-      const answer = await ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) });
-      await chargeFor(ctx.store, request, reply, spec, answer);
+      const call = admitted(request)!;
+      await admit(ctx, call.keyId, spec, params);
+      let answer: Answer;
+      try {
+        answer = await call.work(forCall(call.signal, () => ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) })));
+      } catch (error) {
+        // An abandoned call answers nobody (its log line is the guard's).
+        if (gone(request)) return reply.hijack();
+        throw error;
+      }
+      if (!(await chargeFor(ctx, request, reply, spec, answer))) return reply.hijack();
+      // Nothing but synchronous work and promise jobs runs from here to the answer's write, so
+      // the connection checked open after the charge is the one the answer is written to.
       return params.format === 'csv' ? sendCsv(reply, spec, params, answer) : sendJson(request, spec, answer);
     },
   });
@@ -67,21 +82,58 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
 }
 
 /**
- * Charges the call to its key, or refuses it with 402 when the balance does not cover it. A call
- * whose client went away before its answer was ready is not charged: nobody will read it.
+ * Whether the client of a call has gone. Node destroys a request whose connection closes, or whose
+ * client ends its side of it, before the answer is written, at once (the call's signal aborts a
+ * moment later, from the close event).
  */
-async function chargeFor(store: Store, request: FastifyRequest, reply: FastifyReply, spec: OperationSpec, answer: Answer): Promise<void> {
-  const state = admitted(request)!;
-  if (state.aborted || request.raw.destroyed) return;
+const gone = (request: FastifyRequest): boolean => request.raw.destroyed;
+
+/**
+ * Refuses a call the key's balance cannot cover at its worst (the price of every line it may
+ * return) before any query runs, so a key without units costs the server nothing.
+ */
+async function admit(ctx: RouteContext, keyId: string, spec: OperationSpec, params: RequestParams): Promise<void> {
+  const required = worstCase(spec, params);
+  const remaining = await ctx.balances.covering(keyId, required);
+  if (remaining >= required) return;
+  const bound = spec.price.per === 'line' ? ` (${spec.price.units} per line, up to ${required / spec.price.units} lines)` : '';
+  throw new ServiceError(402, `This call may cost up to ${required} units${bound} and the key has ${remaining} left.`, [
+    { rule: 'insufficient_units', message: 'Not enough units left for the most this call can cost.', required, remaining },
+  ]);
+}
+
+/** The most a call can cost: its price per request, or per line times the most lines it can return. @internal */
+export function worstCase(spec: OperationSpec, params: RequestParams): number {
+  if (spec.price.per === 'request') return spec.price.units;
+  const lines = params.limit ?? params.urls?.length ?? spec.price.maxLines;
+  if (lines === undefined) throw new Error(`${spec.method}: no bound on the lines a call returns (limit, urls or price.maxLines)`);
+  return spec.price.units * lines;
+}
+
+/**
+ * Charges the call to its key, or refuses it with 402 when the balance does not cover it. A call
+ * is charged only if its answer is then written to a connection still open: the charge is given
+ * back when the client has left by the time it is taken (one check, after the charge, covers a
+ * client that left before it too). Returns whether the answer is to be written.
+ */
+async function chargeFor(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, spec: OperationSpec, answer: Answer): Promise<boolean> {
+  const call = admitted(request)!;
   const units = spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines;
-  const result = await store.charge(state.keyId, units);
+  const result = await ctx.store.charge(call.keyId, units);
+  ctx.balances.saw(call.keyId, result.remaining);
   if (!result.ok) {
     throw new ServiceError(402, `This call costs ${units} units and the key has ${result.remaining} left.`, [
       { rule: 'insufficient_units', message: 'Not enough units left.', required: units, remaining: result.remaining },
     ]);
   }
-  state.units = units;
+  if (gone(request)) {
+    await ctx.store.refund(call.keyId, units);
+    ctx.balances.saw(call.keyId, result.remaining + units);
+    return false;
+  }
+  call.units = units;
   reply.header('X-Units-Charged', String(units)).header('X-Units-Remaining', String(result.remaining));
+  return true;
 }
 
 function sendJson(request: FastifyRequest, spec: OperationSpec, answer: Answer): unknown {

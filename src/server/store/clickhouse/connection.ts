@@ -15,7 +15,9 @@
  * @module
  * @internal
  */
+import { randomUUID } from 'node:crypto';
 import { clickhouseLiteral } from '../../../sql/dialects/clickhouse.js';
+import { cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
 
@@ -92,8 +94,23 @@ export class ClickhouseShard {
 
   /** The rows of a query, as objects. */
   async all<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<Row[]> {
-    const text = await this.#post(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs);
-    return this.#rows<Row>(text.split('\n'));
+    cancelledAlready();
+    // A query of an abandoned call: its request is dropped and the query killed by its id (the
+    // server may go on computing after the client left otherwise).
+    const queryId = randomUUID();
+    const abandoned = new AbortController();
+    const done = onCallAbort(() => {
+      abandoned.abort();
+      this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);
+    });
+    try {
+      const text = await this.#post(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs, { queryId, signal: abandoned.signal });
+      return this.#rows<Row>(text.split('\n'));
+    } catch (error) {
+      throw abandoned.signal.aborted ? new QueryCancelledError(undefined, { cause: error }) : error;
+    } finally {
+      done();
+    }
   }
 
   /**
@@ -152,8 +169,8 @@ export class ClickhouseShard {
     await this.#post(body, true, options.timeoutMs);
   }
 
-  async #post(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs): Promise<string> {
-    const response = await this.#send(body, inDatabase, timeoutMs);
+  async #post(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs, call: Call = {}): Promise<string> {
+    const response = await this.#send(body, inDatabase, timeoutMs, call);
     try {
       return await response.text();
     } catch (error) {
@@ -172,15 +189,18 @@ export class ClickhouseShard {
   }
 
   /** Sends a request; resolves to a 200 response whose body is still to be read. */
-  async #send(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs): Promise<Response> {
+  async #send(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs, call: Call = {}): Promise<Response> {
     const url = new URL(`${this.url}/`);
     if (inDatabase) url.searchParams.set('database', this.database);
+    if (call.queryId !== undefined) url.searchParams.set('query_id', call.queryId);
+    const limit = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null;
+    const signal = call.signal && limit ? AbortSignal.any([call.signal, limit]) : (call.signal ?? limit);
     for (const [name, value] of Object.entries(SETTINGS)) url.searchParams.set(name, value);
     if (timeoutMs > 0) url.searchParams.set('max_execution_time', String(Math.ceil(timeoutMs / 1000)));
     let response: Response | undefined;
     for (let attempt = 1; response === undefined; attempt++) {
       try {
-        response = await fetch(url, { method: 'POST', headers: this.#headers, body, signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null });
+        response = await fetch(url, { method: 'POST', headers: this.#headers, body, signal });
       } catch (error) {
         // A kept-alive connection the server closed just as it was reused (ClickHouse closes idle
         // ones after 3 s, Node keeps them 4 s): the request never reached the server; send it again.
@@ -198,6 +218,12 @@ export class ClickhouseShard {
     }
     throw failure(this.url, text);
   }
+}
+
+/** A request made for a call: its query id (for `KILL QUERY`) and the signal that drops it. */
+interface Call {
+  readonly queryId?: string;
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBV
 import { totalmem } from 'node:os';
 import { isMissing, MissingDependencyError } from '../../../peers.js';
 import { SERVER } from '../../deps.js';
+import { callSignal, cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
 
@@ -153,10 +154,22 @@ class SessionPool {
     this.#idle = [...all];
   }
 
-  acquire(): Promise<Session> {
+  /** A free session; waiting in line unless `signal` (an abandoned call) aborts first. */
+  acquire(signal?: AbortSignal): Promise<Session> {
     const session = this.#idle.pop();
     if (session) return Promise.resolve(session);
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = (session: Session) => {
+        signal?.removeEventListener('abort', leave);
+        resolve(session);
+      };
+      const leave = () => {
+        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+        reject(new QueryCancelledError());
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      this.#waiting.push(waiter);
+    });
   }
 
   release(session: Session): void {
@@ -226,27 +239,40 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
   const inFlight = new Set<Promise<unknown>>();
   const read = async <T>(query: Fragment, how: (session: Session) => Promise<T>, limitMs = timeoutMs): Promise<T> => {
     if (closed) throw new StoreUnavailableError('The store is closed.');
+    cancelledAlready();
     const queued = Date.now();
-    const session = await readers.acquire();
-    // The bound counts from the call, queue included: a call that waited it out runs nothing.
+    const session = await readers.acquire(callSignal());
+    // The bound counts from the call, queue included: a call that waited it out runs nothing (one
+    // abandoned meanwhile has left the line).
     const left = limitMs > 0 ? limitMs - (Date.now() - queued) : Infinity;
     if (left <= 0 || closed) {
       readers.release(session);
       throw new StoreUnavailableError(closed ? 'The store is closed.' : `The database was busy for ${limitMs} ms; retry later.`);
     }
-    let timedOut = false;
-    const timer = left !== Infinity ? setTimeout(() => ((timedOut = true), session.connection.interrupt()), left) : undefined;
+    let stopped: 'timeout' | 'cancel' | undefined;
+    // An interrupt that comes before DuckDB has begun the statement is lost: it is repeated until the statement ends.
+    let repeat: NodeJS.Timeout | undefined;
+    const stop = (why: 'timeout' | 'cancel') => {
+      stopped ??= why;
+      session.connection.interrupt();
+      repeat ??= setInterval(() => session.connection.interrupt(), 20);
+    };
+    const timer = left !== Infinity ? setTimeout(() => stop('timeout'), left) : undefined;
+    const done = onCallAbort(() => stop('cancel'));
     const running = how(session);
     inFlight.add(running);
     try {
       return await running;
     } catch (error) {
-      if (timedOut || isInterrupt(error)) throw new StoreUnavailableError(`A database statement ran longer than ${limitMs} ms; retry later.`, { cause: error });
+      if (stopped === 'cancel') throw new QueryCancelledError(undefined, { cause: error });
+      if (stopped === 'timeout' || isInterrupt(error)) throw new StoreUnavailableError(`A database statement ran longer than ${limitMs} ms; retry later.`, { cause: error });
       if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
       throw error;
     } finally {
+      done();
       inFlight.delete(running);
       clearTimeout(timer);
+      clearInterval(repeat);
       readers.release(session);
     }
   };

@@ -21,6 +21,7 @@
 import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { isMissing } from '../../../peers.js';
 import { MissingDependencyError, SERVER } from '../../deps.js';
+import { cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import { numbered, type Fragment } from '../sql/fragment.js';
 
@@ -175,6 +176,34 @@ function withSettings(url: string, settings: Readonly<Record<string, string>> | 
   return { connectionString: parsed && own !== '' ? parsed.toString() : url, options: [own, startupOptions(settings)].filter(Boolean).join(' ') };
 }
 
+/** What a session exposes of its server process: the address, its process id and secret key (pg's own fields). */
+interface SessionKeys {
+  readonly host: string;
+  readonly port: number;
+  readonly processID: number | null;
+  readonly secretKey: number | null;
+}
+
+/** Sends PostgreSQL's cancel request for the statement `client` is running, on a connection of its own (errors ignored: the statement then just runs on). */
+function sendCancel(pg: PgModule, client: PoolClient): void {
+  const { host, port, processID, secretKey } = client as unknown as SessionKeys;
+  if (processID === null || secretKey === null) return;
+  const { Connection } = pg as unknown as { Connection: new () => CancelConnection };
+  const connection = new Connection();
+  connection.on('error', () => undefined);
+  connection.once('connect', () => connection.cancel(processID, secretKey));
+  if (host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
+  else connection.connect(port, host);
+}
+
+/** The part of pg's `Connection` a cancel request needs. */
+interface CancelConnection {
+  on(event: 'error', listener: () => void): void;
+  once(event: 'connect', listener: () => void): void;
+  connect(port: number | string, host?: string): void;
+  cancel(processID: number, secretKey: number): void;
+}
+
 /** A fragment as pg's query config: `?` becomes `$1..$n`. @internal */
 export const toQuery = (fragment: Fragment): { text: string; values: unknown[] } => ({ text: numbered(fragment, placeholder), values: [...fragment.params] });
 
@@ -263,8 +292,26 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
       }
     });
 
+  // A statement of an abandoned call is cancelled with the protocol's cancel request (a connection
+  // of its own, not one of the pool's), and its session is not reused: a cancel that arrived after
+  // the statement ended must find no other statement to stop.
   const rows = <Row>(query: Fragment): Promise<Row[]> =>
-    withClient(async (client) => (await client.query<QueryResultRow>(toQuery(query))).rows as Row[]);
+    withClient(async (client) => {
+      cancelledAlready();
+      let cancelled = false;
+      const done = onCallAbort(() => {
+        cancelled = true;
+        broken.add(client);
+        sendCancel(pg, client);
+      });
+      try {
+        return (await client.query<QueryResultRow>(toQuery(query))).rows as Row[];
+      } catch (error) {
+        throw cancelled ? new QueryCancelledError(undefined, { cause: error }) : error;
+      } finally {
+        done();
+      }
+    });
 
   return {
     dialect: postgresStoreDialect,

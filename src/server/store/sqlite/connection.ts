@@ -16,8 +16,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
+import { callSignal, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
+import { interruptExtension, INTERRUPT_SLOTS } from './interrupt.js';
 
 /** The dialect facts of SQLite. */
 export const sqliteStoreDialect: StoreDialect = Object.freeze({ filter: 'sqlite' });
@@ -110,6 +112,15 @@ db.pragma('cache_size = -' + workerData.cacheKib);
 // WAL with synchronous=NORMAL: a commit (a charge) appends to the WAL without an fsync; the
 // database stays consistent after a crash, and only the last commits before a power loss can be lost.
 db.pragma('synchronous = NORMAL');
+// The interrupt extension (interrupt.ts), when it could be built: this connection in its slot.
+if (workerData.extension) {
+  db.loadExtension(workerData.extension, 'sqlite3_bqinterrupt_init');
+  db.prepare('SELECT bq_interrupt_register(?)').get(workerData.slot);
+}
+const close = () => {
+  if (workerData.extension) db.prepare('SELECT bq_interrupt_unregister(?)').get(workerData.slot);
+  db.close();
+};
 const cache = new Map();
 const prepare = (text) => {
   let statement = cache.get(text);
@@ -132,10 +143,16 @@ const retired = new Int32Array(workerData.retired);
 let busyTimeout = workerData.lockTimeoutMs;
 parentPort.on('message', (task) => {
   if (Atomics.load(retired, 0) === 1) {
-    db.close();
+    close();
     process.exit(0);
   }
   try {
+    // A task whose call was abandoned while it waited is not run (0 queued, 1 started, 2 cancelled
+    // before it started, 3 interrupted while it ran).
+    if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) {
+      parentPort.postMessage({ id: task.id, error: { message: 'cancelled', code: 'CANCELLED' } });
+      return;
+    }
     // A task past its deadline is not run at all (its caller was answered already); a lock is
     // waited for only as long as the task's deadline leaves.
     const left = task.deadline - Date.now();
@@ -143,8 +160,19 @@ parentPort.on('message', (task) => {
     const wait = Math.min(workerData.lockTimeoutMs, left);
     if (wait !== busyTimeout) db.pragma('busy_timeout = ' + (busyTimeout = wait));
     let rows = [];
-    if (task.kind === 'transaction') db.transaction(() => { for (const s of task.statements) prepare(s.sql).run(...bind(s.params)); })();
-    else rows = run(task.query);
+    const attempt = () => {
+      if (task.kind === 'transaction') db.transaction(() => { for (const s of task.statements) prepare(s.sql).run(...bind(s.params)); })();
+      else rows = run(task.query);
+    };
+    try {
+      attempt();
+    } catch (error) {
+      if (error.code !== 'SQLITE_INTERRUPT') throw error;
+      // 3: the main thread interrupted this task, whose call was abandoned. Otherwise the
+      // interrupt was meant for a statement that had just ended: this one runs again.
+      if (task.state && Atomics.load(new Int32Array(task.state), 0) === 3) throw Object.assign(new Error('cancelled'), { code: 'CANCELLED' });
+      attempt();
+    }
     parentPort.postMessage({ id: task.id, rows });
   } catch (error) {
     parentPort.postMessage({ id: task.id, error: { message: error.message, code: error.code } });
@@ -177,10 +205,14 @@ class SqliteWorker {
   #nextId = 0;
   #closed = false;
 
+  #slot = -1;
+
   constructor(
-    private readonly data: { file: string; driver: string; lockTimeoutMs: number; mmapBytes: number; cacheKib: number },
+    private readonly data: { file: string; driver: string; lockTimeoutMs: number; mmapBytes: number; cacheKib: number; extension: string | undefined },
     private readonly statementTimeoutMs: number,
     private readonly writes: boolean,
+    /** Interrupts the statement of the connection in a slot (the interrupt extension), when it could be built. */
+    private readonly interrupt: ((slot: number) => void) | undefined,
   ) {
     this.#spawn();
   }
@@ -191,7 +223,9 @@ class SqliteWorker {
 
   #spawn(): void {
     const retired = new SharedArrayBuffer(4);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...this.data, retired } });
+    const slot = takeSlot();
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...this.data, retired, slot } });
+    worker.once('exit', () => FREE_SLOTS.push(slot));
     const pending = this.#pending;
     worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const task = pending.get(message.id);
@@ -209,6 +243,7 @@ class SqliteWorker {
     worker.unref();
     this.#worker = worker;
     this.#retired = new Int32Array(retired);
+    this.#slot = slot;
   }
 
   #failAll(error: Error): void {
@@ -219,15 +254,49 @@ class SqliteWorker {
     }
   }
 
-  run(task: Task): Promise<unknown[]> {
+  /**
+   * Runs a task. With `signal` (a read for a call), a task still queued when the call is abandoned
+   * is taken off the line (the thread skips it) and rejects at once with {@link QueryCancelledError};
+   * one already running is interrupted through the interrupt extension (interrupt.ts), and without
+   * it runs to its end. Either way its caller waits for the statement to end, so the call's slot is
+   * held as long as its work runs.
+   */
+  run(task: Task, signal?: AbortSignal): Promise<unknown[]> {
     if (this.#closed) return Promise.reject(new StoreUnavailableError('The store is closed.'));
+    if (signal?.aborted) return Promise.reject(new QueryCancelledError());
     const id = this.#nextId++;
     const deadline = Date.now() + (this.writes ? this.data.lockTimeoutMs : this.statementTimeoutMs);
-    return new Promise((resolve, reject) => {
+    const state = signal ? new SharedArrayBuffer(4) : undefined;
+    const done = new Promise<unknown[]>((resolve, reject) => {
       // The worker answers by the deadline unless it is stuck in one statement; a second's grace.
       const timer = setTimeout(() => this.#stuck(), Math.max(this.statementTimeoutMs, deadline - Date.now()) + 1_000);
       this.#pending.set(id, { resolve, reject, timer });
-      this.#worker.postMessage({ id, deadline, ...task });
+      this.#worker.postMessage({ id, deadline, state, ...task });
+    });
+    if (!signal || !state) return done;
+    return new Promise((resolve, reject) => {
+      const retired = this.#retired;
+      const slot = this.#slot;
+      const cancel = () => {
+        const flags = new Int32Array(state);
+        if (Atomics.compareExchange(flags, 0, 0, 2) !== 0) {
+          // Running: interrupted (the thread answers it as cancelled), and waited for. A retired
+          // thread may be closing its connection: it is never interrupted.
+          if (this.interrupt && Atomics.compareExchange(flags, 0, 1, 3) === 1 && Atomics.load(retired, 0) === 0) this.interrupt(slot);
+          return;
+        }
+        const pending = this.#pending.get(id);
+        if (pending) {
+          clearTimeout(pending.timer);
+          this.#pending.delete(id);
+        }
+        reject(new QueryCancelledError());
+      };
+      signal.addEventListener('abort', cancel, { once: true });
+      done.then(
+        (rows) => (signal.removeEventListener('abort', cancel), signal.aborted ? reject(new QueryCancelledError()) : resolve(rows)),
+        (error: unknown) => (signal.removeEventListener('abort', cancel), reject(signal.aborted ? new QueryCancelledError(undefined, { cause: error }) : error)),
+      );
     });
   }
 
@@ -263,23 +332,48 @@ class SqliteWorker {
  * ```
  */
 export async function workerConnection(file: string, options: WorkerConnectionOptions = {}): Promise<SqlConnection> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const data = { file, driver, lockTimeoutMs: options.lockTimeoutMs ?? 2_000, mmapBytes: 4 * 1024 ** 3, cacheKib: 128 * 1024 };
+  const require = createRequire(import.meta.url);
+  const driver = require.resolve('better-sqlite3');
+  const extension = await interruptExtension();
+  const data = { file, driver, lockTimeoutMs: options.lockTimeoutMs ?? 2_000, mmapBytes: 4 * 1024 ** 3, cacheKib: 128 * 1024, extension };
   const timeout = options.statementTimeoutMs ?? 10_000;
-  const readers = Array.from({ length: Math.max(1, options.readers ?? availableParallelism()) }, () => new SqliteWorker(data, timeout, false));
-  const writer = new SqliteWorker(data, timeout, true);
+  // The main thread's own connection to the extension, through which it interrupts the threads'.
+  let interrupter: Database | undefined;
+  let interrupt: ((slot: number) => void) | undefined;
+  if (extension) {
+    const Driver = require('better-sqlite3') as new (file: string) => Database;
+    const own = new Driver(':memory:');
+    // better-sqlite3 takes the entry point as a second argument (its typings name only the path).
+    (own.loadExtension as (path: string, entryPoint: string) => Database)(extension, 'sqlite3_bqinterrupt_init');
+    const statement = own.prepare('SELECT bq_interrupt(?)');
+    interrupter = own;
+    interrupt = (slot) => void statement.get(slot);
+  }
+  const readers = Array.from({ length: Math.max(1, options.readers ?? availableParallelism()) }, () => new SqliteWorker(data, timeout, false, interrupt));
+  const writer = new SqliteWorker(data, timeout, true, undefined);
   const leastBusy = () => readers.reduce((best, worker) => (worker.load < best.load ? worker : best));
   // Fail fast on a file the workers cannot open, rather than on the first request.
   await leastBusy().run({ kind: 'query', query: { sql: 'SELECT 1', params: [] } });
   return {
     dialect: sqliteStoreDialect,
-    all: async <Row>(query: Fragment) => (await leastBusy().run({ kind: 'query', query: { sql: query.sql, params: bind(query.params) } })) as Row[],
+    all: async <Row>(query: Fragment) => (await leastBusy().run({ kind: 'query', query: { sql: query.sql, params: bind(query.params) } }, callSignal())) as Row[],
     write: async <Row>(query: Fragment) => (await writer.run({ kind: 'query', query: { sql: query.sql, params: bind(query.params) } })) as Row[],
     transaction: async (statements) => {
       await writer.run({ kind: 'transaction', statements: statements.map((s) => ({ sql: s.sql, params: bind(s.params) })) });
     },
     close: async () => {
       await Promise.all([...readers, writer].map((worker) => worker.close()));
+      interrupter?.close();
     },
   };
+}
+
+/** Slots of the interrupt extension free for a new thread's connection. */
+const FREE_SLOTS: number[] = [];
+let nextSlot = 0;
+
+function takeSlot(): number {
+  const slot = FREE_SLOTS.pop() ?? nextSlot++;
+  if (slot >= INTERRUPT_SLOTS) throw new StoreUnavailableError(`More than ${INTERRUPT_SLOTS} SQLite threads at once.`);
+  return slot;
 }

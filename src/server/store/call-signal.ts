@@ -1,0 +1,94 @@
+/**
+ * The call a query runs for, so an abandoned call can stop its queries. The route runs a call's
+ * work inside {@link forCall} with the call's `AbortSignal`; every connection (DuckDB, SQLite's
+ * workers, PostgreSQL, ClickHouse) reads {@link callSignal} when it starts a statement and, when
+ * the signal aborts, stops it the way its engine can (DuckDB's interrupt, a PostgreSQL cancel
+ * request, skipping a statement still queued for a SQLite worker, ClickHouse's `KILL QUERY`), then
+ * rejects with {@link QueryCancelledError}.
+ *
+ * The signal travels in `AsyncLocalStorage` rather than through every store method: the stores'
+ * queries are written once over the connection port, and a call's whole tree of statements
+ * inherits it. Work shared between calls (a cached list, a matrix union, the competitor graph) may
+ * have been started by a call that is then abandoned: its other waiters see a
+ * {@link QueryCancelledError} that is not theirs, and {@link forCall} runs their work again.
+ *
+ * @module
+ * @internal
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+const calls = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * A statement was stopped because the call it ran for was abandoned.
+ *
+ * @example
+ * ```ts
+ * throw new QueryCancelledError();
+ * ```
+ */
+export class QueryCancelledError extends Error {
+  override readonly name = 'QueryCancelledError';
+  constructor(message = 'The query was cancelled: the call it ran for was abandoned.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * Whether an error is a {@link QueryCancelledError} (also across bundles, by name).
+ *
+ * @example
+ * ```ts
+ * if (isQueryCancelled(error)) return;
+ * ```
+ */
+export const isQueryCancelled = (error: unknown): error is QueryCancelledError =>
+  error instanceof QueryCancelledError || (error instanceof Error && error.name === 'QueryCancelledError');
+
+/** The signal of the call the current statement runs for (none outside a call: loads, the CLI). */
+export const callSignal = (): AbortSignal | undefined => calls.getStore();
+
+/** Times a call's work is started again after a statement it shared with an abandoned call was cancelled. */
+const SHARED_RETRIES = 3;
+
+/**
+ * Runs a call's work with its signal. Rejects with {@link QueryCancelledError} when the call's own
+ * signal aborted; work cancelled for another call is run again.
+ *
+ * @example
+ * ```ts
+ * const answer = await forCall(request.signal, () => store.overview(target, clock));
+ * ```
+ */
+export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    if (signal.aborted) throw new QueryCancelledError();
+    try {
+      return await calls.run(signal, work);
+    } catch (error) {
+      if (!isQueryCancelled(error) || signal.aborted || attempt > SHARED_RETRIES) throw error;
+    }
+  }
+}
+
+/**
+ * Calls `onAbort` when the current call is abandoned, until `done` is called (always call it).
+ * Outside a call, or for a call already abandoned, see {@link cancelledAlready}.
+ *
+ * @example
+ * ```ts
+ * const done = onCallAbort(() => session.connection.interrupt());
+ * try { return await run(); } finally { done(); }
+ * ```
+ */
+export function onCallAbort(onAbort: () => void): () => void {
+  const signal = calls.getStore();
+  if (!signal) return () => undefined;
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+/** Throws {@link QueryCancelledError} when the current call was abandoned already (before a statement starts). */
+export function cancelledAlready(): void {
+  if (calls.getStore()?.aborted) throw new QueryCancelledError();
+}

@@ -1,0 +1,112 @@
+/**
+ * Each engine stops the statement of an abandoned call the way it can, on the real engine: DuckDB
+ * interrupts it, PostgreSQL receives a cancel request (the backend is idle again), and a SQLite
+ * worker skips a statement still waiting in its line and interrupts one running (through the
+ * interrupt extension, built here with the machine's C compiler). The statements run inside
+ * `forCall`, as the routes run them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { forCall, QueryCancelledError } from '../../src/server/store/call-signal.js';
+import { openDuckdbConnection } from '../../src/server/store/duckdb/connection.js';
+import { openPostgresConnection } from '../../src/server/store/postgres/connection.js';
+import { raw, sql } from '../../src/server/store/sql/fragment.js';
+import { workerConnection } from '../../src/server/store/sqlite/connection.js';
+import { interruptExtension } from '../../src/server/store/sqlite/interrupt.js';
+import { freshPostgresDatabase } from './postgres-database.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bq-cancel-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A statement that runs for many seconds on each engine unless stopped. */
+const LONG_SQLITE = raw('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) AS c FROM n');
+
+describe('DuckDB', () => {
+  it('interrupts the running statement of an abandoned call; the connection serves the next one', async () => {
+    const connection = await openDuckdbConnection(':memory:', { readers: 1, statementTimeoutMs: 60_000 });
+    try {
+      const call = new AbortController();
+      const running = forCall(call.signal, () => connection.all(raw('SELECT sum(hash(a.range * b.range)) AS s FROM range(200000) a, range(200000) b')));
+      setTimeout(() => call.abort(), 200);
+      await expect(running).rejects.toBeInstanceOf(QueryCancelledError);
+      expect(await connection.all(sql`SELECT ${41} + 1 AS n`)).toEqual([{ n: 42 }]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('takes a call abandoned while it waits for a connection out of the line', async () => {
+    const connection = await openDuckdbConnection(':memory:', { readers: 1, statementTimeoutMs: 60_000 });
+    try {
+      const first = new AbortController();
+      const busy = forCall(first.signal, () => connection.all(raw('SELECT sum(hash(a.range * b.range)) AS s FROM range(200000) a, range(200000) b')));
+      const second = new AbortController();
+      const waiting = forCall(second.signal, () => connection.all(sql`SELECT ${1} AS n`));
+      second.abort();
+      await expect(waiting).rejects.toBeInstanceOf(QueryCancelledError);
+      first.abort();
+      await expect(busy).rejects.toBeInstanceOf(QueryCancelledError);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('SQLite worker threads', () => {
+  it('build the interrupt extension', async () => {
+    expect(await interruptExtension()).toMatch(/bq-interrupt-[0-9a-f]{16}\.so$/);
+  });
+
+  it('skip the statement of a call abandoned while it waited, and interrupt one running', async () => {
+    const file = join(dir, 'cancel.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (x INTEGER)');
+    db.close();
+    const connection = await workerConnection(file, { readers: 1, statementTimeoutMs: 60_000 });
+    try {
+      const first = new AbortController();
+      let firstEnded = false;
+      const running = forCall(first.signal, () => connection.all(LONG_SQLITE)).finally(() => (firstEnded = true));
+      // A statement with a trace: had the thread run it after all, the table would hold its row.
+      const second = new AbortController();
+      const queued = forCall(second.signal, () => connection.all(sql`INSERT INTO t (x) VALUES (${1})`));
+      second.abort();
+      // Out of the line at once, while the thread is still inside the long statement.
+      await expect(queued).rejects.toBeInstanceOf(QueryCancelledError);
+      expect(firstEnded).toBe(false);
+      // The running statement (minutes of work) is interrupted; the thread serves the next one.
+      first.abort();
+      await expect(running).rejects.toBeInstanceOf(QueryCancelledError);
+      expect(await connection.all(sql`SELECT count(*) AS n FROM t WHERE x = ${1}`)).toEqual([{ n: 0 }]);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('PostgreSQL', () => {
+  it('cancels the running statement of an abandoned call: the backend is idle again', async () => {
+    const url = await freshPostgresDatabase(inject('postgresUrl'), 'cancel');
+    const connection = await openPostgresConnection({ url, statementTimeoutMs: 60_000, applicationName: 'bq-cancel-test' });
+    const watcher = await openPostgresConnection({ url });
+    const sleeping = () =>
+      watcher.all<{ n: number }>(sql`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = ${'bq-cancel-test'} AND state = ${'active'} AND query LIKE ${'SELECT pg_sleep%'}`);
+    try {
+      const call = new AbortController();
+      const running = forCall(call.signal, () => connection.all(raw('SELECT pg_sleep(60)')));
+      await expect.poll(async () => (await sleeping())[0]!.n, { timeout: 10_000 }).toBe(1);
+      call.abort();
+      await expect(running).rejects.toBeInstanceOf(QueryCancelledError);
+      await expect.poll(async () => (await sleeping())[0]!.n, { timeout: 10_000 }).toBe(0);
+      // The pool serves the next statement (the cancelled session was not put back).
+      expect(await connection.all(sql`SELECT ${41}::int + 1 AS n`)).toEqual([{ n: 42 }]);
+    } finally {
+      await connection.close();
+      await watcher.close();
+    }
+  });
+});
