@@ -174,7 +174,7 @@ describe('the ledger under calls abandoned at seeded moments', () => {
       },
       refund: async (keyId, units) => (refunds++, real.refund(keyId, units)),
     };
-    const { server } = await serve(store, { rateLimits: { perSecond: 100_000, concurrent: 100 } });
+    const { server, lines } = await serve(store, { rateLimits: { perSecond: 100_000, concurrent: 100 } });
     const paths = [OVERVIEW, REF_DOMAINS, `${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=3`, `${BASE}/anchors?url=example.com&scope=ROOT_DOMAIN`];
     try {
       const before = (await real.balance('tester'))!;
@@ -194,6 +194,17 @@ describe('the ledger under calls abandoned at seeded moments', () => {
       };
       for (let batch = 0; batch < 30; batch++) await Promise.all(Array.from({ length: 10 }, one));
       await expect.poll(() => real.balance('tester'), { timeout: 5_000 }).toBe(before - received);
+      // Every call that reached the server logged one line once its work ended: 200 when answered,
+      // 499 when its client had left (none left running, none logged twice).
+      const byId = new Map<unknown, number>();
+      for (const line of lines.filter((l) => l['msg'] === 'request')) byId.set(line['request_id'], (byId.get(line['request_id']) ?? 0) + 1);
+      expect([...byId.values()].filter((n) => n !== 1)).toEqual([]);
+      const statuses = lines.filter((l) => l['msg'] === 'request').map((l) => l['status']);
+      expect(statuses.filter((s) => s === 200).length).toBe(answered);
+      expect(statuses.every((s) => s === 200 || s === 499)).toBe(true);
+      // No slot was kept: the key's 100 at once are all free again.
+      const all = await Promise.all(Array.from({ length: 100 }, () => status(server, OVERVIEW, KEYS[0].key)));
+      expect(all.filter((s) => s !== 200)).toEqual([]);
       // The moments fell on every part of a call's life: some answered, some not, some refunded.
       expect(answered).toBeGreaterThan(10);
       expect(unanswered).toBeGreaterThan(10);
