@@ -224,6 +224,10 @@ describe('admission', () => {
       overview: (...args) => (reads++, real.overview(...args)),
       grouped: (...args) => (reads++, real.grouped(...args)),
       scoreProfile: (...args) => (reads++, real.scoreProfile(...args)),
+      summary: (...args) => (reads++, real.summary(...args)),
+      competitors: (...args) => (reads++, real.competitors(...args)),
+      matrix: (...args) => (reads++, real.matrix(...args)),
+      keywordMetrics: (...args) => (reads++, real.keywordMetrics(...args)),
     };
     return { store, real, reads: () => reads };
   };
@@ -252,6 +256,31 @@ describe('admission', () => {
       expect(two.headers.get('x-units-charged')).toBe('90'); // example.com has more than two links
       expect(reads()).toBe(1);
       expect(await real.balance('hundred')).toBe(10);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    // The interface's prices (per request, or per line) times its default limits (100; summary 12),
+    // the number of urls, or score-profile's 101 score buckets (0 to 100).
+    ['overview', `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, 45],
+    ['metrics', '/_api/apis/v4/keywords/v1/metrics?keyword=seo&country=US&month=2026-05', 20],
+    ['links', `${BASE}/links?url=example.com&scope=ROOT_DOMAIN`, 45 * 100],
+    ['ref-ips', `${BASE}/ref-ips?url=example.com&scope=ROOT_DOMAIN`, 20 * 100],
+    ['summary', `${BASE}/summary?url=example.com&scope=ROOT_DOMAIN`, 40 * 12],
+    ['score-profile', `${BASE}/score-profile?url=example.com&scope=ROOT_DOMAIN`, 101],
+    ['competitors', `${BASE}/competitors?domain=example.com&limit=7`, 40 * 7],
+    ['comparison', `${BASE}/comparison?urls=example.com,rival.com&scope=ROOT_DOMAIN`, 40 * 2],
+    ['matrix', `${BASE}/matrix?urls=example.com,rival.com&scope=ROOT_DOMAIN`, 40 * 100],
+  ])('asks %s for the most it can cost', async (_operation, path, required) => {
+    const { store, reads } = await counted();
+    const server = await startServer({ store, keys: [...KEYS, { id: 'empty', key: 'empty-key-0005', units: 0 }], now: () => NOW, port: 0, host: '127.0.0.1' });
+    try {
+      const response = await fetch(`${server.url}${path}`, { headers: { authorization: 'Apikey empty-key-0005' } });
+      expect(response.status).toBe(402);
+      expect((await response.json()).error.details).toEqual([expect.objectContaining({ rule: 'insufficient_units', required, remaining: 0 })]);
+      expect(reads()).toBe(0);
     } finally {
       await server.close();
     }
