@@ -1,7 +1,8 @@
 /**
  * A small link graph whose answers are worked out by hand in the tests (docs/operations.md says
  * how each is derived). Clock: 2026-06-15T12:00:00Z, so "new" means first seen on or after
- * 2026-05-16T12:00:00 and the current month is 2026-06.
+ * 2026-05-16T12:00:00 and the current month is 2026-06. Four links to boundary.com sit on that
+ * instant, one second either side of it and at the next midnight (see {@link boundaryLinks}).
  */
 import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from '../../src/server/sample/dataset.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -89,6 +90,24 @@ export const otherLinks: LinkInput[] = ['alpha.org', 'beta.net', 'gamma.io', 'de
 /** third.com: only 4 shared referring domains, so never a competitor. */
 export const thirdLinks: LinkInput[] = ['alpha.org', 'beta.net', 'gamma.io', 'delta.de'].map((d) => simple(d, 'https://third.com/'));
 
+/**
+ * boundary.com: four links around the instant "new" starts (2026-05-16T12:00:00, 30 days before
+ * NOW), each from a referring domain of its own that links nowhere else, so no other target's
+ * answer changes: B1 one second before it (not new), B2 exactly on it (new: "at or after"), B3 one
+ * second after it (new), B4 at the next midnight (new; a later day than the one "new" starts on,
+ * which the rollups count per day). B1-B3 point into the folder /news, B4 at the home page.
+ */
+export const boundaryLinks: LinkInput[] = [
+  { ...base, source_url: 'https://second-before.org/', target_url: 'https://boundary.com/news/a', anchor: 'B1', source_domain: 'second-before.org',
+    ip_address: '198.18.0.1', first_seen_at: '2026-05-16T11:59:59', last_seen_at: '2026-06-14T00:00:00' },
+  { ...base, source_url: 'https://on-the-second.org/', target_url: 'https://boundary.com/news/b', anchor: 'B2', source_domain: 'on-the-second.org',
+    ip_address: '198.18.0.2', first_seen_at: '2026-05-16T12:00:00', last_seen_at: '2026-06-14T00:00:00' },
+  { ...base, source_url: 'https://second-after.org/', target_url: 'https://boundary.com/news/c', anchor: 'B3', source_domain: 'second-after.org',
+    ip_address: '198.18.0.3', first_seen_at: '2026-05-16T12:00:01', last_seen_at: '2026-06-14T00:00:00' },
+  { ...base, source_url: 'https://next-midnight.org/', target_url: 'https://boundary.com/', anchor: 'B4', source_domain: 'next-midnight.org',
+    ip_address: '198.18.0.4', first_seen_at: '2026-05-17T00:00:00', last_seen_at: '2026-06-14T00:00:00' },
+];
+
 const metrics = (month: string, snapshot: string, volume: string): KeywordSnapshotInput => ({
   keyword: 'seo tools', country: 'US', month, snapshot_at: snapshot, search_volume: volume, cpc: '2.35', competitive_density: 87,
   keyword_difficulty: 64, number_of_results: '1250000000', intents: ['COMMERCIAL', 'INFORMATIONAL'],
@@ -106,7 +125,7 @@ export async function loadFixture(store: Store): Promise<void> {
   const writer = await store.writer();
   await writer.domains(domains);
   await writer.pages(pages);
-  await writer.links([...exampleLinks, ...rivalLinks, ...otherLinks, ...thirdLinks]);
+  await writer.links([...exampleLinks, ...rivalLinks, ...otherLinks, ...thirdLinks, ...boundaryLinks]);
   await writer.keywords(keywordSnapshots);
   await writer.finish();
 }
