@@ -12,7 +12,7 @@
 export interface Mutant {
   /** A short stable name (`--only` takes it). */
   readonly name: string;
-  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire';
+  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans';
   /** File under the repository root. */
   readonly file: string;
   /** Source text replaced, exactly once. */
@@ -20,8 +20,11 @@ export interface Mutant {
   readonly replace: string;
   /** Test files run against the mutant; any failure means it was caught. */
   readonly tests: readonly string[];
-  /** vitest project (`all` unless the mutant is about another). */
-  readonly project?: string;
+  /**
+   * vitest project (`all` unless the mutant is about another), or several: a mutant in code every
+   * store shares runs its tests on each store's project, so each store must catch it.
+   */
+  readonly project?: string | readonly string[];
   /**
    * Set only for a mutant no test can catch because it changes nothing observable: why. A
    * survivor without a reason fails the run.
@@ -31,6 +34,13 @@ export interface Mutant {
 
 const PRICES = ['test/server/prices.test.ts'];
 const ORDER = ['test/server/order.test.ts', 'test/server/paging.test.ts'];
+/** The fixture's links on the edge of the 30-day "new" window, answers by hand. */
+const NEW = ['test/server/new-boundary.test.ts'];
+/** Every store the server suite runs on (vitest.config.ts): embedded, SQLite, PostgreSQL, ClickHouse. */
+const EVERY_STORE = ['all', 'server-sqlite', 'server-postgres', 'server-clickhouse'] as const;
+/** The stores whose overview is the SQL store's (the embedded store's is its SQLite half's). */
+const SQL_STORES = ['all', 'server-sqlite', 'server-postgres'] as const;
+const PLANS = ['test/server/query-plans.test.ts'];
 
 export const MUTANTS: readonly Mutant[] = [
   // ---- dialects: each must be caught by that engine's differential suites (default and linguistic collation)
@@ -237,7 +247,81 @@ export const MUTANTS: readonly Mutant[] = [
     replace: ", _key DESC`;",
     tests: ORDER,
   },
+  // ---- clock: "new" is first seen at or after now minus 30 days; one mutant per place it is computed
+  { name: 'new-window-31-days', area: 'clock', file: 'src/server/clock.ts', find: 'export const NEW_DAYS = 30;', replace: 'export const NEW_DAYS = 31;', tests: NEW, project: EVERY_STORE },
+  {
+    name: 'new-links-strict',
+    area: 'clock',
+    file: 'src/server/store/sql/relations.ts',
+    find: 'expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }',
+    replace: 'expressions: { is_new: sql`(l.first_seen_at > ${clock.newSince})` }',
+    tests: NEW,
+    project: EVERY_STORE,
+  },
+  {
+    name: 'new-ref-domains-strict',
+    area: 'clock',
+    file: 'src/server/store/sql/relations.ts',
+    find: 'is_new: sql`(min(l.first_seen_at) >= ${clock.newSince})`',
+    replace: 'is_new: sql`(min(l.first_seen_at) > ${clock.newSince})`',
+    tests: NEW,
+    project: EVERY_STORE,
+  },
+  {
+    name: 'new-ref-domains-rollup-strict',
+    area: 'clock',
+    file: 'src/server/store/sql/relations.ts',
+    find: 'is_new: sql`(r.first_seen_at >= ${clock.newSince})`',
+    replace: 'is_new: sql`(r.first_seen_at > ${clock.newSince})`',
+    tests: NEW,
+    project: EVERY_STORE,
+  },
+  {
+    name: 'new-count-strict',
+    area: 'clock',
+    file: 'src/server/store/sql/sql-store.ts',
+    find: 'sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count',
+    replace: 'sum(CASE WHEN l.first_seen_at > ${clock.newSince} THEN 1 ELSE 0 END) AS new_count',
+    tests: NEW,
+    project: EVERY_STORE,
+  },
+  {
+    name: 'new-count-rollup-strict',
+    area: 'clock',
+    file: 'src/server/store/sql/sql-store.ts',
+    find: 'AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`;',
+    replace: 'AND l.first_seen_at > ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`;',
+    tests: NEW,
+    project: SQL_STORES,
+  },
+  {
+    name: 'new-count-rollup-strict-clickhouse',
+    area: 'clock',
+    file: 'src/server/store/clickhouse/clickhouse-store.ts',
+    find: 'AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`,',
+    replace: 'AND l.first_seen_at > ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`,',
+    tests: NEW,
+    project: 'server-clickhouse',
+  },
   // ---- wire
+  {
+    name: 'unsupported-filter-not-answered',
+    area: 'wire',
+    file: 'src/server/app.ts',
+    find: 'if (isUnsupportedError(error)) {',
+    replace: 'if (false) {',
+    tests: ['test/server/unsupported-filter.test.ts'],
+    // The stores that refuse a filter they cannot run exactly (the embedded store and ClickHouse run them all).
+    project: ['server-sqlite', 'server-postgres'],
+  },
+  {
+    name: 'vary-origin-dropped',
+    area: 'wire',
+    file: 'src/server/plugins/cors.ts',
+    find: "if (origins !== false && origins !== '*') reply.header('Vary', 'Origin');",
+    replace: '',
+    tests: ['test/server/wire.test.ts'],
+  },
   {
     name: 'csv-lf-line-ends',
     area: 'wire',
@@ -253,5 +337,39 @@ export const MUTANTS: readonly Mutant[] = [
     find: 'const NEEDS_QUOTES = /[;"\\r\\n]/;',
     replace: 'const NEEDS_QUOTES = /["\\r\\n]/;',
     tests: ['test/server/csv.test.ts'],
+  },
+  // ---- client
+  {
+    name: 'client-retries-400',
+    area: 'client',
+    file: 'src/client/retry.ts',
+    find: 'statusCodes: Object.freeze([408, 429,',
+    replace: 'statusCodes: Object.freeze([400, 408, 429,',
+    tests: ['test/client/plain-errors.test.ts'],
+  },
+  // ---- plans: an index of a default order whose tie-break runs the other way answers the same, but every page sorts
+  {
+    name: 'sqlite-ref-domains-tie-break-reversed',
+    area: 'plans',
+    file: 'src/server/store/sqlite/schema.ts',
+    find: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);',
+    replace: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain DESC);',
+    tests: PLANS,
+  },
+  {
+    name: 'postgres-ref-domains-tie-break-reversed',
+    area: 'plans',
+    file: 'src/server/store/postgres/schema.ts',
+    find: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);',
+    replace: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain DESC);',
+    tests: PLANS,
+  },
+  {
+    name: 'postgres-links-tie-break-reversed',
+    area: 'plans',
+    file: 'src/server/store/postgres/schema.ts',
+    find: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id);',
+    replace: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id DESC);',
+    tests: PLANS,
   },
 ];

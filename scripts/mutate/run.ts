@@ -81,11 +81,16 @@ interface RunResult {
   readonly tail: string;
 }
 
+/** The vitest projects a mutant's tests run in (`all` unless it names others). */
+const projectsOf = (mutant: Pick<Mutant, 'project'>): readonly string[] =>
+  mutant.project === undefined ? ['all'] : typeof mutant.project === 'string' ? [mutant.project] : mutant.project;
+
 /** Runs vitest on `tests` in the copy; never throws. */
 function runTests(dir: string, mutant: Pick<Mutant, 'tests' | 'project'>, env: NodeJS.ProcessEnv): Promise<RunResult> {
   const started = Date.now();
+  const projects = projectsOf(mutant).flatMap((name) => ['--project', name]);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(dir, 'node_modules/vitest/vitest.mjs'), 'run', '--project', mutant.project ?? 'all', '--reporter=dot', '--bail=1', ...mutant.tests], {
+    const child = spawn(process.execPath, [join(dir, 'node_modules/vitest/vitest.mjs'), 'run', ...projects, '--reporter=dot', '--bail=1', ...mutant.tests], {
       cwd: dir,
       env: { ...process.env, ...env, CI: '', FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,10 +141,13 @@ async function main(): Promise<number> {
 
     // The tests must pass without a mutant, or a "caught" would mean nothing.
     const groups = new Map<string, Set<string>>();
-    for (const m of mutants) for (const t of m.tests) (groups.get(m.project ?? 'all') ?? groups.set(m.project ?? 'all', new Set()).get(m.project ?? 'all')!).add(t);
-    for (const [project, tests] of groups) {
-      log(`baseline: ${tests.size} test paths on project ${project}`);
-      const baseline = await runTests(copy.dir, { project, tests: [...tests] }, env);
+    for (const m of mutants) {
+      const key = projectsOf(m).join(',');
+      for (const t of m.tests) (groups.get(key) ?? groups.set(key, new Set()).get(key)!).add(t);
+    }
+    for (const [key, tests] of groups) {
+      log(`baseline: ${tests.size} test paths on project ${key}`);
+      const baseline = await runTests(copy.dir, { project: key.split(','), tests: [...tests] }, env);
       if (!baseline.passed) throw new Error(`the tests fail without any mutant, so nothing can be judged:\n${baseline.tail}`);
     }
 
