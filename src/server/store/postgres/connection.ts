@@ -21,7 +21,7 @@
 import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { isMissing } from '../../../peers.js';
 import { MissingDependencyError, SERVER } from '../../deps.js';
-import { cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
+import { callSignal, cancelledAlready, isQueryCancelled, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import { numbered, type Fragment } from '../sql/fragment.js';
 
@@ -176,32 +176,58 @@ function withSettings(url: string, settings: Readonly<Record<string, string>> | 
   return { connectionString: parsed && own !== '' ? parsed.toString() : url, options: [own, startupOptions(settings)].filter(Boolean).join(' ') };
 }
 
-/** What a session exposes of its server process: the address, its process id and secret key (pg's own fields). */
-interface SessionKeys {
-  readonly host: string;
-  readonly port: number;
-  readonly processID: number | null;
-  readonly secretKey: number | null;
-}
-
-/** Sends PostgreSQL's cancel request for the statement `client` is running, on a connection of its own (errors ignored: the statement then just runs on). */
-function sendCancel(pg: PgModule, client: PoolClient): void {
-  const { host, port, processID, secretKey } = client as unknown as SessionKeys;
-  if (processID === null || secretKey === null) return;
-  const { Connection } = pg as unknown as { Connection: new () => CancelConnection };
-  const connection = new Connection();
-  connection.on('error', () => undefined);
-  connection.once('connect', () => connection.cancel(processID, secretKey));
-  if (host.startsWith('/')) connection.connect(`${host}/.s.PGSQL.${port}`);
-  else connection.connect(port, host);
-}
-
-/** The part of pg's `Connection` a cancel request needs. */
-interface CancelConnection {
-  on(event: 'error', listener: () => void): void;
-  once(event: 'connect', listener: () => void): void;
-  connect(port: number | string, host?: string): void;
-  cancel(processID: number, secretKey: number): void;
+/**
+ * Cancels statements of the pool's sessions with `pg_cancel_backend(pid)` on one session of its
+ * own, opened on first use (no fork of a new backend per cancel, as the protocol's cancel request
+ * costs). When the call returns, the backend has its signal: it stops the statement it runs, or,
+ * when it has already finished it and waits for its next command, ignores the signal, so the
+ * session can go back to the pool once its cancel has returned.
+ */
+function canceller(pg: PgModule, config: PoolConfig): { cancel(pid: number): Promise<void>; close(): Promise<void> } {
+  let control: Promise<import('pg').Client> | undefined;
+  const open = () => {
+    control ??= (async () => {
+      const client = new pg.Client({ ...config, application_name: `${config.application_name ?? 'backlink-query'} (cancel)` });
+      client.on('error', () => (control = undefined));
+      await client.connect();
+      return client;
+    })();
+    const opening = control;
+    opening.catch(() => {
+      if (control === opening) control = undefined;
+    });
+    return opening;
+  };
+  // Cancels asked for while one is on its way go together in the next statement: one round trip
+  // for a burst of abandoned calls, whose queries compete for the CPU the cancel needs.
+  let waiting: { readonly pid: number; readonly resolve: () => void; readonly reject: (error: unknown) => void }[] = [];
+  let sending = false;
+  const send = async () => {
+    sending = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await (await open()).query('SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid', [batch.map((c) => c.pid)]);
+        for (const c of batch) c.resolve();
+      } catch (error) {
+        for (const c of batch) c.reject(error);
+      }
+    }
+    sending = false;
+  };
+  return {
+    cancel: (pid) =>
+      new Promise<void>((resolve, reject) => {
+        waiting.push({ pid, resolve, reject });
+        if (!sending) void send();
+      }),
+    close: async () => {
+      const client = await control?.catch(() => undefined);
+      control = undefined;
+      await client?.end().catch(() => undefined);
+    },
+  };
 }
 
 /** A fragment as pg's query config: `?` becomes `$1..$n`. @internal */
@@ -250,15 +276,34 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
   pool.on('connect', (client) => void client.on('error', () => undefined));
 
   let closed = false;
-  /** Clients whose session must not be reused (a ROLLBACK failed). */
+  /** Clients whose session must not be reused (a ROLLBACK failed, or a cancel could not be sent). */
   const broken = new WeakSet<PoolClient>();
+
+  /** A client of the pool; a call abandoned while it waits for one leaves at once (the client it is given later goes straight back). */
+  const connect = (signal: AbortSignal | undefined): Promise<PoolClient> => {
+    const connecting = pool.connect();
+    if (!signal) return connecting;
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        reject(new QueryCancelledError());
+        connecting.then((client) => client.release(), () => undefined);
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      connecting.then(
+        (client) => (signal.removeEventListener('abort', leave), resolve(client)),
+        (error: unknown) => (signal.removeEventListener('abort', leave), reject(error)),
+      );
+    });
+  };
 
   const withClient = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     if (closed) throw new StoreUnavailableError('The store is closed.');
+    cancelledAlready();
     let client: PoolClient;
     try {
-      client = await pool.connect();
+      client = await connect(callSignal());
     } catch (error) {
+      if (isQueryCancelled(error)) throw error;
       if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
       // Waiting for a connection timed out while every connection of the pool was open and in use:
       // the database is up but busy, which is not what "cannot be reached" would tell an operator.
@@ -271,10 +316,10 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     try {
       return await work(client);
     } catch (error) {
-      destroy = isConnectionFailure(error) || broken.has(client);
+      destroy = isConnectionFailure(error);
       throw toStoreError(error);
     } finally {
-      client.release(destroy);
+      client.release(destroy || broken.has(client));
     }
   };
 
@@ -292,24 +337,24 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
       }
     });
 
-  // A statement of an abandoned call is cancelled with the protocol's cancel request (a connection
-  // of its own, not one of the pool's), and its session is not reused: a cancel that arrived after
-  // the statement ended must find no other statement to stop.
+  // A statement of an abandoned call is cancelled (see canceller); its session goes back to the
+  // pool once the cancel has returned, or is closed when the cancel could not be sent.
+  const cancels = canceller(pg, config);
   const rows = <Row>(query: Fragment): Promise<Row[]> =>
     withClient(async (client) => {
       cancelledAlready();
-      let cancelled = false;
+      let cancelling: Promise<void> | undefined;
       const done = onCallAbort(() => {
-        cancelled = true;
-        broken.add(client);
-        sendCancel(pg, client);
+        const pid = (client as unknown as { processID: number | null }).processID;
+        cancelling = (pid === null ? Promise.reject(new Error('no backend pid')) : cancels.cancel(pid)).catch(() => void broken.add(client));
       });
       try {
         return (await client.query<QueryResultRow>(toQuery(query))).rows as Row[];
       } catch (error) {
-        throw cancelled ? new QueryCancelledError(undefined, { cause: error }) : error;
+        throw cancelling ? new QueryCancelledError(undefined, { cause: error }) : error;
       } finally {
         done();
+        await cancelling;
       }
     });
 
@@ -327,6 +372,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     close: async () => {
       if (closed) return;
       closed = true;
+      await cancels.close();
       await pool.end();
     },
   };
