@@ -5,7 +5,7 @@
  */
 import type { ILexingError, ILexingResult, IRecognitionException, IToken, TokenType } from 'chevrotain';
 import type { Condition, FilterNode } from '../ast/nodes.js';
-import { FilterError } from '../errors/filter-error.js';
+import { FilterError, ParameterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { FilterIssue, IssueDraft } from '../errors/issue.js';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../validate/limits.js';
@@ -13,7 +13,7 @@ import { checkTargetOptions, validateConditionsOf, type TargetOptions } from '..
 import type { OperationName } from '../catalogue/operations.js';
 import { deepFreezeFilter, LruCache } from './cache.js';
 import { checkString, isNumberOutOfRange } from './literals.js';
-import { fastParser, filterParser, type FilterParser } from './parser.js';
+import { fastParser, filterParser, PARSE_STOPPED, type FilterParser } from './parser.js';
 import * as t from './tokens.js';
 
 /** Options of {@link parseFilter} and {@link safeParseFilter}. */
@@ -33,12 +33,27 @@ export interface ParseOptions extends Partial<TargetOptions> {
    * Default `false`.
    */
   readonly cache?: boolean;
+  /**
+   * Stop looking for issues once this many are found (default: no bound, every issue). The result
+   * then lists at most `maxIssues` issues, the first of the text exactly as the full list begins
+   * (rarely fewer than `maxIssues`: the parse stops at its `2 * maxIssues + 1`-th error, and only
+   * what lies before that error is reported), and says `truncated: true`: there are more, or
+   * checking stopped before the end of the text. The work a filter with many errors costs (the
+   * recovering parser, did-you-mean for each unknown field) then stops growing with its errors: a
+   * server answering untrusted filters sets it.
+   */
+  readonly maxIssues?: number;
 }
 
 /** The result of {@link safeParseFilter}. */
 export type ParseResult =
   | { readonly ok: true; readonly filter: FilterNode }
-  | { readonly ok: false; readonly issues: readonly FilterIssue[] };
+  | {
+      readonly ok: false;
+      readonly issues: readonly FilterIssue[];
+      /** Set when `maxIssues` cut the search short: the filter has more issues than listed, or may have. */
+      readonly truncated?: true;
+    };
 
 /** How many filters the parse cache (option `cache` of {@link safeParseFilter}) keeps: the most recently used. @internal */
 export const PARSE_CACHE_SIZE = 256;
@@ -51,6 +66,7 @@ interface CacheEntry {
   readonly operation: OperationName | undefined;
   readonly targets: number | undefined;
   readonly limits: Limits;
+  readonly maxIssues: number;
   readonly result: ParseResult;
 }
 
@@ -67,15 +83,15 @@ export function clearParseCache(): void {
 
 const sameLimits = (a: Limits, b: Limits) => a === b || (a.maxLength === b.maxLength && a.maxDepth === b.maxDepth && a.maxConditions === b.maxConditions);
 
-function cachedParse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): ParseResult {
+function cachedParse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined, maxIssues: number): ParseResult {
   const entries = parseCache.get(text);
   if (entries !== undefined) {
     for (const entry of entries) {
-      if (entry.operation === operation && entry.targets === targets && sameLimits(entry.limits, limits)) return entry.result;
+      if (entry.operation === operation && entry.targets === targets && entry.maxIssues === maxIssues && sameLimits(entry.limits, limits)) return entry.result;
     }
   }
-  const result = freezeResult(parseUncached(text, limits, operation, targets));
-  const entry: CacheEntry = { operation, targets, limits: limits === DEFAULT_LIMITS ? limits : Object.freeze({ ...limits }), result };
+  const result = freezeResult(parseUncached(text, limits, operation, targets, maxIssues));
+  const entry: CacheEntry = { operation, targets, limits: limits === DEFAULT_LIMITS ? limits : Object.freeze({ ...limits }), maxIssues, result };
   // A text parsed for many contexts keeps the most recent few.
   parseCache.set(text, entries === undefined ? [entry] : [entry, ...entries.slice(0, 7)]);
   return result;
@@ -97,15 +113,28 @@ export function safeParseFilter(text: string, options: ParseOptions = {}): Parse
   const opts: ParseOptions = options ?? {};
   const limits = resolveLimits(opts.limits ?? undefined);
   const operation = opts.operation === undefined ? undefined : checkTargetOptions(opts.operation, opts.targets);
-  if (opts.cache === true && typeof text === 'string' && text.length <= MAX_CACHED_LENGTH) return cachedParse(text, limits, operation, opts.targets);
-  return parseUncached(text, limits, operation, opts.targets);
+  const maxIssues = checkMaxIssues(opts.maxIssues);
+  if (opts.cache === true && typeof text === 'string' && text.length <= MAX_CACHED_LENGTH) return cachedParse(text, limits, operation, opts.targets, maxIssues);
+  return parseUncached(text, limits, operation, opts.targets, maxIssues);
 }
 
-function parseUncached(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): ParseResult {
-  const analysis = analyse(text, limits, operation, targets);
-  if (analysis.issues.length > 0) return { ok: false, issues: finishIssues(analysis.issues, textOf(text)) };
-  return { ok: true, filter: analysis.filter! };
+/** `maxIssues` as given: at least 1 (or Infinity, the default). */
+function checkMaxIssues(maxIssues: number | undefined): number {
+  if (maxIssues === undefined || maxIssues === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  if (Number.isInteger(maxIssues) && maxIssues >= 1) return maxIssues;
+  throw new ParameterError('maxIssues', 'invalid_value', 'maxIssues must be a positive integer or Infinity.');
 }
+
+function parseUncached(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined, maxIssues: number): ParseResult {
+  const analysis = analyse(text, limits, operation, targets, maxIssues);
+  if (analysis.issues.length === 0) return { ok: true, filter: analysis.filter! };
+  if (!analysis.stopped && analysis.issues.length <= maxIssues) return { ok: false, issues: finishIssues(analysis.issues, textOf(text)) };
+  // Only the issues listed get their message, line and column.
+  const first = [...analysis.issues].sort(byPlace).slice(0, maxIssues);
+  return { ok: false, issues: finishIssues(first, textOf(text)), truncated: true };
+}
+
+const byPlace = (a: IssueDraft, b: IssueDraft) => a.offset - b.offset || a.length - b.length;
 
 /** A result made safe to share: the AST, its spans and the issues frozen. */
 function freezeResult(result: ParseResult): ParseResult {
@@ -136,10 +165,17 @@ export function parseFilter(text: string, options: ParseOptions = {}): FilterNod
 interface Analysis {
   readonly issues: IssueDraft[];
   readonly filter?: FilterNode | undefined;
+  /** The recovering parser stopped at its error budget (`maxIssues`): the text past it was not checked. */
+  readonly stopped?: boolean;
 }
 
-/** Every issue of `text`, and its AST; `operation` and `targets` are already checked. */
-function analyse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined): Analysis {
+/**
+ * Every issue of `text`, and its AST; `operation` and `targets` are already checked. With
+ * `maxIssues`, the recovering parser stops at its `2 * maxIssues + 1`-th error and the field and
+ * type checks after `maxIssues + 1` issues of their own: the first issues of the text are among
+ * those found, and finding more than `maxIssues` says there are more.
+ */
+function analyse(text: string, limits: Limits, operation: OperationName | undefined, targets: number | undefined, maxIssues = Number.POSITIVE_INFINITY): Analysis {
   if (typeof text !== 'string') {
     return done([{ code: 'unexpected_token', offset: 0, length: 0, expected: 'a filter text', message: 'The filter must be a string.' }]);
   }
@@ -161,15 +197,25 @@ function analyse(text: string, limits: Limits, operation: OperationName | undefi
   // by the recovering parser, which reports every error and keeps what it could parse.
   // (`errors` is a copy Chevrotain makes on every read: read once.)
   let parser = fastParser;
-  let filter = runParser(parser, lexed.tokens);
-  const wellFormed = filter !== STACK_EXHAUSTED && parser.errors.length === 0;
-  if (filter !== STACK_EXHAUSTED && !wellFormed) {
+  let parsed = runParser(parser, lexed.tokens);
+  const wellFormed = parsed !== STACK_EXHAUSTED && parser.errors.length === 0;
+  let stoppedAt: number | undefined;
+  if (parsed !== STACK_EXHAUSTED && !wellFormed) {
     parser = filterParser;
-    filter = runParser(parser, lexed.tokens);
+    // Twice as many parse errors as issues wanted: some errors are not issues (the stumbles of an
+    // earlier one), and the error the parse stops at is not kept (see below).
+    parsed = runParser(parser, lexed.tokens, 2 * maxIssues + 1);
+    if (parsed === PARSE_STOPPED) {
+      // The error that stopped the parse is the last one it recorded: nothing past it was parsed.
+      const errors = parser.errors;
+      const last = errors[errors.length - 1]?.token;
+      stoppedAt = last && Number.isFinite(last.startOffset) ? last.startOffset : text.length;
+    }
   }
-  if (filter === STACK_EXHAUSTED) {
+  if (parsed === STACK_EXHAUSTED) {
     return done([...issues, { code: 'too_deep', offset: 0, length: text.length, expected: String(maxDepth) }]);
   }
+  const filter = parsed === PARSE_STOPPED ? undefined : parsed;
   // The recovering parser runs only after an error: the common, well-formed case skips all this.
   let syntaxOffsets: readonly number[] = [];
   if (!wellFormed) {
@@ -178,15 +224,23 @@ function analyse(text: string, limits: Limits, operation: OperationName | undefi
     syntaxOffsets = syntax.map((issue) => issue.offset);
   }
 
-  // A well-formed parse built exactly the conditions of its AST, in order: no walk needed.
-  const conditions = wellFormed ? parser.conditions : collectConditions(filter);
+  // A well-formed parse built exactly the conditions of its AST, in order: no walk needed. A parse
+  // stopped at its error budget has no AST: the conditions it built before stopping are checked.
+  const conditions = wellFormed || stoppedAt !== undefined ? parser.conditions : collectConditions(filter);
   if (conditions.length > limits.maxConditions) {
     const first = conditions[limits.maxConditions]!;
     issues.push({ code: 'too_many_conditions', offset: first.span.offset, length: first.span.length, expected: String(limits.maxConditions) });
   }
   if (operation !== undefined) {
     const sure = issues.length === 0 ? conditions : withoutDoubt(parser, conditions, syntaxOffsets);
-    validateConditionsOf(operation, targets, sure, text, issues.length === 0 ? filter : undefined, issues);
+    validateConditionsOf(operation, targets, sure, text, issues.length === 0 ? filter : undefined, issues, maxIssues + 1);
+  }
+  if (stoppedAt !== undefined) {
+    // Only what lies before the place the parse stopped was checked as a whole parse checks it
+    // (an error there may be one a whole parse would drop as the stumble of a later one, and past
+    // it only the lexer looked): the issues kept are the first ones of the text, as a whole parse
+    // lists them.
+    return { issues: issues.filter((issue) => issue.offset < stoppedAt), stopped: true };
   }
   if (issues.length === 0 && filter === undefined) {
     issues.push({ code: 'unexpected_end', offset: text.length, length: 0, expected: 'a condition' });
@@ -271,8 +325,9 @@ const STACK_EXHAUSTED = Symbol('stack exhausted');
  * caller already be deep in its own stack, a stack overflow still ends as `too_deep`, never as a
  * `RangeError` reaching the caller.
  */
-function runParser(parser: FilterParser, tokens: IToken[]): FilterNode | undefined | typeof STACK_EXHAUSTED {
+function runParser(parser: FilterParser, tokens: IToken[], errorBudget = Number.POSITIVE_INFINITY): FilterNode | undefined | typeof STACK_EXHAUSTED | typeof PARSE_STOPPED {
   parser.load(tokens);
+  parser.errorBudget = errorBudget;
   // Every syntax error is a Chevrotain exception object, and capturing its stack trace was most
   // of the time spent on input with many errors; nobody reads those traces (errors become issues).
   // The fast parser stops at its first error, so only the recovering one needs this.
@@ -283,9 +338,11 @@ function runParser(parser: FilterParser, tokens: IToken[]): FilterNode | undefin
     return parser.filter();
   } catch (error) {
     if (error instanceof RangeError) return STACK_EXHAUSTED;
+    if (error === PARSE_STOPPED) return PARSE_STOPPED;
     throw error;
   } finally {
     if (quiet) Error.stackTraceLimit = stackTraceLimit;
+    parser.errorBudget = Number.POSITIVE_INFINITY;
   }
 }
 

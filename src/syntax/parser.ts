@@ -64,6 +64,13 @@ const expectations: IParserErrorMessageProvider = {
   buildEarlyExitMessage: ({ expectedIterationPaths }) => oneOf(expectedIterationPaths.map((path) => label(path[0]!))),
 };
 
+/**
+ * Thrown out of a parse that recorded more errors than its {@link FilterParser.errorBudget}
+ * (Chevrotain re-throws anything that is not one of its own recognition errors).
+ * @internal
+ */
+export const PARSE_STOPPED: unique symbol = Symbol('parse stopped: too many errors');
+
 /** @internal */
 export class FilterParser extends EmbeddedActionsParser {
   /**
@@ -87,6 +94,14 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /** Whether Chevrotain's self-analysis has run (see {@link FilterParser.analyse}). */
   private analysed = false;
+
+  /**
+   * How many parse errors the next parse may record: one more stops it, with
+   * {@link PARSE_STOPPED} thrown out of the rule (set around one parse; no bound otherwise). The
+   * recovering parser's work grows with the errors it re-syncs from: this bounds it.
+   */
+  errorBudget = Number.POSITIVE_INFINITY;
+  private errorCount = 0;
 
   /**
    * Construction only registers the rules; the grammar is analysed (recorded, validated, its
@@ -128,6 +143,18 @@ export class FilterParser extends EmbeddedActionsParser {
     this.doubts = undefined;
     this.pending = undefined;
     this.conditions = [];
+    this.errorCount = 0;
+  }
+
+  /**
+   * Chevrotain records every parse error through this method (not in its typings, present since
+   * its first versions); past {@link FilterParser.errorBudget} the parse stops here.
+   */
+  SAVE_ERROR(error: unknown): unknown {
+    const base = Object.getPrototypeOf(FilterParser.prototype) as { SAVE_ERROR(this: FilterParser, error: unknown): unknown };
+    const saved = base.SAVE_ERROR.call(this, error);
+    if (++this.errorCount > this.errorBudget) throw PARSE_STOPPED;
+    return saved;
   }
 
   /** Whether `condition` was built from recovered or virtual tokens in the last parse. */

@@ -105,7 +105,8 @@ export function validateConditions(
 
 /**
  * {@link validateConditions} for an operation and a target count already checked by
- * {@link checkTargetOptions}, adding the issues to `issues`.
+ * {@link checkTargetOptions}, adding the issues to `issues`; it stops once it has added
+ * `maxIssues` of them.
  * @internal
  */
 export function validateConditionsOf(
@@ -115,6 +116,7 @@ export function validateConditionsOf(
   text: string,
   whole: FilterNode | undefined,
   issues: IssueDraft[] = [],
+  maxIssues = Number.POSITIVE_INFINITY,
 ): IssueDraft[] {
   const operation = operations[name];
   if (!operation.filter) {
@@ -124,7 +126,8 @@ export function validateConditionsOf(
   }
   const table = tableOf(operation.record);
   const maxIndex = targets ?? MAX_MATRIX_TARGETS;
-  for (let i = 0; i < conditions.length; i++) {
+  const enough = issues.length + maxIssues;
+  for (let i = 0; i < conditions.length && issues.length < enough; i++) {
     checkCondition(conditions[i]!, table, maxIndex, text, issues);
   }
   return issues;

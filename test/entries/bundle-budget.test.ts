@@ -100,14 +100,15 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
     expect(all.gzip).toBeLessThanOrEqual(68 * KB);
   });
 
-  it('backlink-query/filter: Chevrotain, and at most 13.5 KB gzip of ours on top', async () => {
+  it('backlink-query/filter: Chevrotain, and at most 14 KB gzip of ours on top', async () => {
     // The floor: the three things of Chevrotain the grammar uses, and nothing of ours.
     const chevrotain = await measure({ contents: "export { createToken, EmbeddedActionsParser, Lexer } from 'chevrotain';" }, 'browser');
     const filter = await measure({ source: 'src/filter/index.ts' }, 'browser');
     report('chevrotain (createToken, Lexer, parser)', chevrotain);
     report('backlink-query/filter', filter);
     if (process.env['BUNDLE_SIZES']) console.log(`  of which lodash-es ${kb(from(filter, 'lodash-es'))} raw (tree-shaken), Chevrotain's own ${kb(from(filter, 'chevrotain') + from(filter, '@chevrotain'))} raw`);
-    expect(filter.gzip - chevrotain.gzip).toBeLessThanOrEqual(13.5 * KB);
+    // 13.85 KB since maxIssues (the recovering parser stopped at an error budget): about 0.35 KB.
+    expect(filter.gzip - chevrotain.gzip).toBeLessThanOrEqual(14 * KB);
     expect(filter.gzip).toBeLessThanOrEqual(54 * KB);
   });
 
