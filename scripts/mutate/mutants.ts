@@ -12,7 +12,7 @@
 export interface Mutant {
   /** A short stable name (`--only` takes it). */
   readonly name: string;
-  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans';
+  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans' | 'abandoned calls';
   /** File under the repository root. */
   readonly file: string;
   /** Source text replaced, exactly once. */
@@ -41,6 +41,8 @@ const EVERY_STORE = ['all', 'server-sqlite', 'server-postgres', 'server-clickhou
 /** The stores whose overview is the SQL store's (the embedded store's is its SQLite half's). */
 const SQL_STORES = ['all', 'server-sqlite', 'server-postgres'] as const;
 const PLANS = ['test/server/query-plans.test.ts'];
+const ABANDON = ['test/server/abandon.test.ts'];
+const CANCEL = ['test/server/cancel-engines.test.ts'];
 
 export const MUTANTS: readonly Mutant[] = [
   // ---- dialects: each must be caught by that engine's differential suites (default and linguistic collation)
@@ -371,5 +373,94 @@ export const MUTANTS: readonly Mutant[] = [
     find: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id);',
     replace: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id DESC);',
     tests: PLANS,
+  },
+  // ---- abandoned calls: the slot, the stop, the charge, admission; each engine's cancel
+  {
+    name: 'slot-freed-when-client-leaves',
+    area: 'abandoned calls',
+    file: 'src/server/plugins/guard.ts',
+    find: '    call.abort.abort();\n',
+    replace: '    call.abort.abort();\n    call.release();\n',
+    tests: ABANDON,
+  },
+  {
+    name: 'call-signal-not-passed',
+    area: 'abandoned calls',
+    file: 'src/server/store/call-signal.ts',
+    find: 'return await calls.run(signal, work);',
+    replace: 'return await work();',
+    tests: ABANDON,
+  },
+  {
+    name: 'charge-kept-for-gone-client',
+    area: 'abandoned calls',
+    file: 'src/server/routes/operation-route.ts',
+    find: '    await ctx.store.refund(call.keyId, units);\n',
+    replace: '',
+    tests: ABANDON,
+  },
+  {
+    name: 'no-admission-before-work',
+    area: 'abandoned calls',
+    file: 'src/server/routes/operation-route.ts',
+    find: '      await admit(ctx, call.keyId, spec, params);\n',
+    replace: '',
+    tests: ABANDON,
+  },
+  {
+    name: 'admission-ignores-limit',
+    area: 'abandoned calls',
+    file: 'src/server/routes/operation-route.ts',
+    find: 'const lines = params.limit ?? params.urls?.length ?? spec.price.maxLines;',
+    replace: 'const lines = 1;',
+    tests: ABANDON,
+  },
+  {
+    name: 'duckdb-not-interrupted',
+    area: 'abandoned calls',
+    file: 'src/server/store/duckdb/connection.ts',
+    find: "const done = onCallAbort(() => stop('cancel'));",
+    replace: 'const done = () => undefined;',
+    tests: CANCEL,
+  },
+  {
+    name: 'sqlite-queued-statement-run',
+    area: 'abandoned calls',
+    file: 'src/server/store/sqlite/connection.ts',
+    find: 'if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) {',
+    replace: 'if (false) {',
+    tests: CANCEL,
+  },
+  {
+    name: 'sqlite-running-statement-not-interrupted',
+    area: 'abandoned calls',
+    file: 'src/server/store/sqlite/connection.ts',
+    find: 'interrupt = (slot) => void statement.get(slot);',
+    replace: 'interrupt = (slot) => void slot;',
+    tests: CANCEL,
+  },
+  {
+    name: 'postgres-not-cancelled',
+    area: 'abandoned calls',
+    file: 'src/server/store/postgres/connection.ts',
+    find: ": cancels.cancel(pid)).catch(() => void broken.add(client));",
+    replace: ': Promise.resolve()).catch(() => void broken.add(client));',
+    tests: CANCEL,
+  },
+  {
+    name: 'postgres-pool-wait-kept',
+    area: 'abandoned calls',
+    file: 'src/server/store/postgres/connection.ts',
+    find: 'client = await connect(callSignal());',
+    replace: 'client = await connect(undefined);',
+    tests: CANCEL,
+  },
+  {
+    name: 'clickhouse-not-killed',
+    area: 'abandoned calls',
+    file: 'src/server/store/clickhouse/connection.ts',
+    find: 'this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);',
+    replace: 'void queryId;',
+    tests: ['test/server/clickhouse-cancel.test.ts'],
   },
 ];

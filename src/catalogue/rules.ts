@@ -6,8 +6,9 @@
  *
  * What each side adds is only what its input can get wrong and the other's cannot: the client
  * checks JavaScript types (`invalid_type`) and commas inside list items (`invalid_value`); the
- * server reports repeated names (`repeated_parameter`) and integers not written in digits
- * (`not_an_integer`). Filters are checked by the filter language, with its own codes.
+ * server reports repeated names (`repeated_parameter`), values whose percent-escapes do not
+ * decode (`bad_encoding`) and integers not written in digits (`not_an_integer`). Filters are
+ * checked by the filter language, with its own codes.
  *
  * @module
  */
@@ -29,6 +30,7 @@ export const PARAMETER_RULES = {
   unknown_operation: 'No operation of that name.',
   unknown_parameter: 'A parameter the operation does not take (with the closest name, when one is close).',
   repeated_parameter: 'A parameter given more than once in the query string.',
+  bad_encoding: 'A value in the query string with a percent-escape that does not decode to UTF-8 (%FF, %C3%28, %zz, a lone %).',
   required: 'A required parameter is missing; an empty value (text or list) counts as missing.',
   invalid_type: 'A value of the wrong JavaScript type (a string limit, a urls that is not an array); client only.',
   invalid_value: 'A value outside its set (scope, direction, format, country), or a list item containing a comma (client).',
@@ -135,6 +137,12 @@ export const parameterIssue = {
     rule: 'repeated_parameter',
     message: `${parameter} may be given only once.`,
   }),
+  bad_encoding: (parameter: string, escape: string): ParameterIssue => ({
+    parameter,
+    rule: 'bad_encoding',
+    message: `${parameter} has a percent-escape that does not decode to UTF-8: ${escape} (encode the value as UTF-8, and a literal % as %25).`,
+    escape,
+  }),
   required: (operation: string, parameter: string): ParameterIssue => ({
     parameter,
     rule: 'required',
@@ -173,13 +181,13 @@ export const parameterIssue = {
     rule: 'not_an_integer',
     message: `${parameter} must be a whole number written in digits, not ${show(value)}.`,
   }),
-  too_small: (parameter: string, minimum: number, value: number): ParameterIssue => ({
+  too_small: (parameter: string, minimum: number, value: number | string): ParameterIssue => ({
     parameter,
     rule: 'too_small',
     message: `${parameter} must be at least ${minimum}, not ${value}.`,
     minimum,
   }),
-  too_large: (parameter: string, maximum: number, value: number): ParameterIssue => ({
+  too_large: (parameter: string, maximum: number, value: number | string): ParameterIssue => ({
     parameter,
     rule: 'too_large',
     message: `${parameter} must be at most ${maximum}, not ${value}.`,

@@ -93,6 +93,7 @@ describe('PostgreSQL', () => {
     const url = await freshPostgresDatabase(inject('postgresUrl'), 'cancel');
     const connection = await openPostgresConnection({ url, statementTimeoutMs: 60_000, applicationName: 'bq-cancel-test' });
     const watcher = await openPostgresConnection({ url });
+    const single = await openPostgresConnection({ url, poolSize: 1, statementTimeoutMs: 60_000, applicationName: 'bq-cancel-test' });
     const sleeping = () =>
       watcher.all<{ n: number }>(sql`SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = ${'bq-cancel-test'} AND state = ${'active'} AND query LIKE ${'SELECT pg_sleep%'}`);
     try {
@@ -102,11 +103,22 @@ describe('PostgreSQL', () => {
       call.abort();
       await expect(running).rejects.toBeInstanceOf(QueryCancelledError);
       await expect.poll(async () => (await sleeping())[0]!.n, { timeout: 10_000 }).toBe(0);
+      // A call waiting for a connection of the pool (of one, busy) leaves the line when abandoned.
+      const holder = new AbortController();
+      const busy = forCall(holder.signal, () => single.all(raw('SELECT pg_sleep(60)')));
+      await expect.poll(async () => (await sleeping())[0]!.n, { timeout: 10_000 }).toBe(1);
+      const waiter = new AbortController();
+      const waiting = forCall(waiter.signal, () => single.all(sql`SELECT ${1}::int AS n`));
+      waiter.abort();
+      await expect(waiting).rejects.toBeInstanceOf(QueryCancelledError);
+      holder.abort();
+      await expect(busy).rejects.toBeInstanceOf(QueryCancelledError);
       // The session the cancel reached serves the next statements (no cancel is left to stop them).
       for (let i = 0; i < 3; i++) expect(await connection.all(sql`SELECT ${41}::int + 1 AS n, pg_sleep(0.1)::text AS s`)).toEqual([{ n: 42, s: '' }]);
     } finally {
       await connection.close();
       await watcher.close();
+      await single.close().catch(() => undefined);
     }
   });
 });

@@ -213,6 +213,114 @@ describe('requests that reach no route', () => {
   });
 });
 
+describe('query strings', () => {
+  const overview = `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`;
+  const details = async (path: string, init: RequestInit = { headers: headers() }) => {
+    const response = await fetch(at(path), init);
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('__proto__, constructor and prototype are unknown parameters like any other', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty']) {
+      const { status, body } = await details(`${overview}&${name}=x`);
+      expect({ name, status }).toEqual({ name, status: 400 });
+      expect(body.error.details).toEqual([{ parameter: name, rule: 'unknown_parameter', message: `overview takes no parameter ${name}.` }]);
+    }
+  });
+
+  it('a value whose percent-escapes do not decode to UTF-8 is named with its bad escape, not read', async () => {
+    const cases: [string, string][] = [
+      [`filter=anchor%20%3D%20'%C3%28'`, '%C3%28'], // a lead byte followed by no continuation
+      ['filter=anchor%20%3D%20%FF', '%FF'],
+      ['filter=%C0%AF', '%C0'], // an overlong form: C0 never starts a character
+      ['filter=%E0%80%80', '%E0%80%80'], // an overlong three-byte form
+      ['filter=%ED%A0%80', '%ED%A0%80'], // a surrogate
+      ['filter=a%zz', '%zz'],
+      ['filter=a%2', '%2'],
+      ['filter=a%', '%'],
+    ];
+    for (const [query, escape] of cases) {
+      const { status, body } = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&${query}`);
+      expect({ query, status }).toEqual({ query, status: 400 });
+      expect(body.error.details).toEqual([
+        { parameter: 'filter', rule: 'bad_encoding', escape, message: `filter has a percent-escape that does not decode to UTF-8: ${escape} (encode the value as UTF-8, and a literal % as %25).` },
+      ]);
+    }
+    // The same on any parameter; a % that decoded from %25 is only a character.
+    expect((await details(`${BASE}/links?url=example.com%FF&scope=ROOT_DOMAIN`)).body.error.details).toMatchObject([{ parameter: 'url', rule: 'bad_encoding', escape: '%FF' }]);
+    const liked = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&filter=${encodeURIComponent("anchor LIKE '%xample%'")}`);
+    expect(liked.status).toBe(200);
+    expect(liked.body.meta.total).toBe(3);
+  });
+
+  it('an integer too large to hold is refused with its text as given, not rounded', async () => {
+    const offset = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&offset=9223372036854775807`);
+    expect(offset.body.error.details).toEqual([
+      { parameter: 'offset', rule: 'too_large', maximum: Number.MAX_SAFE_INTEGER, message: 'offset must be at most 9007199254740991, not 9223372036854775807.' },
+    ]);
+    const limit = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=99999999999999999999`);
+    expect(limit.body.error.details).toEqual([{ parameter: 'limit', rule: 'too_large', maximum: 10000, message: 'limit must be at most 10000, not 99999999999999999999.' }]);
+    const negative = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&offset=-9223372036854775808`);
+    expect(negative.body.error.details).toEqual([{ parameter: 'offset', rule: 'too_small', minimum: 0, message: 'offset must be at least 0, not -9223372036854775808.' }]);
+    // A fraction the number type would round away is still a fraction.
+    const fraction = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=1.00000000000000000001`);
+    expect(fraction.body.error.details).toEqual([{ parameter: 'limit', rule: 'not_an_integer', message: 'limit must be a whole number written in digits, not "1.00000000000000000001".' }]);
+  });
+
+  it('Accept: text/csv without format answers CSV; an explicit format wins; Vary names Accept', async () => {
+    const links = `${BASE}/links?url=example.com&scope=ROOT_DOMAIN&fields=anchor&limit=2`;
+    const csv = await fetch(at(links), { headers: { ...headers(), accept: 'text/csv' } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toMatch(/^anchor\r\n/);
+    expect(csv.headers.get('vary')).toMatch(/(^|, *)Accept(,|$)/);
+    const cases: [string, string, string][] = [
+      ['&format=json', 'text/csv', 'application/json'], // the parameter wins
+      ['', 'text/csv, application/json', 'application/json'], // a tie keeps the default
+      ['', 'application/json;q=0.5, text/csv', 'text/csv'],
+      ['', 'text/csv;q=0', 'application/json'],
+      ['', '*/*', 'application/json'],
+      ['&format=csv', 'application/json', 'text/csv'],
+    ];
+    for (const [query, accept, type] of cases) {
+      const response = await fetch(at(`${links}${query}`), { headers: { ...headers(), accept } });
+      expect({ query, accept, type: response.headers.get('content-type')?.split(';')[0] }).toEqual({ query, accept, type });
+    }
+    // Matrix has no CSV form: Accept cannot ask for one.
+    const matrix = await fetch(at(`${BASE}/matrix?urls=example.com,rival.com&scope=ROOT_DOMAIN`), { headers: { ...headers(), accept: 'text/csv' } });
+    expect(matrix.status).toBe(200);
+    expect(matrix.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('a filter with hundreds of issues, or a query of thousands of unknown names: a bounded answer that counts the rest', async () => {
+    const filter = Array(820).fill('x').join(' OR ').slice(0, 4096); // 820 syntax errors
+    const many = await fetch(at(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&filter=${encodeURIComponent(filter)}`), { headers: headers() });
+    const text = await many.text();
+    expect(many.status).toBe(400);
+    expect(text.length).toBeLessThan(8_000); // 181 KB before
+    const manyBody = JSON.parse(text);
+    expect(manyBody.error.message).toMatch(/^The request has at least 20 invalid parameter values; the first: Unexpected "OR"/);
+    expect(manyBody.error.details).toHaveLength(21);
+    expect(manyBody.error.details[20]).toEqual({ rule: 'more_issues', count: 0, message: 'The filter may have more issues: the server looks for its first 20 only.' });
+    // Unknown fields (a filter checked against the wrong operation): the listed details stay within 16 KiB.
+    const unknown = Array(400).fill('aa > 1').join(' OR ').slice(0, 4096);
+    const fields = await details(`${BASE}/links?url=example.com&scope=ROOT_DOMAIN&filter=${encodeURIComponent(unknown)}`);
+    expect(JSON.stringify(fields.body.error.details.slice(0, -1)).length).toBeLessThanOrEqual(16 * 1024 + 2);
+    expect(fields.body.error.details.at(-1)).toMatchObject({ rule: 'more_issues' });
+    // 3,000 unknown names (about 30 KB of query): 20 listed, the other 2,980 counted.
+    const names = Array.from({ length: 3000 }, (_, i) => `p${i}=`).join('&');
+    const started = performance.now();
+    const unknownNames = await details(`${overview}&${names}`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(unknownNames.body.error.message).toBe('The request has 3000 invalid parameter values; the first: overview takes no parameter p0.');
+    expect(unknownNames.body.error.details).toHaveLength(21);
+    expect(unknownNames.body.error.details[20]).toEqual({ rule: 'more_issues', count: 2980, message: 'And 2980 more issues, not listed.' });
+    // A name of 10,000 characters is shown by its first 100.
+    const long = await details(`${overview}&${'n'.repeat(10_000)}=1`);
+    expect(long.body.error.details).toEqual([{ parameter: `${'n'.repeat(100)}…`, rule: 'unknown_parameter', message: `overview takes no parameter ${'n'.repeat(100)}….` }]);
+  });
+});
+
 describe('wire compatibility', () => {
   it('takes the key as ?key= on GET, never echoes or logs it, and the header wins over it', async () => {
     const byQuery = await fetch(at(`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN&key=${KEY}`));

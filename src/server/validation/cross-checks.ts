@@ -27,21 +27,26 @@ export function returnedFieldList(spec: OperationSpec, given: readonly string[] 
   return { list: all.filter((f) => chosen.has(f)), given: false };
 }
 
-/** The filter parsed and validated for the operation (and, for matrix, the number of targets). @internal */
+/**
+ * The filter parsed and validated for the operation (and, for matrix, the number of targets); its
+ * first `maxIssues` issues go to `issues`, and `truncated` says the filter has (or may have) more.
+ * @internal
+ */
 export function checkFilter(
   operation: OperationName,
   raw: string | undefined,
   targets: number | undefined,
   issues: ErrorDetail[],
-): { filter: FilterNode | null; filterText: string | null } {
-  if (raw === undefined || /^[ \t\r\n]*$/.test(raw)) return { filter: null, filterText: null };
+  maxIssues?: number,
+): { filter: FilterNode | null; filterText: string | null; truncated: boolean } {
+  if (raw === undefined || /^[ \t\r\n]*$/.test(raw)) return { filter: null, filterText: null, truncated: false };
   const validTargets = targets !== undefined && targets >= 1 && targets <= MAX_MATRIX_TARGETS ? targets : undefined;
   // A server sees the same filters again and again: the parse cache answers them (docs/filter-language.md).
-  const result = safeParseFilter(raw, { operation, targets: validTargets, cache: true });
-  if (result.ok) return { filter: result.filter, filterText: raw };
+  const result = safeParseFilter(raw, { operation, targets: validTargets, cache: true, ...(maxIssues === undefined ? {} : { maxIssues }) });
+  if (result.ok) return { filter: result.filter, filterText: raw, truncated: false };
   for (const found of result.issues) {
     const { code, message, offset, length, line, column, field, suggestion, expected } = found;
     issues.push({ parameter: 'filter', rule: code, message, offset, length, line, column, ...(field ? { field } : {}), ...(suggestion ? { suggestion } : {}), ...(expected ? { expected } : {}) });
   }
-  return { filter: null, filterText: raw };
+  return { filter: null, filterText: raw, truncated: result.truncated === true };
 }

@@ -6,6 +6,8 @@
  * @module
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { isOperationName, operations } from '../../catalogue/operations.js';
+import { badEscapesOf, parseQueryString } from './query-string.js';
 import type { RequestParams } from './request-params.js';
 import { validateRequest, type RawQuery } from './validate-request.js';
 
@@ -50,12 +52,36 @@ export function requestParams(request: FastifyRequest): RequestParams {
   return params;
 }
 
+/**
+ * The parameters of a request whose percent-escapes do not decode to UTF-8. Fastify's query parser
+ * (whichever the instance uses) keeps such a value as written, `%` and all, and says nothing: the
+ * query string is read again, only when a value holds a `%`, to tell them apart from values that
+ * decoded to a `%` (`%25`).
+ */
+function badEscapesIn(url: string, query: RawQuery): ReadonlyMap<string, string> {
+  const suspect = Object.values(query).some((value) => (typeof value === 'string' ? value.includes('%') : value?.some((v) => v.includes('%'))));
+  if (!suspect) return NO_BAD_ESCAPES;
+  const start = url.indexOf('?');
+  return start === -1 ? NO_BAD_ESCAPES : badEscapesOf(parseQueryString(url.slice(start + 1)));
+}
+
+const NO_BAD_ESCAPES: ReadonlyMap<string, string> = new Map();
+
 const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, options) => {
   fastify.addHook('preValidation', async (request, reply) => {
     const operation = routeOperation(request);
     if (operation === undefined) return;
-    const result = validateRequest(operation, request.query as RawQuery, {
+    // The answer depends on Accept where the operation has a CSV form (Accept: text/csv without
+    // format is CSV): a shared cache must not give a JSON caller the CSV answer.
+    if (isOperationName(operation) && operations[operation].csv) {
+      const vary = reply.getHeader('vary');
+      reply.header('Vary', vary === undefined || vary === '' ? 'Accept' : `${String(vary)}, Accept`);
+    }
+    const query = request.query as RawQuery;
+    const result = validateRequest(operation, query, {
       requestId: request.id,
+      accept: request.headers.accept,
+      badEscapes: badEscapesIn(request.url, query),
       ...(options.now ? { now: options.now() } : {}),
       ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}),
       ...(options.docsUrl ? { docsUrl: typeof options.docsUrl === 'string' ? options.docsUrl : options.docsUrl(request) } : {}),

@@ -19,7 +19,10 @@ const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+\.\d+$/;
 
 /**
- * The value of one raw query-string text for its rule, before the shared rules check it.
+ * The value of one raw query-string text for its rule, before the shared rules check it. An
+ * integer the number type cannot hold exactly (beyond 2^53 - 1, or digits after the point that
+ * the number would round away) is refused here, with the text as given: read as a number, the
+ * message would show it rounded (`9223372036854775807` as `9223372036854776000`).
  *
  * @example
  * ```ts
@@ -28,14 +31,22 @@ const DECIMAL = /^-?\d+\.\d+$/;
  * readWireValue('limit', { kind: 'integer', required: false, min: 1, doc: '' }, '+5');  // { issue: { rule: 'not_an_integer', ... } }
  * ```
  */
-export function readWireValue(name: string, spec: ParamSpec, raw: string): WireValue {
+export function readWireValue(name: string, spec: ParamSpec, raw: string, maxLimit?: number): WireValue {
   switch (spec.kind) {
     case 'string-list':
     case 'fields':
       return { value: raw.split(',') };
-    case 'integer':
-      if (INTEGER.test(raw) || DECIMAL.test(raw)) return { value: Number(raw) };
-      return { issue: parameterIssue.not_an_integer(name, raw) };
+    case 'integer': {
+      if (!INTEGER.test(raw) && !DECIMAL.test(raw)) return { issue: parameterIssue.not_an_integer(name, raw) };
+      const value = Number(raw);
+      if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+        const max = spec.serverMaximum && maxLimit !== undefined ? maxLimit : Number.MAX_SAFE_INTEGER;
+        return { issue: value < 0 ? parameterIssue.too_small(name, spec.min, raw) : parameterIssue.too_large(name, max, raw) };
+      }
+      // `1.00000000000000000001` is 1 as a number: a fraction the number lost is still a fraction.
+      if (Number.isInteger(value) && /\.\d*[1-9]/.test(raw)) return { issue: parameterIssue.not_an_integer(name, raw) };
+      return { value };
+    }
     default:
       return { value: raw };
   }

@@ -98,7 +98,7 @@ describe('accepted alike on both sides', () => {
 
 describe('the rule codes', () => {
   const CODES = [
-    'empty_item', 'invalid_month', 'invalid_range', 'invalid_type', 'invalid_url', 'invalid_value', 'not_an_integer', 'not_returned',
+    'bad_encoding', 'empty_item', 'invalid_month', 'invalid_range', 'invalid_type', 'invalid_url', 'invalid_value', 'not_an_integer', 'not_returned',
     'not_sortable', 'repeated_parameter', 'required', 'too_early', 'too_few_items', 'too_large', 'too_late', 'too_long', 'too_many_items',
     'too_short', 'too_small', 'unknown_field', 'unknown_operation', 'unknown_parameter',
   ];
