@@ -6,6 +6,7 @@
  * Every expectation is written by hand from the interface, the issue and docs/errors.md.
  */
 import { readFileSync } from 'node:fs';
+import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,6 +214,35 @@ describe('requests that reach no route', () => {
   });
 });
 
+describe('every other method on a path answered on GET', () => {
+  // Every method Node's parser takes but GET, OPTIONS (the CORS preflight, answered everywhere)
+  // and CONNECT (a proxy tunnel, answered above).
+  const OTHER_METHODS = METHODS.filter((method) => method !== 'GET' && method !== 'OPTIONS' && method !== 'CONNECT');
+
+  it('answers 405 with Allow, in the envelope, on an operation, the balance and its legacy address', async () => {
+    expect(OTHER_METHODS).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND', 'POST', 'HEAD', 'SEARCH', 'QUERY']));
+    const paths = [`${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, '/apis/v4/units/v1/balance', '/_api/apis/v4/units/v1/balance', '/users/countapiunits.html'];
+    const wrong: string[] = [];
+    for (const path of paths) {
+      for (const method of OTHER_METHODS) {
+        // Connection: close, so that a HEAD answer (headers only) ends when the server closes.
+        const { status, headers, body } = await rawExchange(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Apikey ${KEY}\r\nConnection: close\r\n\r\n`);
+        const ok = status === 405 && /\r\nAllow: GET, OPTIONS\r\n/i.test(headers) && (method === 'HEAD' || (body?.error?.code === 405 && body.error.type === 'http://127.0.0.1/errors#method_not_allowed'));
+        if (!ok) wrong.push(`${method} ${path}: ${status} ${JSON.stringify(body)?.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('leaves a path answered on no method a 404, whatever characters it holds', async () => {
+    // `*`, `:` and parentheses mean something in a route pattern: a path is never read as one.
+    for (const path of ['/apis/v4/backlinks/v1/nothing', '*', '*%00', '/apis/*', '/apis/:name', '/(a)', '/%2A']) {
+      const { status, body } = await rawExchange(`PROPFIND ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect({ path, status, code: body?.error?.code }).toEqual({ path, status: 404, code: 404 });
+    }
+  });
+});
+
 describe('query strings', () => {
   const overview = `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`;
   const details = async (path: string, init: RequestInit = { headers: headers() }) => {
@@ -375,6 +405,43 @@ describe('wire compatibility', () => {
     expect(call.headers.get('x-units-charged')).toBe(String(before - (await read({ headers: headers(POOR) }))));
     const unauthorized = await fetch(at('/_api/apis/v4/units/v1/balance'));
     expect(unauthorized.status).toBe(401);
+  });
+
+  it('the balance refuses a parameter it does not take, as an operation does; the key is not one', async () => {
+    const response = await fetch(at(`/apis/v4/units/v1/balance?key=${POOR}&units=1&__proto__=2`));
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error.details).toEqual([
+      { parameter: 'units', rule: 'unknown_parameter', message: 'balance takes no parameter units.' },
+      { parameter: '__proto__', rule: 'unknown_parameter', message: 'balance takes no parameter __proto__.' },
+    ]);
+    expect(JSON.stringify(body)).not.toContain(POOR);
+    expect((await fetch(at(`/apis/v4/units/v1/balance?key=${POOR}`))).status).toBe(200);
+  });
+
+  it('answers the legacy balance address as the real service does: the number alone, free, keyed like the balance', async () => {
+    const balance = async () => (await (await fetch(at('/apis/v4/units/v1/balance'), { headers: headers('counted-key-0004') })).json()).data.units_remaining;
+    const before = await balance();
+    const legacy = await fetch(at('/users/countapiunits.html?key=counted-key-0004'));
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await legacy.text()).toBe(String(before));
+    const byHeader = await fetch(at('/users/countapiunits.html'), { headers: headers('counted-key-0004') });
+    expect(await byHeader.text()).toBe(String(before));
+    expect(await balance()).toBe(before); // reading it cost nothing
+    // A wrong or missing key: the 401 envelope, as on every keyed route; the key never echoed.
+    for (const query of ['?key=not-a-real-key', '']) {
+      const refused = await fetch(at(`/users/countapiunits.html${query}`));
+      expect(refused.status).toBe(401);
+      const body = await refused.json();
+      expect(body.error).toMatchObject({ code: 401, type: `${server.url}/errors#unauthorized` });
+      expect(JSON.stringify(body)).not.toContain('not-a-real-key');
+    }
+    const unknown = await fetch(at('/users/countapiunits.html?key=counted-key-0004&user=1'));
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error.details).toEqual([{ parameter: 'user', rule: 'unknown_parameter', message: 'balance takes no parameter user.' }]);
+    const line = logs.findLast((entry) => entry.status === 200 && entry.key_id === 'counted');
+    expect(line).toMatchObject({ units: 0 });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The routes beside the twelve operations: the key's units balance, and the page documenting
- * every kind of error (the target of the envelope's `type`).
+ * The routes beside the twelve operations: the key's units balance (also at the real service's
+ * legacy address), and the page documenting every kind of error (the target of the envelope's `type`).
  *
  * @module
  * @internal
@@ -8,7 +8,10 @@
 import type { FastifyInstance } from 'fastify';
 import { BALANCE_PATH, type BalanceResponse } from '../../catalogue/balance.js';
 import { ERROR_KINDS } from '../../catalogue/errors.js';
+import { parameterIssue } from '../../catalogue/rules.js';
+import { ServiceError } from '../errors.js';
 import { keyIdOf } from '../plugins/guard.js';
+import { invalidRequestMessage } from '../validation/validate-request.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -17,6 +20,23 @@ import type { Store } from '../store/store.js';
  * other calls.
  */
 const BALANCE_PATHS = [BALANCE_PATH, BALANCE_PATH.replace(/^\/_api(?=\/)/, '')] as const;
+
+/**
+ * Where clients written for the real service read a key's balance: `?key=KEY` (or the header),
+ * answered as the real service answers it, the number of units alone as plain text.
+ */
+export const LEGACY_BALANCE_PATH = '/users/countapiunits.html';
+
+/**
+ * The balance takes no parameter (the key is taken out of the query before this runs): any other
+ * name is refused as an operation refuses a parameter it does not take.
+ */
+function refuseParameters(query: unknown): void {
+  const names = query && typeof query === 'object' ? Object.keys(query) : [];
+  if (names.length === 0) return;
+  const issues = names.map((name) => parameterIssue.unknown_parameter('balance', name, []));
+  throw new ServiceError(400, invalidRequestMessage(issues), issues);
+}
 
 /** The path of the error docs page. */
 export const ERRORS_PAGE_PATH = '/errors';
@@ -38,14 +58,53 @@ ${sections}
 `;
 }
 
-/** Registers the balance and the error docs page. @internal */
+/**
+ * Whether a GET route answers at `path`. The router's `hasRoute` reads a route pattern (`*`, `:name`
+ * and parentheses mean something there), so only paths of plain characters are asked about; the
+ * routes answered on GET are all such paths. Escapes are decoded first, as the router decodes
+ * them (`/link%73` is `/links`).
+ */
+function answeredOnGet(fastify: FastifyInstance, path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  return /^[A-Za-z0-9._~/-]+$/.test(decoded) && fastify.hasRoute({ method: 'GET', url: decoded });
+}
+
+/**
+ * Any method but GET and OPTIONS on a path the server answers on GET (TRACE, PROPFIND, any other
+ * method Node's parser takes; POST or HEAD on the balance): 405 with `Allow`, where the router
+ * alone would answer 404 (it knows only the methods some route was registered for).
+ */
+function answerOtherMethods(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request) => {
+    if (!request.is404 || request.method === 'GET') return;
+    const path = request.url.split('?')[0]!;
+    if (!answeredOnGet(fastify, path)) return;
+    throw new ServiceError(405, `${path} answers GET only, not ${request.method}.`, [], { Allow: 'GET, OPTIONS' });
+  });
+}
+
+/** Registers the balance, the error docs page, and the 405 of every other method on their paths and the operations'. @internal */
 export function registerServiceRoutes(fastify: FastifyInstance, store: Store): void {
+  answerOtherMethods(fastify);
   for (const path of BALANCE_PATHS) {
     fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
+      refuseParameters(request.query);
       const units = await store.balance(keyIdOf(request)!);
       return { meta: { request_id: request.id, status_code: 200, success: true }, data: { units_remaining: units ?? 0 } };
     });
   }
+  // Keyed, free and refused like the balance above (401, 429 and 400 in the error envelope); the
+  // answer itself is the bare number.
+  fastify.get(LEGACY_BALANCE_PATH, { config: { keyed: true }, exposeHeadRoute: false }, async (request, reply) => {
+    refuseParameters(request.query);
+    const units = await store.balance(keyIdOf(request)!);
+    return reply.type('text/plain; charset=utf-8').send(String(units ?? 0));
+  });
   const page = errorsPage();
   fastify.get(ERRORS_PAGE_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
 }
