@@ -8,6 +8,7 @@
  * matched against the charges the client saw. Here every started request is awaited to the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { operations, OPERATION_NAMES, type OperationName } from '../../../src/catalogue/operations.js';
 import type { KeyConfig } from '../../../src/server/store/store.js';
@@ -17,6 +18,20 @@ export const SOAK = process.env['SOAK'] === 'full';
 
 /** A duration in ms: `short` seconds in `npm test`, `full` seconds in `npm run soak`. */
 export const seconds = (short: number, full: number): number => (SOAK ? full : short) * 1000;
+
+/** Where a soak run's figures are collected; `npm run soak` prints them as one table at its end (scripts/soak-summary.mjs). */
+export const FIGURES_FILE = '.tmp/soak/figures.ndjson';
+
+/**
+ * Prints a scenario's figures (requests, 5xx, lost units, cancelled queries, ...) and, in a soak
+ * run, keeps them for the table printed at the end.
+ */
+export function recordFigures(scenario: string, figures: Readonly<Record<string, unknown>>): void {
+  process.stdout.write(`${scenario}: ${JSON.stringify(figures)}\n`);
+  if (!SOAK) return;
+  mkdirSync('.tmp/soak', { recursive: true });
+  appendFileSync(FIGURES_FILE, `${JSON.stringify({ scenario, ...figures })}\n`);
+}
 
 /** A key with its rate and concurrency limits lifted, and units enough for a full soak. */
 export const LOAD_KEY = { id: 'load', key: 'load-key-0123456789', units: 1_000_000_000_000, rate: 1_000_000_000, concurrency: 1_000_000_000 } as const satisfies KeyConfig;
