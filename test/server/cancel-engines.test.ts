@@ -68,9 +68,11 @@ describe('SQLite worker threads', () => {
     db.close();
     const connection = await workerConnection(file, { readers: 1, statementTimeoutMs: 60_000 });
     try {
+      await connection.all(sql`SELECT ${1} AS ready`); // the thread is up and idle
       const first = new AbortController();
       let firstEnded = false;
       const running = forCall(first.signal, () => connection.all(LONG_SQLITE)).finally(() => (firstEnded = true));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the thread has begun it
       // A statement with a trace: had the thread run it after all, the table would hold its row.
       const second = new AbortController();
       const queued = forCall(second.signal, () => connection.all(sql`INSERT INTO t (x) VALUES (${1})`));
@@ -78,9 +80,12 @@ describe('SQLite worker threads', () => {
       // Out of the line at once, while the thread is still inside the long statement.
       await expect(queued).rejects.toBeInstanceOf(QueryCancelledError);
       expect(firstEnded).toBe(false);
-      // The running statement (minutes of work) is interrupted; the thread serves the next one.
+      // The running statement (minutes of work) is interrupted: the thread itself answers it as
+      // cancelled (a statement taken out of the line before it began has no such cause).
       first.abort();
-      await expect(running).rejects.toBeInstanceOf(QueryCancelledError);
+      const error = await running.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QueryCancelledError);
+      expect((error as Error).cause).toMatchObject({ code: 'CANCELLED' });
       expect(await connection.all(sql`SELECT count(*) AS n FROM t WHERE x = ${1}`)).toEqual([{ n: 0 }]);
     } finally {
       await connection.close();
