@@ -39,7 +39,10 @@ export function clientErrorHandler(docsUrl: () => string) {
     const { status, message } = classify(error.code);
     const requestId = randomUUID();
     const body = JSON.stringify(errorEnvelope(requestId, status, message, [], docsUrl()));
-    if (socket.writable) {
+    // As Node's own handler: never write into an answer already being written on this connection
+    // (a malformed request pipelined behind one in flight would corrupt it).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && inFlight?.headersSent !== true) {
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
           `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -67,6 +67,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
+  // An Expect other than 100-continue: Node's own answer is a bare 417 (no body, no envelope).
+  // RFC 9110 lets a server answer the request instead (417 is a "MAY"): it is answered as if the
+  // header were absent, so it is refused or served like any other.
+  app.server.on('checkExpectation', (request, response) => {
+    app.server.emit('request', request, response);
+  });
   // Once closing starts, every response asks its client to close the connection: a keep-alive
   // connection whose request was in flight at that moment would otherwise hold the server open
   // until the keep-alive timeout (Node closes only the connections idle when close() is called).
