@@ -93,6 +93,27 @@ describe('SQLite worker threads', () => {
   });
 });
 
+describe('SQLite worker threads, waiting in line', () => {
+  it('say a statement waited in line past its bound, not that something held a lock', async () => {
+    const file = join(dir, 'line.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (x INTEGER)');
+    db.close();
+    // Writes wait in the writer's line at most the lock bound: 5 ms, shorter than 300 writes take.
+    const connection = await workerConnection(file, { readers: 1, lockTimeoutMs: 5 });
+    try {
+      const outcomes = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => connection.write(sql`INSERT INTO t (x) VALUES (${i})`)));
+      const messages = outcomes.flatMap((o) => (o.status === 'rejected' ? [String((o.reason as Error).message)] : []));
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages.filter((m) => /locked/.test(m))).toEqual([]);
+      expect(messages.every((m) => /waited in line past its time bound/.test(m))).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
 describe('PostgreSQL', () => {
   it('cancels the running statement of an abandoned call: the backend is idle again', async () => {
     const url = await freshPostgresDatabase(inject('postgresUrl'), 'cancel');

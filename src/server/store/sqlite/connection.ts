@@ -29,8 +29,13 @@ const bind = (params: readonly unknown[]): any[] => params.map((value) => (typeo
 
 const isBusy = (error: unknown): boolean => typeof (error as { code?: unknown })?.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test((error as { code: string }).code);
 
-const unavailable = (error: unknown): Error =>
-  isBusy(error) ? new StoreUnavailableError('The database is locked by another connection or process; retry shortly.', { cause: error }) : (error as Error);
+const unavailable = (error: unknown): Error => {
+  // A statement still waiting in its thread's line when its time bound passed: nothing was locked.
+  if ((error as { code?: unknown })?.code === 'SQLITE_BUSY_DEADLINE') {
+    return new StoreUnavailableError('The database is busy: this statement waited in line past its time bound without starting; retry shortly.', { cause: error });
+  }
+  return isBusy(error) ? new StoreUnavailableError('The database is locked by another connection or process; retry shortly.', { cause: error }) : (error as Error);
+};
 
 /**
  * A connection on the calling thread.
