@@ -21,6 +21,16 @@ import { freshPostgresDatabase } from './postgres-database.js';
 const dir = mkdtempSync(join(tmpdir(), 'bq-cancel-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A new SQLite file in WAL mode (as the server's) with one table `t (x INTEGER)`. */
+function walFile(name: string): string {
+  const file = join(dir, name);
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE t (x INTEGER)');
+  db.close();
+  return file;
+}
+
 /** A statement that runs for many seconds on each engine unless stopped. */
 const LONG_SQLITE = raw('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000000) SELECT count(*) AS c FROM n');
 
@@ -61,11 +71,7 @@ describe('SQLite worker threads', () => {
   });
 
   it('skip the statement of a call abandoned while it waited, and interrupt one running', async () => {
-    const file = join(dir, 'cancel.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (x INTEGER)');
-    db.close();
+    const file = walFile('cancel.db');
     const connection = await workerConnection(file, { readers: 1, statementTimeoutMs: 60_000 });
     try {
       await connection.all(sql`SELECT ${1} AS ready`); // the thread is up and idle
@@ -95,11 +101,7 @@ describe('SQLite worker threads', () => {
 
 describe('SQLite worker threads, waiting in line', () => {
   it('say a statement waited in line past its bound, not that something held a lock', async () => {
-    const file = join(dir, 'line.db');
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (x INTEGER)');
-    db.close();
+    const file = walFile('line.db');
     // Writes wait in the writer's line at most the lock bound: 5 ms, shorter than 300 writes take.
     const connection = await workerConnection(file, { readers: 1, lockTimeoutMs: 5 });
     try {

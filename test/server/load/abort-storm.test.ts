@@ -15,14 +15,12 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../../src/server/deps.js';
 import { seedSample } from '../../../src/server/sample/generate.js';
 import { startServer } from '../../../src/server/server.js';
-import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
-import type { Store } from '../../../src/server/store/store.js';
-import { freshPostgresDatabase } from '../postgres-database.js';
 import { byStatus, recordFigures, runLoad, seconds, SOAK, unitsCharged } from './load-kit.js';
+import { loadStores } from './stores.js';
 
 const LINKS = SOAK ? 300_000 : 20_000;
 const PHASE_MS = seconds(4, 30);
@@ -34,18 +32,7 @@ const BASE = '/_api/apis/v4/backlinks/v1';
 const dir = mkdtempSync(join(tmpdir(), 'bq-storm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const engines: Record<string, () => Promise<Store>> = {
-  embedded: async () => {
-    const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
-    return openEmbeddedStore({ file: join(dir, 'storm-embedded.db') });
-  },
-  sqlite: () => openSqliteStore({ file: join(dir, 'storm.db') }),
-  postgres: async () => {
-    const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
-    const { tldts } = await loadServerDeps();
-    return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'storm'), parser: tldts });
-  },
-};
+const engines = loadStores(dir, 'storm');
 
 /** Sends a GET and closes the client's side `afterMs` later; resolves to the units the answer carried, when a whole answer arrived before the server closed. */
 function leaving(base: string, path: string, key: string, afterMs: number): Promise<{ status: number; units: number } | undefined> {

@@ -8,16 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../../src/catalogue/operations.js';
-import { loadServerDeps } from '../../../src/server/deps.js';
 import { startServer, type RunningServer } from '../../../src/server/server.js';
-import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
-import type { Store } from '../../../src/server/store/store.js';
 import { KEYS, NOW } from '../fixture.js';
 import { loadFixture } from '../helpers.js';
-import { freshPostgresDatabase } from '../postgres-database.js';
 import { byStatus, describeRun, FIXTURE_PATHS, LOAD_KEY, operationOf, runLoad, seconds, SOAK, unitsCharged } from './load-kit.js';
+import { loadStores } from './stores.js';
 
 const CONCURRENCY = 50;
 const DURATION_MS = seconds(3, 60);
@@ -25,18 +22,7 @@ const DURATION_MS = seconds(3, 60);
 const dir = mkdtempSync(join(tmpdir(), 'bq-load-mixed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const engines: Record<string, () => Promise<Store>> = {
-  embedded: async () => {
-    const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
-    return openEmbeddedStore({ file: join(dir, 'mixed-embedded.db') });
-  },
-  sqlite: () => openSqliteStore({ file: join(dir, 'mixed.db') }),
-  postgres: async () => {
-    const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
-    const { tldts } = await loadServerDeps();
-    return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'load'), parser: tldts });
-  },
-};
+const engines = loadStores(dir, 'mixed');
 
 describe.each(Object.keys(engines))('mixed load on %s', (engine) => {
   it(

@@ -1,0 +1,27 @@
+/**
+ * The stores a load test runs on, each opened empty: the embedded store and SQLite as files in
+ * `dir` (so queries run on the worker threads as in production), PostgreSQL as a fresh database
+ * of the test server.
+ */
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { loadServerDeps } from '../../../src/server/deps.js';
+import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
+import type { Store } from '../../../src/server/store/store.js';
+import { freshPostgresDatabase } from '../postgres-database.js';
+
+/** Openers of the three stores, their files and database named after `name`. */
+export function loadStores(dir: string, name: string): Readonly<Record<string, () => Promise<Store>>> {
+  return {
+    embedded: async () => {
+      const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
+      return openEmbeddedStore({ file: join(dir, `${name}-embedded.db`) });
+    },
+    sqlite: () => openSqliteStore({ file: join(dir, `${name}.db`) }),
+    postgres: async () => {
+      const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
+      const { tldts } = await loadServerDeps();
+      return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), name), parser: tldts });
+    },
+  };
+}
