@@ -8,7 +8,8 @@
  *   the event loop; writes (charges, keys) run on one more worker. A statement that waits on a lock
  *   past `lockTimeoutMs` (SQLite's busy timeout) or runs past `statementTimeoutMs` (its worker is
  *   stopped and replaced) rejects with {@link StoreUnavailableError}, which the app answers as a
- *   retryable 503.
+ *   retryable 503. A read of an abandoned call is skipped while queued and interrupted while
+ *   running (`interrupt.ts`).
  *
  * @module
  */
@@ -199,9 +200,10 @@ interface Pending {
  * not one bound per caller ahead of them), a read's the statement bound. The thread waits for a
  * lock only until the deadline and skips tasks already past it, so a caller answered 503 is never
  * charged afterwards. A task still unanswered past its statement bound means the thread is stuck in
- * one long statement (SQLite cannot be interrupted from another thread, and stopping a thread inside
- * a native call can abort the process): the thread is retired (it exits after that statement,
- * running nothing else) and a fresh one takes its place.
+ * one long statement (stopping a thread inside a native call can abort the process, and the
+ * interrupt extension may be missing): the thread is retired (it exits after that statement,
+ * running nothing else) and a fresh one takes its place. The statement of an abandoned call is
+ * interrupted instead, when the extension is there (see {@link SqliteWorker.run}).
  */
 class SqliteWorker {
   #worker!: Worker;
