@@ -30,16 +30,13 @@ export interface RouteContext {
   readonly now: () => Date;
 }
 
-/** Methods answered with 405 on an operation's path (OPTIONS is the CORS preflight). */
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
-
 /**
  * The paths an operation answers at: the interface's (`/_api/apis/v4/...`) and the same without
  * `/_api` (`/apis/v4/...`), which clients of the real service call. @internal
  */
 export const operationPaths = (spec: OperationSpec): readonly string[] => [spec.path, spec.path.replace(/^\/_api(?=\/)/, '')];
 
-/** Registers the GET routes (and the 405 routes) of one operation at each of its paths. @internal */
+/** Registers the GET route of one operation at each of its paths (other methods: 405, see service-routes.ts). @internal */
 export function registerOperation(fastify: FastifyInstance, name: OperationName, ctx: RouteContext): void {
   for (const path of operationPaths(operations[name])) registerAt(fastify, path, name, ctx);
 }
@@ -69,14 +66,6 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
       // Nothing but synchronous work and promise jobs runs from here to the answer's write, so
       // the connection checked open after the charge is the one the answer is written to.
       return params.format === 'csv' ? sendCsv(reply, spec, params, answer) : sendJson(request, spec, answer);
-    },
-  });
-  fastify.route({
-    method: [...OTHER_METHODS],
-    url: path,
-    handler: async (_request, reply) => {
-      reply.header('Allow', 'GET, OPTIONS');
-      throw new ServiceError(405, `${path} answers GET only.`);
     },
   });
 }
