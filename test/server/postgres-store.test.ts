@@ -550,6 +550,46 @@ describe('session settings', () => {
       await connection.close();
     }
   });
+
+  it('a default gives way to the URL, a setting does not', async () => {
+    const url = new URL(await freshDatabase());
+    url.searchParams.set('options', '-c work_mem=5MB -c synchronous_commit=off');
+    const connection = await openPostgresConnection({
+      url: url.toString(),
+      defaultSettings: { work_mem: '7MB', search_path: 'b, public' },
+      settings: { synchronous_commit: 'on' },
+    });
+    try {
+      const shown = await connection.all(sql`SELECT current_setting('synchronous_commit') AS sync, current_setting('work_mem') AS mem, current_setting('search_path') AS path`);
+      expect(shown).toEqual([{ sync: 'on', mem: '5MB', path: 'b, public' }]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  describe('the store\'s request statements start no parallel workers unless asked', () => {
+    const workers = async (store: PostgresStore) =>
+      (await store.connection.all<{ n: string }>(sql`SELECT current_setting('max_parallel_workers_per_gather') AS n`))[0]!.n;
+
+    it.each([
+      ['by default', {}, '', '0'],
+      ['with parallelWorkers', { parallelWorkers: 3 }, '', '3'],
+      ['with the URL\'s options over parallelWorkers', { parallelWorkers: 3 }, '-c max_parallel_workers_per_gather=1', '1'],
+    ])('%s', async (_, options: Partial<PostgresStoreOptions>, urlOptions, expected) => {
+      const url = new URL(await freshDatabase());
+      if (urlOptions !== '') url.searchParams.set('options', urlOptions);
+      const store = await open(url.toString(), options);
+      try {
+        expect(await workers(store)).toBe(expected);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it.each([-1, 1.5, Number.NaN])('refuses parallelWorkers %s', async (n) => {
+      await expect(open(await freshDatabase(), { parallelWorkers: n })).rejects.toThrow(/parallelWorkers takes a whole number from 0/);
+    });
+  });
 });
 
 describe('COPY text format', () => {

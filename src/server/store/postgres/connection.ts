@@ -70,8 +70,10 @@ export interface PostgresConnectionOptions {
   readonly applicationName?: string;
   /** Told about errors of idle connections (the server restarted, the network dropped); default: ignored. */
   readonly onError?: (error: Error) => void;
-  /** Server settings every session starts with (startup options, `-c name=value`), e.g. `{ synchronous_commit: 'on' }`. */
+  /** Server settings every session starts with (startup options, `-c name=value`), e.g. `{ synchronous_commit: 'on' }`; they override the URL's own `options`. */
   readonly settings?: Readonly<Record<string, string>>;
+  /** Server settings every session starts with unless the URL's own `options` set them too. */
+  readonly defaultSettings?: Readonly<Record<string, string>>;
 }
 
 /** A {@link SqlConnection} on PostgreSQL, with its pool for engine-specific work (COPY, migrations). */
@@ -159,12 +161,16 @@ export function startupOptions(settings: Readonly<Record<string, string>>): stri
 }
 
 /**
- * The connection URL and the `options` startup parameter with `settings` added to the URL's own
- * `options` (pg takes a parameter of the URL over the same one of its config, so the URL's is
- * taken out and joined with the settings).
+ * The connection URL and the `options` startup parameter: `defaults`, then the URL's own
+ * `options`, then `settings` (PostgreSQL applies them in order, so a later one wins; pg takes a
+ * parameter of the URL over the same one of its config, so the URL's is taken out and joined).
  */
-function withSettings(url: string, settings: Readonly<Record<string, string>> | undefined): { connectionString: string; options?: string } {
-  if (!settings || Object.keys(settings).length === 0) return { connectionString: url };
+function withSettings(
+  url: string,
+  settings: Readonly<Record<string, string>> = {},
+  defaults: Readonly<Record<string, string>> = {},
+): { connectionString: string; options?: string } {
+  if (Object.keys(settings).length === 0 && Object.keys(defaults).length === 0) return { connectionString: url };
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
@@ -173,7 +179,7 @@ function withSettings(url: string, settings: Readonly<Record<string, string>> | 
   }
   const own = parsed?.searchParams.get('options') ?? '';
   if (parsed && own !== '') parsed.searchParams.delete('options');
-  return { connectionString: parsed && own !== '' ? parsed.toString() : url, options: [own, startupOptions(settings)].filter(Boolean).join(' ') };
+  return { connectionString: parsed && own !== '' ? parsed.toString() : url, options: [startupOptions(defaults), own, startupOptions(settings)].filter(Boolean).join(' ') };
 }
 
 /**
@@ -257,7 +263,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
   const statementTimeoutMs = options.statementTimeoutMs ?? 5_000;
   const lockTimeoutMs = options.lockTimeoutMs ?? 2_000;
   const config: PoolConfig = {
-    ...withSettings(options.url, options.settings),
+    ...withSettings(options.url, options.settings, options.defaultSettings),
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,

@@ -53,6 +53,13 @@ export interface PostgresStoreOptions {
   readonly copy?: boolean;
   /** Told about errors of idle connections (default: ignored; the pool replaces them). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Parallel workers one request statement may start (PostgreSQL's `max_parallel_workers_per_gather`;
+   * default 0: each statement runs in its own backend alone). The URL's own
+   * `options=-c max_parallel_workers_per_gather=N` overrides it. See "PostgreSQL: one core per
+   * statement" in docs/server.md for what the default trades.
+   */
+  readonly parallelWorkers?: number;
 }
 
 /**
@@ -82,6 +89,8 @@ export interface PostgresStore extends Store {
  * ```
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const parallelWorkers = options.parallelWorkers ?? 0;
+  if (!Number.isSafeInteger(parallelWorkers) || parallelWorkers < 0) throw new TypeError(`parallelWorkers takes a whole number from 0, got ${String(options.parallelWorkers)}.`);
   const common = {
     url: options.url,
     ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
@@ -92,6 +101,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
     ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    defaultSettings: { max_parallel_workers_per_gather: String(parallelWorkers) },
   });
   const bulk = await openPostgresConnection({ ...common, poolSize: 2, statementTimeoutMs: 0, lockTimeoutMs: 0, applicationName: 'backlink-query bulk', settings: BULK_SETTINGS });
   try {
