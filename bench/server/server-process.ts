@@ -21,9 +21,17 @@ export interface ServerProcess {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Starts `serve` with `serveArgs` (the database) and the key file; resolves once it listens. */
-export function startServerProcess(serveArgs: readonly string[], keyFile: string, timeoutMs = 120_000): Promise<ServerProcess> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...serveArgs, '--port', '0', '--quiet', '--keys', keyFile, '--now', NOW];
+/**
+ * Starts `serve` with `serveArgs` (the database) and the key file; resolves once it listens. With
+ * `onLogLine`, the server logs its calls (no `--quiet`) and each JSON line it writes is passed on.
+ */
+export function startServerProcess(
+  serveArgs: readonly string[],
+  keyFile: string,
+  timeoutMs = 120_000,
+  onLogLine?: (line: Record<string, unknown>) => void,
+): Promise<ServerProcess> {
+  const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...serveArgs, '--port', '0', ...(onLogLine ? [] : ['--quiet']), '--keys', keyFile, '--now', NOW];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -50,7 +58,14 @@ export function startServerProcess(serveArgs: readonly string[], keyFile: string
       child.kill('SIGKILL');
       reject(new Error(`The server did not say "listening on" within ${timeoutMs / 1000} s.\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
+    let partial = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (onLogLine) {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) if (line.startsWith('{')) onLogLine(JSON.parse(line) as Record<string, unknown>);
+      }
+      if (stdout.includes('listening on')) return;
       stdout += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {

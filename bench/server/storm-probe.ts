@@ -4,54 +4,53 @@
  * with a new filter each time (limit 1000, ordered by page_score, three LIKE conditions) and leaves
  * 5 ms later, while another key calls overview, ref-domains, links and anchors two at a time. It
  * prints the other key's p50/p99 alone and during the storm, and how long the abandoned calls'
- * work lasted (their 499 log lines).
+ * work lasted (their 499 log lines). The server is `serve` in its own process, as users run it
+ * (the bench's fixed clock); the two keys' clients share this one.
  *
- * Run: `npx tsx bench/server/storm-probe.ts postgres 1000000 [--no-parallel]` (embedded, sqlite or
+ * Run: `npx tsx bench/server/storm-probe.ts postgres 1000000 [--parallel N]` (embedded, sqlite or
  * postgres, a size `npm run bench:server` seeded into `.bench-data`; PostgreSQL's cluster is
- * started from `.bench-data/postgres` and stopped after). `--no-parallel` sets PostgreSQL's
- * `max_parallel_workers_per_gather` to 0 for the server's sessions.
+ * started from `.bench-data/postgres` and stopped after). `--parallel N` lets each of the
+ * PostgreSQL store's request statements start N parallel workers (through the URL's `options`;
+ * the store's default is 0, PostgreSQL's own is 2).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { loadServerDeps } from '../../src/server/deps.js';
-import { startServer } from '../../src/server/server.js';
-import type { Store } from '../../src/server/store/store.js';
 import { runLoad } from '../../test/server/load/load-kit.js';
 import { postgresDatabase } from './databases.js';
 import { startCluster } from './postgres-cluster.js';
+import { startServerProcess } from './server-process.js';
 
 const DIR = join(process.cwd(), '.bench-data');
 const [kind = 'postgres', size = '1000000', ...flags] = process.argv.slice(2);
 const links = Number(size);
+const at = flags.indexOf('--parallel');
+const PARALLEL = at < 0 ? 0 : Number(flags[at + 1]);
 const PHASE_MS = 15_000;
-const NOW = new Date('2026-06-15T00:00:00Z');
 const TARGET = 'url=example.com&scope=ROOT_DOMAIN';
 const BASE = '/_api/apis/v4/backlinks/v1';
 const STORM = { id: 'storm', key: 'storm-key-0123456789', units: 1_000_000_000 };
 const CALM = { id: 'calm', key: 'calm-key-0123456789', units: 1_000_000_000, rate: 1_000_000, concurrency: 1_000 };
 
 let stop = async () => undefined as void;
-let store: Store;
-const { tldts } = await loadServerDeps();
+let serveArgs: readonly string[];
 if (kind === 'postgres') {
   const cluster = await startCluster(join(DIR, 'postgres'));
   stop = () => cluster.stop();
-  const { location } = await postgresDatabase(DIR, cluster, links);
-  const url = flags.includes('--no-parallel') ? `${location}?options=-c%20max_parallel_workers_per_gather%3D0` : location;
-  const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
-  store = await openPostgresStore({ url, parser: tldts });
+  const url = new URL((await postgresDatabase(DIR, cluster, links)).location);
+  if (PARALLEL !== 0) url.searchParams.set('options', `-c max_parallel_workers_per_gather=${PARALLEL}`);
+  serveArgs = ['--database-url', url.toString()];
 } else if (kind === 'embedded') {
-  const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
-  store = await openEmbeddedStore({ file: join(DIR, 'embedded', `links-${links}.db`), readOnly: true });
+  serveArgs = ['--db', join(DIR, 'embedded', `links-${links}.db`)];
 } else {
-  const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
-  store = await openSqliteStore({ file: join(DIR, 'sqlite', `links-${links}.db`) });
+  serveArgs = ['--database-url', `sqlite:${join(DIR, 'sqlite', `links-${links}.db`)}`];
 }
 
+const keyFile = join(mkdtempSync(join(tmpdir(), 'bq-storm-')), 'keys.json');
+writeFileSync(keyFile, JSON.stringify([STORM, CALM]));
 const lines: Record<string, unknown>[] = [];
-const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) });
-const server = await startServer({ store, keys: [STORM, CALM], now: () => NOW, port: 0, host: '127.0.0.1', logger: { level: 'info', stream } });
+const server = await startServerProcess(serveArgs, keyFile, 120_000, (line) => lines.push(line));
 const calm = (durationMs: number) =>
   runLoad({
     base: server.url,
@@ -100,7 +99,7 @@ try {
     JSON.stringify({
       store: kind,
       links,
-      parallel: !flags.includes('--no-parallel'),
+      ...(kind === 'postgres' ? { parallel_workers: PARALLEL } : {}),
       calm_alone: { requests: alone.length, p50: quantile(alone, 0.5), p99: quantile(alone, 0.99) },
       calm_storm: { requests: during.length, p50: quantile(during, 0.5), p99: quantile(during, 0.99) },
       storm_sent: sent,
@@ -108,6 +107,6 @@ try {
     }),
   );
 } finally {
-  await server.close();
+  await server.stop();
   await stop();
 }
