@@ -5,9 +5,11 @@
  * For each store and size: the database (seeded once into --data and reused), the three largest
  * targets, each call's direct in-process time, then the server in a child process: a probe per
  * call, autocannon at concurrency 1 and 10 per call, the generated-filter workload (generated.ts,
- * generated-run.ts; --generated), and the mixed load at concurrency 50 where asked. Any non-2xx
- * answer, a failed check of the generated workload, or a server that fails to start, makes the run
- * exit non-zero (the report is still written, with the failures at its top).
+ * generated-run.ts; --generated), and the mixed load at concurrency 50 where asked. Beside it, the
+ * baseline: a bare Fastify route in another child process (bare-route.ts) answering each call with
+ * the bytes the server answered, measured right after the server on each call and on the mixed
+ * load. Any non-2xx answer, a failed check of the generated workload, or a server that fails to
+ * start, makes the run exit non-zero (the report is still written, with the failures at its top).
  *
  *   npm run bench:server -- --sizes 100000,1000000 --stores sqlite,postgres --duration 10 --mixed-duration 30
  *   npm run bench:server -- --sizes 100000 --clickhouse-sizes 100000,10000000 --stores sqlite,clickhouse
@@ -19,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { loadServerDeps, type DomainParser } from '../../src/server/deps.js';
 import type { Store } from '../../src/server/store/store.js';
 import { measuredSizes, parseOptions, type BenchOptions } from './args.js';
+import { answerBytes, captureAnswers, startBareRoute, type BareRoute } from './bare-route-process.js';
 import { benchCalls, callPath, largestTargets, mixedCalls, type BenchCall } from './calls.js';
 import { startClickhouseCluster, type ClickhouseCluster } from './clickhouse-cluster.js';
 import {
@@ -97,6 +100,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
   // just before its server time, under the same background load. It is idle during the loads.
   const store = await openDirect(db, parser);
   let server: ServerProcess | undefined;
+  let bare: BareRoute | undefined;
   try {
     const targets = await largestTargets(store, parser, { links: db.links, seed: SEED, now: nowDate });
     const calls = benchCalls(targets);
@@ -116,9 +120,23 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
       if (p.error) log(`${where} ${call.name}: ${p.error}`);
     }
     const working = calls.filter((call) => !probes.get(call.name)!.error);
-    // Warm-up (JIT, pools, page cache): every call that answers, round robin, 10 connections.
-    const warmUp = working.length > 0 ? await load(running.url, working, { connections: 10, duration: Math.min(3, options.duration) }) : undefined;
+    // The baseline: the bytes the server answered to each call, served by a bare route in its own process.
+    const captured = await captureAnswers(running.url, working);
+    for (const f of captured.failures) log(`${where} ${f}`);
+    const bytesOf = new Map(captured.answers.map((a) => [a.url, answerBytes(a)]));
+    const bareCalls = working.filter((call) => bytesOf.has(callPath(call)));
+    bare = await startBareRoute(captured.answers);
+    log(`${where} bare route pid ${bare.pid} at ${bare.url}`);
+    const bareRoute = bare;
+    const bareAlive = () => {
+      if (!bareRoute.alive()) throw new Error(`${where} the bare route died during the benchmark:\n${bareRoute.stderr()}`);
+    };
+    // Warm-up (JIT, pools, page cache): every call that answers, round robin, 10 connections; the bare route's the same way.
+    const warmDuration = Math.min(3, options.duration);
+    const warmUp = working.length > 0 ? await load(running.url, working, { connections: 10, duration: warmDuration }) : undefined;
     alive();
+    const bareWarmUp = bareCalls.length > 0 ? await load(bareRoute.url, bareCalls, { connections: 10, duration: warmDuration }) : undefined;
+    bareAlive();
 
     const results: CallResult[] = [];
     if (perOperation) {
@@ -133,12 +151,25 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
         alive();
         const c10 = await load(running.url, [call], { connections: 10, duration: options.duration });
         alive();
-        results.push({ call, probe: p, load: c10, single, direct });
+        // The same call on the bare route, right after, with the same connections and durations.
+        const bareBytes = bytesOf.get(callPath(call));
+        let bareResult: CallResult['bare'];
+        if (bareBytes !== undefined) {
+          const bareSingle = await load(bareRoute.url, [call], { connections: 1, duration: options.overheadDuration });
+          bareAlive();
+          const bareC10 = await load(bareRoute.url, [call], { connections: 10, duration: options.duration });
+          bareAlive();
+          bareResult = { bytes: bareBytes, single: bareSingle, load: bareC10 };
+        }
+        results.push({ call, probe: p, load: c10, single, direct, ...(bareResult ? { bare: bareResult } : {}) });
         const bad = failed(c10) || failed(single);
         if (c10.rps === 0 && !bad) log(`${where} ${call.name}: no response within the ${options.duration} s run at concurrency 10 (a longer --duration measures it)`);
         log(
           `${where} ${call.name.padEnd(26)} p50 ${c10.p50.toFixed(2)} ms  p99 ${c10.p99.toFixed(2)} ms  ${Math.round(c10.rps)} req/s  ` +
-            `c1 ${single.p50.toFixed(2)} ms / direct ${direct.refused ? `refused (${direct.refused})` : `${direct.p50.toFixed(2)} ms`}${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}`,
+            `c1 ${single.p50.toFixed(2)} ms / direct ${direct.refused ? `refused (${direct.refused})` : `${direct.p50.toFixed(2)} ms`}` +
+            (bareResult ? ` / bare c1 ${bareResult.single.p50.toFixed(2)} ms, c10 ${Math.round(bareResult.load.rps)} req/s` : ' / bare not measured') +
+            `${bad ? `  FAILED: ${JSON.stringify(c10.statusCodes)} ${JSON.stringify(single.statusCodes)}` : ''}` +
+            `${bareResult && (failed(bareResult.single) || failed(bareResult.load)) ? `  BARE FAILED: ${JSON.stringify(bareResult.load.statusCodes)} ${JSON.stringify(bareResult.single.statusCodes)}` : ''}`,
         );
       }
     }
@@ -146,6 +177,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
     const generated = perOperation && options.generated ? await runGeneratedPhase(running.url, { targets, calls, options, file: join(options.data, `generated-${db.store}-${db.links}.ndjson`), log: (t) => log(`${where} ${t}`) }) : undefined;
     alive();
     let mixedResult: LoadResult | undefined;
+    let bareMixed: LoadResult | undefined;
     if (mixed) {
       if (working.length < calls.length) log(`${where} mixed load skipped: ${calls.filter((c) => !working.includes(c)).map((c) => c.name).join(', ')} failed the probe`);
       else {
@@ -154,8 +186,17 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
         mixedResult = await load(running.url, twelve, { connections: 50, duration: options.mixedDuration });
         alive();
         log(`${where} mixed: ${Math.round(mixedResult.rps)} req/s, p50 ${mixedResult.p50.toFixed(2)} ms, p99 ${mixedResult.p99.toFixed(2)} ms, status ${JSON.stringify(mixedResult.statusCodes)}`);
+        // The same twelve calls on the bare route, right after the server's run.
+        if (twelve.every((call) => bytesOf.has(callPath(call)))) {
+          bareMixed = await load(bareRoute.url, twelve, { connections: 50, duration: options.mixedDuration });
+          bareAlive();
+          log(`${where} mixed, bare route: ${Math.round(bareMixed.rps)} req/s, p50 ${bareMixed.p50.toFixed(2)} ms, p99 ${bareMixed.p99.toFixed(2)} ms, status ${JSON.stringify(bareMixed.statusCodes)}`);
+        } else log(`${where} mixed load on the bare route skipped: a call's answer could not be captured`);
       }
     }
+    const bareExit = await bareRoute.stop();
+    const bareFailures = [...captured.failures, ...(bareExit === 0 ? [] : [`the bare route exited with ${bareExit} when stopped: ${bareRoute.stderr().trim().split('\n').at(-1) ?? ''}`])];
+    if (bareExit !== 0) log(`${where} the bare route exited with ${bareExit} when stopped:\n${bareRoute.stderr()}`);
     const serverExit = await running.stop();
     const serverStderr = running
       .stderr()
@@ -173,10 +214,14 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
       ...(perOperation ? { calls: results } : {}),
       ...(generated ? { generated } : {}),
       ...(mixedResult ? { mixed: mixedResult } : {}),
+      ...(bareWarmUp ? { bareWarmUp } : {}),
+      ...(bareMixed ? { bareMixed } : {}),
+      ...(bareFailures.length > 0 ? { bareFailures } : {}),
       serverExit,
       serverStderr,
     };
   } finally {
+    if (bare?.alive()) await bare.stop();
     if (server?.alive()) await server.stop();
     await store.close();
   }
