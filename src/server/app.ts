@@ -13,9 +13,9 @@ import type { DomainParser } from './deps.js';
 import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
-import { Balances } from './plugins/balances.js';
 import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
+import { Ledger } from './plugins/ledger.js';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
 import { installCors, type CorsOrigins } from './plugins/cors.js';
 import { registerOperation } from './routes/operation-route.js';
@@ -133,9 +133,15 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
     logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
   );
   await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
-  const balances = new Balances(options.store);
-  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, balances });
-  registerServiceRoutes(fastify, options.store);
+  const ledger = new Ledger(options.store, {
+    onLost: (keyId, units) => fastify.log.warn({ key_id: keyId, units }, 'units lost: another process spent them first'),
+    onWriteError: (error) => fastify.log.error({ err: error }, 'charges not written yet; retrying'),
+  });
+  // Runs after the HTTP server has closed (in-flight calls answered); the store closes after it
+  // when its own onClose hook was added before this plugin (Fastify runs them last-added first).
+  fastify.addHook('onClose', () => ledger.flush());
+  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, ledger });
+  registerServiceRoutes(fastify, ledger);
 
   const openapi = openApiDocument();
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);

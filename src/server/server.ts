@@ -90,8 +90,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');
   });
-  await app.register(backlinkQueryApp, { ...options, parser: tldts });
+  // Added before the app, so it runs after the app's own onClose (which writes the last charges):
+  // Fastify runs onClose hooks last-added first.
   if (options.closeStore !== false) app.addHook('onClose', async () => options.store.close());
+  await app.register(backlinkQueryApp, { ...options, parser: tldts });
   await app.ready();
   return app;
 }

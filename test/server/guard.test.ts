@@ -134,7 +134,8 @@ describe('units', () => {
     expect(c.headers['x-units-charged']).toBe('4');
     const d = await get(ctx.app, 'links', { ...overview, filter: "anchor = 'none'" }); // no line, no charge
     expect(d.headers['x-units-charged']).toBe('0');
-    expect(await ctx.store.balance('tester')).toBe(start - 169);
+    // Charges are written a moment after their answers.
+    await expect.poll(() => ctx.store.balance('tester')).toBe(start - 169);
   });
 
   it('refuses with 402 when the balance does not cover the call, and charges nothing', async () => {
@@ -148,7 +149,7 @@ describe('units', () => {
       retryable: false,
       details: [{ rule: 'insufficient_units', required: 45, remaining: 5 }],
     });
-    expect(await ctx.store.balance('poor')).toBe(5);
+    await expect.poll(() => ctx.store.balance('poor')).toBe(5);
     // score-profile costs 1 unit per line, and answers at most 101 lines: refused before its query
     // runs, though this target's profile has 4 lines.
     const profile = await get(ctx.app, 'score-profile', overview, poor);
@@ -167,7 +168,7 @@ describe('units', () => {
       const remaining = responses.map((r) => Number(r.headers.get('x-units-remaining'))).sort((x, y) => y - x);
       // Each call saw its own balance: 1,000,000 - 80, - 160, ... - 4,000.
       expect(remaining).toEqual(Array.from({ length: 50 }, (_, i) => 1_000_000 - 80 * (i + 1)));
-      expect(await store.balance('tester')).toBe(1_000_000 - 50 * 80);
+      await expect.poll(() => store.balance('tester')).toBe(1_000_000 - 50 * 80);
     } finally {
       await server.close();
     }

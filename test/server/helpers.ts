@@ -135,9 +135,8 @@ export interface GatedStore {
 }
 
 /**
- * The fixture store, whose `overview` or `grouped` waits at a gate the test opens (or whose
- * `charge` is taken and then waits there), so a request can be held in flight (shutdown, a client
- * going away).
+ * The fixture store, whose `overview`, `grouped` or `charge` waits at a gate the test opens, so
+ * a request (or the write of its charge) can be held in flight (shutdown, a client going away).
  *
  * @example
  * ```ts
@@ -155,7 +154,7 @@ export async function gatedFixtureStore(method: 'overview' | 'grouped' | 'charge
       ? { ...real, overview: async (target, clock) => (entered(), await gate, real.overview(target, clock)) }
       : method === 'grouped'
         ? { ...real, grouped: async (operation, query) => (entered(), await gate, real.grouped(operation, query)) }
-        : // The charge is taken, then held: the client can leave between the charge and the answer.
-          { ...real, charge: async (keyId, units) => (await real.charge(keyId, units).then(async (result) => (entered(), await gate, result))) };
+        : // The charge's write waits before it is taken.
+          { ...real, charge: async (keyId, units) => (entered(), await gate, real.charge(keyId, units)) };
   return { real, store, inside, release };
 }

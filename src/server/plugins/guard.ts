@@ -22,7 +22,7 @@ export interface Admitted {
   readonly keyId: string;
   /** Aborted when the client goes away before its answer is written: the call's queries stop. */
   readonly signal: AbortSignal;
-  /** Units charged (0 until the charge, and after a refund). */
+  /** Units charged (0 until the answer is charged, and when it is not written). */
   units: number;
   /**
    * Runs the call's store work. The call's slot (its place among the key's calls at once) is held

@@ -11,8 +11,8 @@ import { clockAt } from '../clock.js';
 import { csvColumns, toCsv } from '../csv.js';
 import type { DomainParser } from '../deps.js';
 import { ServiceError } from '../errors.js';
-import type { Balances } from '../plugins/balances.js';
-import { admitted } from '../plugins/guard.js';
+import { admitted, type Admitted } from '../plugins/guard.js';
+import type { Hold, Ledger } from '../plugins/ledger.js';
 import { forCall } from '../store/call-signal.js';
 import { querySchema, responseSchema } from '../schemas/json-schema.js';
 import type { Store } from '../store/store.js';
@@ -24,8 +24,8 @@ import { ANSWERS } from './answers.js';
 /** What the routes need. @internal */
 export interface RouteContext {
   readonly store: Store;
-  /** The keys' balances as last seen, for admission. */
-  readonly balances: Balances;
+  /** The units ledger: holds at admission, charges when answered, writes after the answer. */
+  readonly ledger: Ledger;
   readonly parser: DomainParser;
   readonly now: () => Date;
 }
@@ -53,18 +53,19 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
     handler: async (request, reply) => {
       const params = requestParams(request);
       const call = admitted(request)!;
-      await admit(ctx, call.keyId, spec, params);
+      const hold = await admit(ctx, call.keyId, spec, params);
       let answer: Answer;
       try {
         answer = await call.work(forCall(call.signal, () => ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) })));
       } catch (error) {
+        ctx.ledger.release(hold);
         // An abandoned call answers nobody (its log line is the guard's).
         if (gone(request)) return reply.hijack();
         throw error;
       }
-      if (!(await chargeFor(ctx, request, reply, spec, answer))) return reply.hijack();
+      if (!charge(ctx, request, reply, call, hold, spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines)) return reply.hijack();
       // Nothing but synchronous work and promise jobs runs from here to the answer's write, so
-      // the connection checked open after the charge is the one the answer is written to.
+      // the connection checked open at the charge is the one the answer is written to.
       return params.format === 'csv' ? sendCsv(reply, spec, params, answer) : sendJson(request, spec, answer);
     },
   });
@@ -78,13 +79,15 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
 const gone = (request: FastifyRequest): boolean => request.raw.destroyed;
 
 /**
- * Refuses a call the key's balance cannot cover at its worst (the price of every line it may
- * return) before any query runs, so a key without units costs the server nothing.
+ * Holds the most the call can cost (the price of every line it may return) on its key's balance
+ * before any query runs, or refuses it with 402: a key without units costs the server nothing, and
+ * calls of one key running at once never promise more than the balance.
  */
-async function admit(ctx: RouteContext, keyId: string, spec: OperationSpec, params: RequestParams): Promise<void> {
+async function admit(ctx: RouteContext, keyId: string, spec: OperationSpec, params: RequestParams): Promise<Hold> {
   const required = worstCase(spec, params);
-  const remaining = await ctx.balances.covering(keyId, required);
-  if (remaining >= required) return;
+  const held = await ctx.ledger.hold(keyId, required);
+  if (held.ok) return held.hold;
+  const remaining = held.remaining;
   const bound = spec.price.per === 'line' ? ` (${spec.price.units} per line, up to ${required / spec.price.units} lines)` : '';
   throw new ServiceError(402, `This call may cost up to ${required} units${bound} and the key has ${remaining} left.`, [
     { rule: 'insufficient_units', message: 'Not enough units left for the most this call can cost.', required, remaining },
@@ -100,28 +103,32 @@ export function worstCase(spec: OperationSpec, params: RequestParams): number {
 }
 
 /**
- * Charges the call to its key, or refuses it with 402 when the balance does not cover it. A call
- * is charged only if its answer is then written to a connection still open: the charge is given
- * back when the client has left by the time it is taken (one check, after the charge, covers a
- * client that left before it too). Returns whether the answer is to be written.
+ * Charges the call what it costs, in the ledger's memory; the charge is written to the store once
+ * the whole answer has been handed to the connection (the response's `finish`). An answer the
+ * connection closed on before that, and a call whose client has already left, are not charged.
+ * Returns whether the answer is to be written.
  */
-async function chargeFor(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, spec: OperationSpec, answer: Answer): Promise<boolean> {
-  const call = admitted(request)!;
-  const units = spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines;
-  const result = await ctx.store.charge(call.keyId, units);
-  ctx.balances.saw(call.keyId, result.remaining);
-  if (!result.ok) {
-    throw new ServiceError(402, `This call costs ${units} units and the key has ${result.remaining} left.`, [
-      { rule: 'insufficient_units', message: 'Not enough units left.', required: units, remaining: result.remaining },
-    ]);
-  }
+function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, call: Admitted, hold: Hold, units: number): boolean {
+  const charged = ctx.ledger.charge(hold, units);
   if (gone(request)) {
-    await ctx.store.refund(call.keyId, units);
-    ctx.balances.saw(call.keyId, result.remaining + units);
+    ctx.ledger.release(charged.hold);
     return false;
   }
   call.units = units;
-  reply.header('X-Units-Charged', String(units)).header('X-Units-Remaining', String(result.remaining));
+  let finished = false;
+  reply.raw
+    .once('finish', () => {
+      finished = true;
+      // An error after this point (the answer could not be serialized) is answered, and not charged.
+      if (reply.statusCode === 200) ctx.ledger.commit(charged.hold);
+      else ctx.ledger.release(charged.hold);
+    })
+    .once('close', () => {
+      if (finished) return;
+      ctx.ledger.release(charged.hold);
+      call.units = 0;
+    });
+  reply.header('X-Units-Charged', String(units)).header('X-Units-Remaining', String(charged.remaining));
   return true;
 }
 

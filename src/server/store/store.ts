@@ -122,8 +122,6 @@ export interface Store {
   keys(): Promise<StoredKey[]>;
   /** Takes `units` from a key's balance atomically, only if the balance covers it. */
   charge(keyId: string, units: number): Promise<ChargeResult>;
-  /** Gives back units a charge took (the call's answer could not be written: its client had gone). */
-  refund(keyId: string, units: number): Promise<void>;
   /** The balance of a key. */
   balance(keyId: string): Promise<number | undefined>;
   /** Whether the store holds any link. */

@@ -39,10 +39,10 @@ import { makeBaseDir, startServer as startEngine, type RunningServer as RunningE
 import { recordFigures, seconds, SOAK } from './load-kit.js';
 
 /**
- * The durability rule this test holds the server to, to be written in docs/server.md: "a charge is
- * in the database within 1 s of its answer". A kill may lose the charges of answers whose last
- * byte arrived less than this before it (in the client's favour), never an older one. Today's
- * code commits the charge before it writes the answer, so today nothing at all may be lost.
+ * The durability rule of docs/server.md ("Units"): a charge is written with the store write that
+ * follows its answer, which this test bounds by 1 s under load. A kill may lose the charges of
+ * answers whose last byte arrived less than this before it (in the client's favour), never an
+ * older one.
  */
 const DURABLE_WITHIN_MS = 1_000;
 

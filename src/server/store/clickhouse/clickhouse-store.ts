@@ -42,7 +42,7 @@ import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupT
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
 
 /** The key functions of a store: where API keys and balances live. */
-export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'refund' | 'balance' | 'close'>;
+export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'close'>;
 
 /** Options of {@link openClickhouseStore}. */
 export interface ClickhouseStoreOptions {
@@ -232,7 +232,6 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
     upsertKeys: (keys) => options.ledger.upsertKeys(keys),
     keys: () => options.ledger.keys(),
     charge: (keyId, units) => options.ledger.charge(keyId, units),
-    refund: (keyId, units) => options.ledger.refund(keyId, units),
     balance: (keyId) => options.ledger.balance(keyId),
     hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
     writer: async () => createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser),

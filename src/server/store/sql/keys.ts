@@ -38,11 +38,6 @@ export async function charge(connection: SqlConnection, keyId: string, units: nu
   return { ok: false, remaining: (await balance(connection, keyId)) ?? 0 };
 }
 
-/** Gives units back to a balance (a charge whose answer could not be delivered). @internal */
-export async function refund(connection: SqlConnection, keyId: string, units: number): Promise<void> {
-  await connection.write(sql`UPDATE api_keys SET units_remaining = units_remaining + ${units} WHERE id = ${keyId} RETURNING units_remaining`);
-}
-
 /** The balance of a key. @internal */
 export async function balance(connection: SqlConnection, keyId: string): Promise<number | undefined> {
   const [row] = await connection.all<{ units_remaining: number | string }>(sql`SELECT units_remaining FROM api_keys WHERE id = ${keyId}`);

@@ -19,7 +19,7 @@ import type { SqlConnection } from './connection.js';
 import { filterCondition } from './filter.js';
 import { raw, sql, type Fragment } from './fragment.js';
 import { competitors, matrix, scoreProfile } from './graph.js';
-import { balance, charge, keywordMetrics, refund, storedKeys, upsertKeys } from './keys.js';
+import { balance, charge, keywordMetrics, storedKeys, upsertKeys } from './keys.js';
 import { groupedRows } from './relations.js';
 import { toRecord } from './rows.js';
 import { runList } from './run-list.js';
@@ -67,7 +67,6 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
     upsertKeys: (keys) => upsertKeys(connection, keys),
     keys: () => storedKeys(connection),
     charge: (keyId, units) => charge(connection, keyId, units),
-    refund: (keyId, units) => refund(connection, keyId, units),
     balance: (keyId) => balance(connection, keyId),
     hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
     writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh),
