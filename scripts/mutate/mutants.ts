@@ -12,7 +12,7 @@
 export interface Mutant {
   /** A short stable name (`--only` takes it). */
   readonly name: string;
-  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans' | 'abandoned calls';
+  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans' | 'abandoned calls' | 'ledger';
   /** File under the repository root. */
   readonly file: string;
   /** Source text replaced, exactly once. */
@@ -42,6 +42,8 @@ const EVERY_STORE = ['all', 'server-sqlite', 'server-postgres', 'server-clickhou
 const SQL_STORES = ['all', 'server-sqlite', 'server-postgres'] as const;
 const PLANS = ['test/server/query-plans.test.ts'];
 const ABANDON = ['test/server/abandon.test.ts'];
+const LEDGER = ['test/server/ledger.test.ts'];
+const SIGTERM = ['test/server/load/sigterm.test.ts'];
 const CANCEL = ['test/server/cancel-engines.test.ts'];
 
 export const MUTANTS: readonly Mutant[] = [
@@ -395,16 +397,16 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'charge-kept-for-gone-client',
     area: 'abandoned calls',
     file: 'src/server/routes/operation-route.ts',
-    find: '    await ctx.store.refund(call.keyId, units);\n',
-    replace: '',
+    find: '    ctx.ledger.release(charged.hold);\n    return false;\n',
+    replace: '    ctx.ledger.commit(charged.hold);\n    return false;\n',
     tests: ABANDON,
   },
   {
     name: 'no-admission-before-work',
     area: 'abandoned calls',
     file: 'src/server/routes/operation-route.ts',
-    find: '      await admit(ctx, call.keyId, spec, params);\n',
-    replace: '',
+    find: '      const hold = await admit(ctx, call.keyId, spec, params);\n',
+    replace: '      const hold = { keyId: call.keyId, units: worstCase(spec, params) };\n',
     tests: ABANDON,
   },
   {
@@ -414,6 +416,56 @@ export const MUTANTS: readonly Mutant[] = [
     find: 'const lines = params.limit ?? params.urls?.length ?? spec.price.maxLines;',
     replace: 'const lines = 1;',
     tests: ABANDON,
+  },
+  // ---- the ledger: holds, writes after the answer, group commit, retries, the last write on close
+  {
+    name: 'charged-when-connection-closes-first',
+    area: 'ledger',
+    file: 'src/server/routes/operation-route.ts',
+    find: '      if (finished) return;\n      ctx.ledger.release(charged.hold);\n',
+    replace: '      if (finished) return;\n      ctx.ledger.commit(charged.hold);\n',
+    tests: ABANDON,
+  },
+  {
+    name: 'holds-not-counted',
+    area: 'ledger',
+    file: 'src/server/plugins/ledger.ts',
+    find: 'return (state.stored ?? 0) - state.held - state.charged;',
+    replace: 'return (state.stored ?? 0) - state.charged;',
+    tests: [...LEDGER, ...ABANDON],
+  },
+  {
+    name: 'failed-write-dropped',
+    area: 'ledger',
+    file: 'src/server/plugins/ledger.ts',
+    find: '          state.committed += units;\n',
+    replace: '',
+    tests: LEDGER,
+  },
+  {
+    name: 'no-group-commit',
+    area: 'ledger',
+    file: 'src/server/plugins/ledger.ts',
+    find: 'const batch = [...this.#keys].filter(([, state]) => state.committed > 0).map(([keyId, state]) => [keyId, state, state.committed] as const);',
+    replace: 'const batch = [...this.#keys].filter(([, state]) => state.committed > 0).map(([keyId, state]) => [keyId, state, Math.min(state.committed, 45)] as const);',
+    tests: LEDGER,
+  },
+  {
+    name: 'lost-units-not-taken',
+    area: 'ledger',
+    file: 'src/server/plugins/ledger.ts',
+    find: 'const left = Math.min(result.remaining, units);',
+    replace: 'const left = 0;',
+    tests: LEDGER,
+  },
+  {
+    name: 'close-without-last-write',
+    area: 'ledger',
+    file: 'src/server/app.ts',
+    find: "  fastify.addHook('onClose', () => ledger.flush());\n",
+    replace: '',
+    tests: SIGTERM,
+    project: 'load',
   },
   {
     name: 'duckdb-not-interrupted',
