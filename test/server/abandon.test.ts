@@ -14,9 +14,11 @@
  * connection (FIN), after which they can still read whatever the server had written before it saw
  * the close, so what a client received is known exactly.
  */
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { whenWritten } from '../../src/server/routes/operation-route.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { callSignal, QueryCancelledError } from '../../src/server/store/call-signal.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -150,6 +152,58 @@ describe('a call abandoned by its client', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a charge written after its answer', () => {
+  it('is written for an answer handed over whole, not for one the connection closed on first (real HTTP)', async () => {
+    const outcomes: boolean[] = [];
+    const server = createServer((request, response) => {
+      whenWritten(response, (written) => outcomes.push(written));
+      if (request.url === '/whole') return void response.end('all of it');
+      // Half an answer, and never the rest: the client leaves in the middle.
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('part');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await (await fetch(`http://127.0.0.1:${port}/whole`)).text()).toBe('all of it');
+      await expect.poll(() => outcomes).toEqual([true]);
+      const socket = connect(port, '127.0.0.1');
+      socket.write('GET /part HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await new Promise((resolve) => socket.once('data', resolve));
+      socket.destroy();
+      await expect.poll(() => outcomes).toEqual([true, false]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('is written before the store closes when the server closes', async () => {
+    const { real, store: gated, inside, release } = await gatedFixtureStore('charge');
+    const order: string[] = [];
+    const store: Store = {
+      ...gated,
+      charge: async (keyId, units) => {
+        const result = await gated.charge(keyId, units);
+        order.push('charge written');
+        return result;
+      },
+      close: async () => {
+        order.push('store closed');
+        await real.close();
+      },
+    };
+    const { server } = await serve(store);
+    const call = rawCall(server, OVERVIEW, ONE.key);
+    expect(parsed(await call.answer)).toEqual({ status: 200, units: 45 });
+    await inside; // the charge's write waits at the gate
+    const closed = server.close();
+    setTimeout(release, 100);
+    await closed;
+    expect(order).toEqual(['charge written', 'store closed']);
   });
 });
 

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
 import { clockAt } from '../clock.js';
@@ -115,21 +116,24 @@ function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply,
     return false;
   }
   call.units = units;
-  let finished = false;
-  reply.raw
-    .once('finish', () => {
-      finished = true;
-      // An error after this point (the answer could not be serialized) is answered, and not charged.
-      if (reply.statusCode === 200) ctx.ledger.commit(charged.hold);
-      else ctx.ledger.release(charged.hold);
-    })
-    .once('close', () => {
-      if (finished) return;
-      ctx.ledger.release(charged.hold);
-      call.units = 0;
-    });
+  whenWritten(reply.raw, (written) => {
+    // An error after this point (the answer could not be serialized) is answered, and not charged.
+    if (written && reply.statusCode === 200) return ctx.ledger.commit(charged.hold);
+    ctx.ledger.release(charged.hold);
+    if (!written) call.units = 0;
+  });
   reply.header('X-Units-Charged', String(units)).header('X-Units-Remaining', String(charged.remaining));
   return true;
+}
+
+/**
+ * Calls `settle(true)` once the whole response has been handed to the connection (`finish`), or
+ * `settle(false)` if the connection closes before that (`close` first). @internal
+ */
+export function whenWritten(response: ServerResponse, settle: (written: boolean) => void): void {
+  let settled = false;
+  const once = (written: boolean) => () => void (settled || ((settled = true), settle(written)));
+  response.once('finish', once(true)).once('close', once(false));
 }
 
 function sendJson(request: FastifyRequest, spec: OperationSpec, answer: Answer): unknown {
