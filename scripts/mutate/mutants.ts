@@ -43,7 +43,6 @@ const SQL_STORES = ['all', 'server-sqlite', 'server-postgres'] as const;
 const PLANS = ['test/server/query-plans.test.ts'];
 const ABANDON = ['test/server/abandon.test.ts'];
 const LEDGER = ['test/server/ledger.test.ts'];
-const SIGTERM = ['test/server/load/sigterm.test.ts'];
 const CANCEL = ['test/server/cancel-engines.test.ts'];
 
 export const MUTANTS: readonly Mutant[] = [
@@ -422,8 +421,8 @@ export const MUTANTS: readonly Mutant[] = [
     name: 'charged-when-connection-closes-first',
     area: 'ledger',
     file: 'src/server/routes/operation-route.ts',
-    find: '      if (finished) return;\n      ctx.ledger.release(charged.hold);\n',
-    replace: '      if (finished) return;\n      ctx.ledger.commit(charged.hold);\n',
+    find: "response.once('finish', once(true)).once('close', once(false));",
+    replace: "response.once('finish', once(true)).once('close', once(true));",
     tests: ABANDON,
   },
   {
@@ -464,8 +463,7 @@ export const MUTANTS: readonly Mutant[] = [
     file: 'src/server/app.ts',
     find: "  fastify.addHook('onClose', () => ledger.flush());\n",
     replace: '',
-    tests: SIGTERM,
-    project: 'load',
+    tests: ABANDON,
   },
   {
     name: 'duckdb-not-interrupted',
