@@ -78,6 +78,8 @@ describe('commands as processes', () => {
     const db = join(dir, 'demo.db');
     const serve = spawnCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
     const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
+    // The banner's lines may reach the pipe in more than one chunk: wait for its last.
+    await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
     expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
     const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });

@@ -50,8 +50,9 @@ describe.each(Object.keys(engines))('mixed load on %s', (engine) => {
 
         // Each 200 carries its charge, and the ledger moved by exactly their sum.
         expect(outcomes.filter((o) => !(Number.isSafeInteger(o.charged) && o.charged! > 0 && Number.isSafeInteger(o.remaining)))).toEqual([]);
+        // Charges are written a moment after their answers (docs/server.md, "Units").
+        await expect.poll(() => store.balance(LOAD_KEY.id), { timeout: 10_000 }).toBe(before! - unitsCharged(outcomes));
         const after = await store.balance(LOAD_KEY.id);
-        expect(before! - after!, summary).toBe(unitsCharged(outcomes));
         // The lowest X-Units-Remaining any answer reported is the final balance.
         expect(outcomes.reduce((low, o) => Math.min(low, o.remaining!), Infinity)).toBe(after);
         console.log(`[mixed-load ${engine}] ${summary.slice(0, 120)}; ${before! - after!} units charged`);
