@@ -133,9 +133,10 @@ async function underLock(options: { name: string; lockTimeoutMs: number; stateme
     expect(unitsCharged(during), summary).toBeGreaterThan(0);
     // No call waited much past the bound.
     expect(slowest(during), summary).toBeLessThan(options.boundMs);
-    // The event loop was never blocked by the waiting charges.
+    // The event loop was never blocked by the waiting charges: a ping waits at most as long as
+    // the calls it queues behind (every caller is answered 200 now, so the server is busy).
     expect(openapi.length).toBeGreaterThan(options.holdMs / 1000);
-    expect(openapi.filter((o) => o.status !== 200 || o.ended - o.started > 500), JSON.stringify(openapi.slice(0, 5))).toEqual([]);
+    expect(openapi.filter((o) => o.status !== 200 || o.ended - o.started > options.boundMs), JSON.stringify(openapi.slice(0, 5))).toEqual([]);
 
     // After the release, without a restart: every call succeeds again.
     const after = await everyPath(server);
