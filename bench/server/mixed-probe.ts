@@ -8,7 +8,6 @@
  * Run: `npx tsx bench/server/mixed-probe.ts [--store embedded|sqlite] [--seconds 15] [--cpu-prof DIR]`
  * (run `npm run bench:server -- --sizes 50000 --stores embedded` once first to seed the sample).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +15,7 @@ import { loadServerDeps } from '../../src/server/deps.js';
 import { benchCalls, largestTargets, mixedCalls } from './calls.js';
 import { NOW, writeKeyFile } from './databases.js';
 import { load } from './load.js';
+import { startServerProcess } from './server-process.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, seconds: { type: 'string', default: '15' }, 'cpu-prof': { type: 'string' }, data: { type: 'string', default: '.bench-data' } } });
 const data = resolve(values.data);
@@ -28,19 +28,11 @@ const targets = await largestTargets(direct, tldts, { links: 50_000, seed: 1, no
 await direct.close();
 
 const serveArgs = values.store === 'sqlite' ? ['--database-url', `sqlite:${file}`] : ['--db', file];
-const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] : [];
-const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli/main.ts', 'serve', ...serveArgs, '--port', '0', '--quiet', '--keys', writeKeyFile(data), '--now', NOW], {
+const server = await startServerProcess(serveArgs, writeKeyFile(data), {
   cwd: process.cwd(),
-  stdio: ['ignore', 'pipe', 'inherit'],
+  ...(values['cpu-prof'] ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] } : {}),
 });
-const url = await new Promise<string>((done) => {
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += String(chunk);
-    const match = /listening on (http:\/\/\S+)/.exec(out);
-    if (match) done(match[1]!);
-  });
-});
+const url = server.url;
 try {
   const calls = mixedCalls(benchCalls(targets));
   await load(url, calls, { connections: 50, duration: 3 }); // warm-up
@@ -54,6 +46,5 @@ try {
     }),
   );
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((done) => child.on('exit', done));
+  await server.stop();
 }

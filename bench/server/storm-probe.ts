@@ -50,7 +50,7 @@ if (kind === 'postgres') {
 const keyFile = join(mkdtempSync(join(tmpdir(), 'bq-storm-')), 'keys.json');
 writeFileSync(keyFile, JSON.stringify([STORM, CALM]));
 const lines: Record<string, unknown>[] = [];
-const server = await startServerProcess(serveArgs, keyFile, 120_000, (line) => lines.push(line));
+const server = await startServerProcess(serveArgs, keyFile, { onLogLine: (line) => lines.push(line) });
 const calm = (durationMs: number) =>
   runLoad({
     base: server.url,
