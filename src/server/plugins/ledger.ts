@@ -58,8 +58,8 @@ export class Ledger {
   readonly #keys = new Map<string, KeyState>();
   /** The write running now, if any. */
   #writing: Promise<void> | undefined;
-  /** A write is due once the running one ends (or at the next turn of the event loop). */
-  #due = false;
+  /** A write is set for the next turn of the event loop. */
+  #scheduled = false;
   #retry: NodeJS.Timeout | undefined;
   /** Writes started so far. */
   #writes = 0;
@@ -165,16 +165,19 @@ export class Ledger {
   }
 
   #schedule(): void {
-    if (this.#due) return;
-    this.#due = true;
-    // The next write starts when the running one ends; charges committed meanwhile join it.
-    if (!this.#writing) setImmediate(() => void this.#write());
+    // A running write starts the next when it ends, with every charge committed meanwhile.
+    if (this.#scheduled || this.#writing) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#write();
+    });
   }
 
   #write(): Promise<void> {
     if (this.#writing) return this.#writing;
+    if (!this.#pending()) return Promise.resolve();
     clearTimeout(this.#retry);
-    this.#due = false;
     this.#writes++;
     const batch = [...this.#keys].filter(([, state]) => state.committed > 0).map(([keyId, state]) => [keyId, state, state.committed] as const);
     for (const [, state, units] of batch) state.committed -= units;
@@ -195,7 +198,7 @@ export class Ledger {
     this.#writing = written.then((failed) => {
       this.#writing = undefined;
       if (failed) this.#retry = setTimeout(() => void this.#write(), this.#options.retryMs ?? 1_000).unref();
-      else if (this.#due || this.#pending()) void this.#write();
+      else if (this.#pending()) void this.#write();
     });
     return this.#writing;
   }
