@@ -5,7 +5,7 @@
  * from a worktree of each, on the same files), and for a CPU profile of the server (`--cpu-prof`:
  * V8's `.cpuprofile` files, one per thread, written when the server exits).
  *
- * Run: `npx tsx bench/server/mixed-probe.ts [--store embedded|sqlite] [--seconds 15] [--cpu-prof DIR]`
+ * Run: `npx tsx bench/server/mixed-probe.ts [--store embedded|sqlite] [--workers N] [--seconds 15] [--cpu-prof DIR]`
  * (run `npm run bench:server -- --sizes 50000 --stores embedded` once first to seed the sample).
  */
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { NOW, writeKeyFile } from './databases.js';
 import { load } from './load.js';
 import { startServerProcess } from './server-process.js';
 
-const { values } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, seconds: { type: 'string', default: '15' }, 'cpu-prof': { type: 'string' }, data: { type: 'string', default: '.bench-data' } } });
+const { values } = parseArgs({ options: { store: { type: 'string', default: 'embedded' }, seconds: { type: 'string', default: '15' }, 'cpu-prof': { type: 'string' }, data: { type: 'string', default: '.bench-data' }, workers: { type: 'string', default: '1' } } });
 const data = resolve(values.data);
 const file = join(data, 'embedded', 'links-50000.db');
 if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run bench:server -- --sizes 50000 --stores embedded --data ${data}\` once to seed it.`);
@@ -27,7 +27,7 @@ const direct = await openEmbeddedStore({ file, readOnly: true });
 const targets = await largestTargets(direct, tldts, { links: 50_000, seed: 1, now: new Date(NOW) });
 await direct.close();
 
-const serveArgs = values.store === 'sqlite' ? ['--database-url', `sqlite:${file}`] : ['--db', file];
+const serveArgs = [...(values.store === 'sqlite' ? ['--database-url', `sqlite:${file}`] : ['--db', file]), '--workers', values.workers];
 const server = await startServerProcess(serveArgs, writeKeyFile(data), {
   cwd: process.cwd(),
   ...(values['cpu-prof'] ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', resolve(values['cpu-prof'])] } : {}),
@@ -41,6 +41,7 @@ try {
   console.log(
     JSON.stringify({
       store: values.store,
+      workers: Number(values.workers),
       mixed: { connections: 50, rps: Math.round(mixed.rps), p50: +mixed.p50.toFixed(2), p99: +mixed.p99.toFixed(2), status: mixed.statusCodes },
       single: { connections: 1, rps: Math.round(single.rps), p50: +single.p50.toFixed(3), p99: +single.p99.toFixed(2) },
     }),

@@ -15,8 +15,8 @@ import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
 import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
-import { Ledger } from './plugins/ledger.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './plugins/rate-limiter.js';
+import { localAccounts, type Accounts } from './plugins/accounts.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limiter.js';
 import { installCors, type CorsOrigins } from './plugins/cors.js';
 import { registerOperation } from './routes/operation-route.js';
 import { registerServiceRoutes } from './routes/service-routes.js';
@@ -41,6 +41,13 @@ export interface AppOptions {
    * must not freeze the limiter (a key past its rate would be refused for good).
    */
   readonly wallClock?: () => number;
+  /**
+   * The keys' limits and units (default: this process's own, in memory over the store). The
+   * processes of `serve --workers N` share the primary's (see `cluster.ts`).
+   *
+   * @internal
+   */
+  readonly accounts?: Accounts;
   /** Default per-key limits (10 per second, 10 at once); a key's own config overrides them. */
   readonly rateLimits?: Partial<RateLimits>;
   /** The largest `limit` (default 10,000). */
@@ -129,19 +136,21 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   installCors(fastify, options.corsOrigins ?? false);
-  installGuard(fastify, () => ring, new RateLimiter(options.wallClock ?? Date.now), (id) => perKey.get(id) ?? defaults, (request, call) =>
+  const accounts =
+    options.accounts ??
+    localAccounts(options.store, options.wallClock ?? Date.now, {
+      onLost: (keyId, units) => fastify.log.warn({ key_id: keyId, units }, 'units lost: another process spent them first'),
+      onWriteError: (error) => fastify.log.error({ err: error }, 'charges not written yet; retrying'),
+    });
+  installGuard(fastify, () => ring, accounts, (id) => perKey.get(id) ?? defaults, (request, call) =>
     logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
   );
   await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
-  const ledger = new Ledger(options.store, {
-    onLost: (keyId, units) => fastify.log.warn({ key_id: keyId, units }, 'units lost: another process spent them first'),
-    onWriteError: (error) => fastify.log.error({ err: error }, 'charges not written yet; retrying'),
-  });
   // Runs after the HTTP server has closed (in-flight calls answered); the store closes after it
   // when its own onClose hook was added before this plugin (Fastify runs them last-added first).
-  fastify.addHook('onClose', () => ledger.flush());
-  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, ledger });
-  registerServiceRoutes(fastify, ledger);
+  fastify.addHook('onClose', () => accounts.flush());
+  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, accounts });
+  registerServiceRoutes(fastify, accounts);
 
   const openapi = openApiDocument();
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);

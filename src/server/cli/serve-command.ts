@@ -4,10 +4,13 @@
  * @module
  * @internal
  */
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { EXIT, type CliIo, type Command } from '../../cli/command.js';
 import { parseKeys } from '../keys-config.js';
+import { remoteAccounts, shareAccounts } from '../cluster.js';
+import { localAccounts, type Accounts } from '../plugins/accounts.js';
 import type { CorsOrigins } from '../plugins/cors.js';
 import { startServer } from '../server.js';
 import type { KeyConfig, Store } from '../store/store.js';
@@ -18,7 +21,7 @@ import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sam
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
 
-const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--error-docs URL] [--now DATE] [--quiet]
+const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--error-docs URL] [--now DATE] [--workers N] [--quiet]
 
 Serves the Backlink and Keyword Data Service from the embedded store (a SQLite file and its DuckDB
 column file), from PostgreSQL or from a ClickHouse cluster.
@@ -40,6 +43,9 @@ ${databaseOptionsHelp(`with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory`
                 the page errors link to in their "type" (default: this server's /errors page)
   --now DATE    the data's clock: "new" and the current month (default: the system clock);
                 rate limits keep real time
+  --workers N   server processes (node:cluster, default 1): each answers HTTP on the same port
+                and runs its own queries; limits and units stay per key across them (the
+                primary process keeps them). See docs/server.md "Several processes".
   --quiet       no request log lines
 
 Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
@@ -48,7 +54,7 @@ Needs the optional packages fastify, better-sqlite3, tldts and @duckdb/node-api 
 
 const OPTIONS = {
   port: { value: true }, host: { value: true }, db: { value: true }, 'database-url': { value: true }, sample: { value: false }, keys: { value: true },
-  now: { value: true }, links: { value: true }, seed: { value: true }, quiet: { value: false }, help: { value: false },
+  now: { value: true }, links: { value: true }, seed: { value: true }, quiet: { value: false }, help: { value: false }, workers: { value: true },
   'cors-origin': { value: true }, 'error-docs': { value: true },
 };
 
@@ -62,7 +68,12 @@ function keysText(value: string): string {
   throw new Error(`--keys ${JSON.stringify(value)} is neither a file nor keys; write keys as "id:key[:units],..." or name a file that holds them.`);
 }
 
+/** How the primary of `--workers N` hands its keys (a generated one included) to its workers. */
+const WORKER_KEYS = 'BACKLINK_QUERY_WORKER_KEYS';
+
 function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): { keys: KeyConfig[]; generated?: string } {
+  const handed = cluster.isWorker ? io.env[WORKER_KEYS] : undefined;
+  if (handed !== undefined) return { keys: parseKeys(handed) };
   const value = options['keys'];
   if (typeof value === 'string') return { keys: parseKeys(keysText(value)) };
   const env = io.env['BACKLINK_QUERY_KEYS'];
@@ -86,13 +97,17 @@ export const serveCommand: Command = {
     const links = integerOption(o, 'links', DEFAULT_SAMPLE_LINKS, 1);
     const seed = integerOption(o, 'seed', 1);
     const now = dateOption(o, 'now');
-    for (const value of [port, links, seed, now]) if (typeof value === 'string') return fail(value);
+    const workers = integerOption(o, 'workers', 1, 1);
+    for (const value of [port, links, seed, now, workers]) if (typeof value === 'string') return fail(value);
     const cors = corsOption(o['cors-origin'], o['sample'] === true);
     if (typeof cors === 'object' && 'error' in cors) return fail(cors.error);
     const errorDocs = o['error-docs'];
     if (errorDocs !== undefined && (typeof errorDocs !== 'string' || !/^https?:\/\/\S+$/.test(errorDocs))) return fail('--error-docs takes an http(s) URL.');
     const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
     if (typeof location === 'string') return fail(location);
+    if ((workers as number) > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
+      return fail('--workers needs a database the processes share: name one with --db FILE or --database-url URL (or use --sample).');
+    }
     const deps = await loadDepsOrExplain(io, location);
     if (!deps) return EXIT.failure;
     let keys;
@@ -104,7 +119,8 @@ export const serveCommand: Command = {
     const opened = await openStoreOrExplain(io, location, deps.tldts, { serving: true });
     if (!opened) return EXIT.unavailable;
     let store = opened;
-    if (o['sample'] && !(await store.hasLinks())) {
+    // A worker of `--workers N`: the primary has seeded the sample and stored the keys.
+    if (o['sample'] && !cluster.isWorker && !(await store.hasLinks())) {
       const sample = { links: links as number, seed: seed as number, now: now as Date | undefined };
       if (location.kind === 'embedded' && location.file !== ':memory:') {
         // The serving store reads the column file only: the sample is written through a store that writes it.
@@ -120,10 +136,13 @@ export const serveCommand: Command = {
     }
     if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const clock = now instanceof Date ? now : undefined;
-    return serve(io, {
+    const served = {
       store, keys, clock, port: port as number, host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1', quiet: o['quiet'] === true,
       cors, ...(typeof errorDocs === 'string' ? { errorDocsUrl: errorDocs } : {}),
-    });
+    };
+    if (cluster.isWorker) return serve(io, { ...served, accounts: remoteAccounts() });
+    if ((workers as number) > 1) return serveWorkers(io, { ...served, workers: workers as number });
+    return serve(io, served);
   },
 };
 
@@ -138,13 +157,13 @@ function corsOption(value: string | true | undefined, sample: boolean): CorsOrig
   return origins;
 }
 
-async function serve(
-  io: CliIo,
-  options: {
-    store: Store; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean;
-    cors: CorsOrigins; errorDocsUrl?: string;
-  },
-): Promise<number> {
+/** What `serve` runs with. */
+interface Served {
+  store: Store; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean;
+  cors: CorsOrigins; errorDocsUrl?: string;
+}
+
+async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Promise<number> {
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let server;
@@ -157,6 +176,7 @@ async function serve(
       host: options.host,
       corsOrigins: options.cors,
       ...(options.errorDocsUrl ? { errorDocsUrl: options.errorDocsUrl } : {}),
+      ...(options.accounts ? { accounts: options.accounts } : {}),
       signals: true,
       logger: options.quiet ? false : { level: 'info', stream: io.stdout as { write(text: string): void } },
       onClosed: () => resolveClosed(),
@@ -168,16 +188,90 @@ async function serve(
     io.stderr.write(`backlink-query serve: ${problem}\n`);
     return EXIT.usage;
   }
-  const key = options.keys.generated;
-  io.stdout.write(`backlink-query server listening on ${server.url}\n`);
-  if (key) io.stdout.write(`API key: ${key}\n`);
-  io.stdout.write(
-    `Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${server.url}/_api/apis/v4/backlinks/v1/overview?url=example.com&scope=ROOT_DOMAIN'\n` +
-      `OpenAPI: ${server.url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
-  );
+  if (cluster.isWorker) {
+    // The primary prints where the server listens, once every worker does.
+    process.send!({ bq: 'listening', url: server.url });
+    await closed;
+    // The channel keeps the process alive; the calls' last charges went through it on close.
+    if (process.connected) process.disconnect();
+    return EXIT.ok;
+  }
+  banner(io, server.url, options.keys.generated);
   await closed;
   io.stderr.write('Server closed; database closed.\n');
   return EXIT.ok;
+}
+
+function banner(io: CliIo, url: string, key: string | undefined): void {
+  io.stdout.write(`backlink-query server listening on ${url}\n`);
+  if (key) io.stdout.write(`API key: ${key}\n`);
+  io.stdout.write(
+    `Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=example.com&scope=ROOT_DOMAIN'\n` +
+      `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
+  );
+}
+
+/**
+ * The primary of `--workers N`: stores the keys, keeps the accounts (limits and units, over its
+ * store), starts the workers (each opens the store and listens on the same port), and on SIGTERM
+ * or SIGINT stops them (each answers its calls in flight and sends their charges), then writes the
+ * last charges and closes the store. A worker that dies while serving is replaced; one that fails
+ * before it listens stops the server (exit code 1).
+ */
+async function serveWorkers(io: CliIo, options: Served & { workers: number }): Promise<number> {
+  const { store } = options;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGTERM', stop).once('SIGINT', stop);
+  await store.upsertKeys(options.keys.keys);
+  const accounts = localAccounts(store, Date.now, {
+    onLost: (keyId, units) => io.stderr.write(`${units} units of key ${keyId} lost: another process spent them first.\n`),
+    onWriteError: (error) => io.stderr.write(`Charges not written yet (retrying): ${(error as Error).message}\n`),
+  });
+  let stopping = false;
+  let failed = false;
+  let url: string | undefined;
+  const listening = new Set<number>();
+  const running = new Set<Promise<void>>();
+  let ready!: () => void;
+  const allListening = new Promise<void>((resolve) => (ready = resolve));
+  const env = { [WORKER_KEYS]: JSON.stringify(options.keys.keys) };
+  const start = (replacing?: number) => {
+    const worker = cluster.fork(env);
+    shareAccounts(worker.process, accounts);
+    // A worker is done when it has exited and every message it sent has been read.
+    const done = Promise.all([new Promise((resolve) => worker.once('exit', resolve)), new Promise((resolve) => worker.once('disconnect', resolve))]).then(() => undefined);
+    running.add(done);
+    void done.then(() => running.delete(done));
+    worker.on('message', (message: { bq?: string; url?: string }) => {
+      if (message?.bq !== 'listening') return;
+      url ??= message.url;
+      listening.add(worker.id);
+      if (replacing !== undefined) io.stderr.write(`Worker ${worker.process.pid} listening in place of ${replacing}.\n`);
+      if (listening.size === options.workers) ready();
+    });
+    worker.once('exit', (code, signal) => {
+      const served = listening.delete(worker.id);
+      if (stopping) return;
+      io.stderr.write(`Worker ${worker.process.pid} exited (${signal ?? `code ${code}`})${served ? '; starting another' : ' before it listened: stopping'}.\n`);
+      if (served) return start(worker.process.pid);
+      failed = true;
+      stop();
+    });
+  };
+  for (let i = 0; i < options.workers; i++) start();
+  await Promise.race([allListening, stopped]);
+  if (!failed && url !== undefined && listening.size === options.workers) {
+    banner(io, url, options.keys.generated);
+    await stopped;
+  }
+  stopping = true;
+  for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  while (running.size > 0) await Promise.all(running);
+  await accounts.flush();
+  await store.close();
+  io.stderr.write('Server closed; database closed.\n');
+  return failed ? EXIT.failure : EXIT.ok;
 }
 
 /**

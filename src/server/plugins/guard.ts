@@ -15,7 +15,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { routeOperation } from '../validation/fastify-plugin.js';
 import type { KeyRing } from './key-ring.js';
-import type { RateLimiter, RateLimits } from './rate-limiter.js';
+import type { Accounts } from './accounts.js';
+import type { RateLimits } from './rate-limiter.js';
 
 /** What the guard remembers about an admitted request. @internal */
 export interface Admitted {
@@ -68,7 +69,7 @@ function takeQueryKey(request: FastifyRequest): string | undefined {
 export function installGuard(
   fastify: FastifyInstance,
   ring: () => KeyRing,
-  limiter: RateLimiter,
+  accounts: Pick<Accounts, 'admit'>,
   limitsOf: (keyId: string) => RateLimits,
   onAbandoned: (request: FastifyRequest, call: Abandoned) => void,
 ): void {
@@ -82,7 +83,7 @@ export function installGuard(
       throw new ServiceError(401, 'A valid API key is required: send the header "Authorization: Apikey <key>" or the query parameter key=<key>.');
     }
     KEY_OF.set(request, keyId);
-    const admission = limiter.acquire(keyId, limitsOf(keyId));
+    const admission = await accounts.admit(keyId, limitsOf(keyId));
     if (!admission.ok) {
       const what = admission.reason === 'rate' ? 'requests per second' : 'requests at once';
       throw new ServiceError(429, `Too many ${what} for this key; retry after ${admission.retryAfterSeconds} s.`, [], {

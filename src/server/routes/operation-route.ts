@@ -13,7 +13,8 @@ import { csvColumns, toCsv } from '../csv.js';
 import type { DomainParser } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { admitted, type Admitted } from '../plugins/guard.js';
-import type { Hold, Ledger } from '../plugins/ledger.js';
+import type { Accounts } from '../plugins/accounts.js';
+import type { Hold } from '../plugins/ledger.js';
 import { forCall } from '../store/call-signal.js';
 import { querySchema, responseSchema } from '../schemas/json-schema.js';
 import type { Store } from '../store/store.js';
@@ -25,8 +26,8 @@ import { ANSWERS } from './answers.js';
 /** What the routes need. @internal */
 export interface RouteContext {
   readonly store: Store;
-  /** The units ledger: holds at admission, charges when answered, writes after the answer. */
-  readonly ledger: Ledger;
+  /** The units: held at admission, charged when answered, written after the answer. */
+  readonly accounts: Accounts;
   readonly parser: DomainParser;
   readonly now: () => Date;
 }
@@ -59,12 +60,12 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
       try {
         answer = await call.work(forCall(call.signal, () => ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) })));
       } catch (error) {
-        ctx.ledger.release(hold);
+        ctx.accounts.release(hold);
         // An abandoned call answers nobody (its log line is the guard's).
         if (gone(request)) return reply.hijack();
         throw error;
       }
-      if (!charge(ctx, request, reply, call, hold, spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines)) return reply.hijack();
+      if (!(await charge(ctx, request, reply, call, hold, spec.price.per === 'request' ? spec.price.units : spec.price.units * answer.lines))) return reply.hijack();
       // Nothing but synchronous work and promise jobs runs from here to the answer's write, so
       // the connection checked open at the charge is the one the answer is written to.
       return params.format === 'csv' ? sendCsv(reply, spec, params, answer) : sendJson(request, spec, answer);
@@ -86,7 +87,7 @@ const gone = (request: FastifyRequest): boolean => request.raw.destroyed;
  */
 async function admit(ctx: RouteContext, keyId: string, spec: OperationSpec, params: RequestParams): Promise<Hold> {
   const required = worstCase(spec, params);
-  const held = await ctx.ledger.hold(keyId, required);
+  const held = await ctx.accounts.hold(keyId, required);
   if (held.ok) return held.hold;
   const remaining = held.remaining;
   const bound = spec.price.per === 'line' ? ` (${spec.price.units} per line, up to ${required / spec.price.units} lines)` : '';
@@ -109,17 +110,17 @@ export function worstCase(spec: OperationSpec, params: RequestParams): number {
  * connection closed on before that, and a call whose client has already left, are not charged.
  * Returns whether the answer is to be written.
  */
-function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, call: Admitted, hold: Hold, units: number): boolean {
-  const charged = ctx.ledger.charge(hold, units);
+async function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, call: Admitted, hold: Hold, units: number): Promise<boolean> {
+  const charged = await ctx.accounts.charge(hold, units);
   if (gone(request)) {
-    ctx.ledger.release(charged.hold);
+    ctx.accounts.release(charged.hold);
     return false;
   }
   call.units = units;
   whenWritten(reply.raw, (written) => {
     // An error after this point (the answer could not be serialized) is answered, and not charged.
-    if (written && reply.statusCode === 200) return ctx.ledger.commit(charged.hold);
-    ctx.ledger.release(charged.hold);
+    if (written && reply.statusCode === 200) return ctx.accounts.commit(charged.hold);
+    ctx.accounts.release(charged.hold);
     if (!written) call.units = 0;
   });
   reply.header('X-Units-Charged', String(units)).header('X-Units-Remaining', String(charged.remaining));

@@ -12,7 +12,7 @@ import { parameterIssue } from '../../catalogue/rules.js';
 import { ServiceError } from '../errors.js';
 import { keyIdOf } from '../plugins/guard.js';
 import { invalidRequestMessage } from '../validation/validate-request.js';
-import type { Ledger } from '../plugins/ledger.js';
+import type { Accounts } from '../plugins/accounts.js';
 
 /**
  * Where a key reads its remaining units ({@link BALANCE_PATH}), at both prefixes the operations
@@ -89,12 +89,12 @@ function answerOtherMethods(fastify: FastifyInstance): void {
 }
 
 /** Registers the balance, the error docs page, and the 405 of every other method on their paths and the operations'. @internal */
-export function registerServiceRoutes(fastify: FastifyInstance, ledger: Pick<Ledger, 'balance'>): void {
+export function registerServiceRoutes(fastify: FastifyInstance, accounts: Pick<Accounts, 'balance'>): void {
   answerOtherMethods(fastify);
   for (const path of BALANCE_PATHS) {
     fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
       refuseParameters(request.query);
-      const units = await ledger.balance(keyIdOf(request)!);
+      const units = await accounts.balance(keyIdOf(request)!);
       return { meta: { request_id: request.id, status_code: 200, success: true }, data: { units_remaining: units ?? 0 } };
     });
   }
@@ -102,7 +102,7 @@ export function registerServiceRoutes(fastify: FastifyInstance, ledger: Pick<Led
   // answer itself is the bare number.
   fastify.get(LEGACY_BALANCE_PATH, { config: { keyed: true }, exposeHeadRoute: false }, async (request, reply) => {
     refuseParameters(request.query);
-    const units = await ledger.balance(keyIdOf(request)!);
+    const units = await accounts.balance(keyIdOf(request)!);
     return reply.type('text/plain; charset=utf-8').send(String(units ?? 0));
   });
   const page = errorsPage();

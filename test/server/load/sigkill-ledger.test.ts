@@ -1,8 +1,9 @@
 /**
  * SIGKILL under load: the units ledger against the charges the clients received (issue 28, item 2).
  *
- * On each store (the embedded store, the default; PostgreSQL, on a cluster of this test's own), a
- * database seeded once serves a key with a large balance. In each round `serve` starts as a
+ * On each store (the embedded store, the default; the same served by `serve --workers 2`, whose
+ * primary keeps the ledger; PostgreSQL, on a cluster of this test's own), a database seeded once
+ * serves a key with a large balance. In each round `serve` starts as a
  * process of its own, twenty clients send a mix of calls priced per request and per line (several
  * operations, several `limit`s, so the charges differ), and at a seeded random moment the process
  * gets SIGKILL. The calls in flight then end with a connection error ("no answer"). The stored
@@ -47,7 +48,8 @@ import { recordFigures, seconds, SOAK } from './load-kit.js';
 const DURABLE_WITHIN_MS = 1_000;
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
-const ENGINES = ['embedded', 'postgres'] as const;
+/** The stores, and the embedded store served by `serve --workers 2` (the primary is what is killed). */
+const ENGINES = ['embedded', 'embedded --workers 2', 'postgres'] as const;
 type Engine = (typeof ENGINES)[number];
 /** Rounds per store: start, load, SIGKILL, read the ledger. */
 const ROUNDS = SOAK ? 16 : 3;
@@ -194,6 +196,8 @@ const stores: Partial<Record<Engine, Promise<string[]>>> = {};
 beforeAll(() => {
   // Both seeds at once; each test waits for its own, so a failure lands on the store it is about.
   stores.embedded = seed(['--db', sqliteFile]).then(() => ['--db', sqliteFile]);
+  const workersFile = join(dir, 'ledger-workers.db');
+  stores['embedded --workers 2'] = seed(['--db', workersFile]).then(() => ['--db', workersFile, '--workers', '2']);
   stores.postgres = (async () => {
     pgBase = await makeBaseDir();
     // scripts/engines/postgres.sh start: fails, with the server's log, when it cannot start.
@@ -240,7 +244,7 @@ async function balanceShown(base: string): Promise<number> {
  * `onLateCharges` what was charged meanwhile, after the process had died).
  */
 async function balanceStored(engine: Engine, store: readonly string[], onLateCharges?: (units: number) => void): Promise<number> {
-  if (engine === 'embedded') {
+  if (engine !== 'postgres') {
     const { Database } = await loadServerDeps();
     // Read-write: the killed process left its WAL behind, which the first connection recovers.
     const handle = new Database(store[1]!, { fileMustExist: true });

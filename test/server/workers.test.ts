@@ -1,0 +1,153 @@
+/**
+ * `serve --workers 2` as a user runs it: one primary and two worker processes on one port. The
+ * limits and the units of a key hold across the processes (issue 28, item 3), a worker that dies
+ * is replaced, SIGTERM stops every process after writing the charges, and a killed primary takes
+ * its workers with it.
+ *
+ * Expected values come from the interface (overview costs 45 units per request) and from the
+ * keys written here; which process answered a call is read from its request log line (`pid`), so
+ * each test shows that both workers served.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli, waitFor } from './cli-process.js';
+import { BASE } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bq-workers-'));
+const db = join(dir, 'sample.db');
+const running: ReturnType<typeof spawnCli>[] = [];
+afterAll(() => {
+  for (const serve of running) serve.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  const seed = spawnCli(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
+  expect(await seed.exit).toBe(0);
+}, 120_000);
+
+/** Starts `serve --workers 2` on the sample with `keys`; resolves once the banner is complete. */
+async function serveWorkers(keys: object[]) {
+  const keysFile = join(dir, `keys-${running.length}.json`);
+  writeFileSync(keysFile, JSON.stringify(keys));
+  const serve = spawnCli(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--workers', '2', '--keys', keysFile]);
+  running.push(serve);
+  const [, url] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/, serve.exit);
+  await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
+  return { ...serve, url: url! };
+}
+
+/** The request log lines: which process answered which status. */
+function answeredBy(out: string): { pid: number; status: number }[] {
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"msg":"request"'))
+    .map((line) => JSON.parse(line) as { pid: number; status: number })
+    .map(({ pid, status }) => ({ pid, status }));
+}
+
+/**
+ * One overview call on a connection of its own: the primary hands each new connection to the
+ * next worker in turn, so calls at once reach both.
+ */
+const overview = (url: string, key: string) =>
+  new Promise<{ status: number; remaining: string | undefined }>((resolve, reject) => {
+    const request = get(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { agent: false, headers: { authorization: `Apikey ${key}` } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode!, remaining: response.headers['x-units-remaining'] as string | undefined }));
+    });
+    request.on('error', reject);
+  });
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('serve --workers 2', () => {
+  it('holds a key to its rate across the processes: 4 per second means 4 of 12 calls at once', async () => {
+    const serve = await serveWorkers([{ id: 'rated', key: 'rated-key-0123456789', units: 1_000_000, rate: 4, concurrency: 100 }]);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => overview(serve.url, 'rated-key-0123456789')));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, ...Array(8).fill(429)]);
+    await until(() => answeredBy(serve.out()).length >= 12, 'the 12 log lines');
+    // Both workers took calls: a limit kept per process would have let 8 through.
+    expect(new Set(answeredBy(serve.out()).map((line) => line.pid)).size).toBe(2);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+  }, 120_000);
+
+  it('holds a key to its units across the processes, and SIGTERM writes every charge before it exits', async () => {
+    // 200 units pay for 4 overviews (45 each); the other 6 of 10 calls at once are refused.
+    const serve = await serveWorkers([{ id: 'small', key: 'small-key-0123456789', units: 200, rate: 100, concurrency: 100 }]);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => overview(serve.url, 'small-key-0123456789')));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, ...Array(6).fill(402)]);
+    // One ledger: each charge saw the ones before it.
+    expect(answers.filter((a) => a.status === 200).map((a) => a.remaining).sort()).toEqual(['110', '155', '20', '65']);
+    await until(() => answeredBy(serve.out()).length >= 10, 'the 10 log lines');
+    expect(new Set(answeredBy(serve.out()).map((line) => line.pid)).size).toBe(2);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    expect(serve.err()).toContain('Server closed; database closed.');
+    const file = new Database(db, { readonly: true });
+    const stored = file.prepare(`SELECT units_remaining FROM api_keys WHERE id = 'small'`).get();
+    file.close();
+    expect(stored).toEqual({ units_remaining: 20 });
+  }, 120_000);
+
+  it('replaces a worker that dies, and stops every process on SIGTERM', async () => {
+    const serve = await serveWorkers([{ id: 'k', key: 'k-key-0123456789', units: 1_000_000, rate: 100, concurrency: 100 }]);
+    await Promise.all(Array.from({ length: 6 }, () => overview(serve.url, 'k-key-0123456789')));
+    await until(() => answeredBy(serve.out()).length >= 6, 'the log lines');
+    const workers = [...new Set(answeredBy(serve.out()).map((line) => line.pid))];
+    expect(workers).toHaveLength(2);
+    process.kill(workers[0]!, 'SIGKILL');
+    await waitFor(serve.err, new RegExp(`Worker ${workers[0]} exited \\(SIGKILL\\); starting another\\.`), serve.exit);
+    const [, replacing] = await waitFor(serve.err, new RegExp(`Worker (\\d+) listening in place of ${workers[0]}\\.`), serve.exit);
+    // Calls go on being answered, by the survivor and the new worker.
+    const seen = new Set<number>();
+    for (let i = 0; i < 40 && seen.size < 2; i++) {
+      const before = answeredBy(serve.out()).length;
+      expect((await overview(serve.url, 'k-key-0123456789')).status).toBe(200);
+      await until(() => answeredBy(serve.out()).length > before, 'the log line');
+      seen.add(answeredBy(serve.out()).at(-1)!.pid);
+    }
+    expect(seen.has(workers[1]!)).toBe(true);
+    const replacement = Number(replacing);
+    expect(seen).toEqual(new Set([workers[1], replacement]));
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
+    await until(() => !alive(workers[1]!) && !alive(replacement), 'the workers to exit', 5_000);
+  }, 120_000);
+
+  it('stops the workers when the primary is killed', async () => {
+    const serve = await serveWorkers([{ id: 'k', key: 'k-key-0123456789', units: 1_000_000, rate: 100, concurrency: 100 }]);
+    await Promise.all(Array.from({ length: 6 }, () => overview(serve.url, 'k-key-0123456789')));
+    await until(() => answeredBy(serve.out()).length >= 6, 'the log lines');
+    const workers = [...new Set(answeredBy(serve.out()).map((line) => line.pid))];
+    expect(workers).toHaveLength(2);
+    serve.child.kill('SIGKILL');
+    await until(() => workers.every((pid) => !alive(pid)), 'the workers to exit');
+  }, 120_000);
+
+  it('needs a database the processes share', async () => {
+    const serve = spawnCli(['serve', '--workers', '2', '--port', '0']);
+    expect(await serve.exit).toBe(2);
+    expect(serve.err()).toContain('--workers needs a database the processes share');
+  });
+});
