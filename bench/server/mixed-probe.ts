@@ -35,7 +35,7 @@ const server = await startServerProcess(serveArgs, writeKeyFile(data), {
 const url = server.url;
 try {
   const calls = mixedCalls(benchCalls(targets));
-  await load(url, calls, { connections: 50, duration: 3 }); // warm-up
+  const warm = await load(url, calls, { connections: 50, duration: 3 });
   const mixed = await load(url, calls, { connections: 50, duration: Number(values.seconds) });
   const single = await load(url, calls, { connections: 1, duration: 5 });
   console.log(
@@ -44,6 +44,8 @@ try {
       workers: Number(values.workers),
       mixed: { connections: 50, rps: Math.round(mixed.rps), p50: +mixed.p50.toFixed(2), p99: +mixed.p99.toFixed(2), status: mixed.statusCodes },
       single: { connections: 1, rps: Math.round(single.rps), p50: +single.p50.toFixed(3), p99: +single.p99.toFixed(2) },
+      // Every call the server answered (warm-up included): what a --cpu-prof profile covers.
+      calls: [warm, mixed, single].reduce((total, run) => total + Object.values(run.statusCodes).reduce((a, b) => a + b, 0), 0),
     }),
   );
 } finally {

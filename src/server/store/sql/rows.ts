@@ -19,11 +19,22 @@ import type { RecordSpec } from '../../../catalogue/records.js';
  */
 export function toRecord<Row>(row: Readonly<Record<string, unknown>>, record: RecordSpec): Row {
   const out: Record<string, unknown> = {};
-  for (const [field, spec] of Object.entries(record)) {
+  for (const [field, kind] of planOf(record)) {
     const value = row[field];
-    if (spec.type === 'boolean') out[field] = value === 1 || value === true;
-    else if ((spec.type === 'integer' || spec.type === 'number') && typeof value !== 'number' && value !== undefined) out[field] = Number(value);
+    if (kind === 'boolean') out[field] = value === 1 || value === true;
+    else if (kind === 'number' && typeof value !== 'number' && value !== undefined) out[field] = Number(value);
     else out[field] = value;
   }
   return out as Row;
+}
+
+/** Each field and what its value needs, worked out once per record (a page converts many rows). */
+const PLANS = new WeakMap<RecordSpec, readonly (readonly [string, 'boolean' | 'number' | 'as is'])[]>();
+function planOf(record: RecordSpec) {
+  let plan = PLANS.get(record);
+  if (!plan) {
+    plan = Object.entries(record).map(([field, { type }]) => [field, type === 'boolean' ? 'boolean' : type === 'integer' || type === 'number' ? 'number' : 'as is'] as const);
+    PLANS.set(record, plan);
+  }
+  return plan;
 }
