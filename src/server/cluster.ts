@@ -4,8 +4,8 @@
  * workers' requests for it over the cluster's IPC channel, so a key's limits and balance hold
  * across the processes; each worker serves HTTP and runs queries on a store of its own.
  *
- * The requests of one turn of a worker's event loop go in one message, and so do the primary's
- * answers to them: under load, a message carries many calls' requests. The primary handles a
+ * The requests a worker makes together (in one task of its event loop, up to its microtask
+ * checkpoint) go in one message, and so do the primary's answers to them. The primary handles a
  * worker's requests in the order they were made.
  *
  * A worker that dies gives its calls' slots and holds back (its unwritten charges are lost, in the
@@ -35,7 +35,7 @@ interface AccountsMessage {
 
 const isAccountsMessage = (message: unknown): message is AccountsMessage => (message as { bq?: unknown } | null)?.bq === 'accounts';
 
-/** Items pushed during one turn of the event loop, sent together at its end. */
+/** Items pushed in one task of the event loop, sent together at its microtask checkpoint. */
 function batcher<T>(send: (items: T[]) => void): { push(item: T): void; flush(): T[] } {
   let items: T[] = [];
   let scheduled = false;
