@@ -18,13 +18,26 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Accounts, Admission } from './plugins/accounts.js';
+import { StoreUnavailableError, isStoreUnavailable } from './store/sql/connection.js';
 import type { Hold } from './plugins/ledger.js';
 
 type Op = 'admit' | 'free' | 'hold' | 'charge' | 'release' | 'commit' | 'balance';
 /** A worker's request: its id, what it asks, and the arguments of the Accounts method. */
 type Request = readonly [id: number, op: Op, args: readonly unknown[]];
-/** The primary's answer to a request: its id, and its result or the error's message. */
-type Answer = readonly [id: number, ok: true, result: unknown] | readonly [id: number, ok: false, error: string];
+/** A failure of the primary's accounts, as it crosses the channel. */
+interface Failure {
+  readonly message: string;
+  /** Set when the store could not answer (a retryable 503, as in one process). */
+  readonly retryAfterSeconds?: number;
+}
+/** The primary's answer to a request: its id, and its result or its failure. */
+type Answer = readonly [id: number, ok: true, result: unknown] | readonly [id: number, ok: false, failure: Failure];
+
+/** A failure of the primary as the worker's error: the store's stays a retryable 503, anything else a 500. */
+const failed = (failure: Failure): Error =>
+  failure.retryAfterSeconds === undefined
+    ? Object.assign(new Error(`The server's primary process failed: ${failure.message}`), { name: 'PrimaryAccountsError' })
+    : new StoreUnavailableError(failure.message, { retryAfterSeconds: failure.retryAfterSeconds });
 
 /** One message of either side: requests (worker to primary) or answers (primary to worker). */
 interface AccountsMessage {
@@ -96,7 +109,8 @@ export function shareAccounts(worker: WorkerChannel, accounts: Accounts): void {
   const answer = (id: number, work: Promise<unknown>) =>
     void work.then(
       (result) => answers.push([id, true, result]),
-      (error: unknown) => answers.push([id, false, error instanceof Error ? error.message : String(error)]),
+      (error: unknown) =>
+        answers.push([id, false, isStoreUnavailable(error) ? { message: error.message, retryAfterSeconds: error.retryAfterSeconds } : { message: String((error as Error)?.message ?? error) }]),
     );
   const handle = ([id, op, args]: Request) => {
     // The worker sends what its Accounts methods take (the primary's own types).
@@ -125,7 +139,7 @@ export function shareAccounts(worker: WorkerChannel, accounts: Accounts): void {
           }),
         );
       case 'charge':
-        if (!holds.take(a)) return answers.push([id, false, 'the hold was given back']);
+        if (!holds.take(a)) return answers.push([id, false, { message: 'the hold was given back' }]);
         return answer(
           id,
           accounts.charge(a, b).then((charged) => {
@@ -175,7 +189,7 @@ export function remoteAccounts(channel: Pick<NodeJS.Process, 'send' | 'on' | 'co
       if (!call) continue;
       waiting.delete(id);
       if (ok) call.resolve(value);
-      else call.reject(new Error(`The server's primary process refused: ${value as string}`));
+      else call.reject(failed(value as Failure));
     }
   });
   const tell = (op: Op, args: readonly unknown[]): number => {
@@ -183,15 +197,13 @@ export function remoteAccounts(channel: Pick<NodeJS.Process, 'send' | 'on' | 'co
     requests.push([id, op, args]);
     return id;
   };
-  const ask = <T>(op: Op, args: readonly unknown[]): Promise<T> => {
-    const answer = new Promise<T>((resolve, reject) => waiting.set(next, { resolve: resolve as (value: unknown) => void, reject }));
-    tell(op, args);
-    return answer;
-  };
+  // The request waits in its batch until the microtask checkpoint: its answer cannot come first.
+  const answerTo = <T>(id: number) => new Promise<T>((resolve, reject) => waiting.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+  const ask = <T>(op: Op, args: readonly unknown[]): Promise<T> => answerTo<T>(tell(op, args));
   return {
     admit: async (keyId, limits) => {
-      const id = next;
-      const admission = await ask<Admission>('admit', [keyId, limits]);
+      const id = tell('admit', [keyId, limits]);
+      const admission = await answerTo<Admission>(id);
       if (!admission.ok) return admission;
       let freed = false;
       return { ok: true, release: () => void (freed || ((freed = true), tell('free', [id]))) };

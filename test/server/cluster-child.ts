@@ -30,6 +30,14 @@ process.on('message', async (message: { step?: string }) => {
       return report({ committed: true });
     case 'balance':
       return report({ balance: await accounts.balance('k') });
+    case 'hold-down':
+      // The primary's store cannot read this key's balance: what the worker gets.
+      return report(
+        await accounts.hold('down', 1).then(
+          () => ({ held: true }),
+          (error: Error & { retryAfterSeconds?: number }) => ({ name: error.name, retryAfterSeconds: error.retryAfterSeconds }),
+        ),
+      );
   }
 });
 report({ ready: true });

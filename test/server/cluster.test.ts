@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shareAccounts } from '../../src/server/cluster.js';
 import { localAccounts } from '../../src/server/plugins/accounts.js';
+import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 
@@ -21,7 +22,11 @@ async function primary() {
   const store: Store = await openSqliteStore({ file: ':memory:' });
   cleanup.push(() => store.close());
   await store.upsertKeys([{ id: 'k', key: 'cluster-test-key', units: 100 }]);
-  const accounts = localAccounts(store, Date.now);
+  // A key whose balance the store cannot read, as a database that is down answers.
+  const accounts = localAccounts(
+    { charge: (keyId, units) => store.charge(keyId, units), balance: (keyId) => (keyId === 'down' ? Promise.reject(new StoreUnavailableError('down', { retryAfterSeconds: 2 })) : store.balance(keyId)) },
+    Date.now,
+  );
   const child: ChildProcess = fork(CHILD, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   cleanup.push(() => child.kill('SIGKILL'));
   shareAccounts(child, accounts);
@@ -81,5 +86,10 @@ describe('accounts shared with a worker process', () => {
     await accounts.flush();
     expect(await store.balance('k')).toBe(100);
     expect(await accounts.balance('k')).toBe(100);
+  });
+
+  it("pass the store's failure on as it is (a retryable 503 in one process stays one with workers)", async () => {
+    const { step } = await primary();
+    expect(await step('hold-down')).toEqual({ name: 'StoreUnavailableError', retryAfterSeconds: 2 });
   });
 });

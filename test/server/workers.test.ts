@@ -80,6 +80,16 @@ async function until(condition: () => boolean, what: string, ms = 20_000): Promi
   }
 }
 
+/** `serve --workers 2` with a key of ample limits, after calls that both workers answered; their pids. */
+async function servingOnBoth() {
+  const serve = await serveWorkers([{ id: 'k', key: 'k-key-0123456789', units: 1_000_000, rate: 100, concurrency: 100 }]);
+  await Promise.all(Array.from({ length: 6 }, () => overview(serve.url, 'k-key-0123456789')));
+  await until(() => answeredBy(serve.out()).length >= 6, 'the log lines');
+  const workers = [...new Set(answeredBy(serve.out()).map((line) => line.pid))];
+  expect(workers).toHaveLength(2);
+  return { serve, workers };
+}
+
 describe('serve --workers 2', () => {
   it('holds a key to its rate across the processes: 4 per second means 4 of 12 calls at once', async () => {
     const serve = await serveWorkers([{ id: 'rated', key: 'rated-key-0123456789', units: 1_000_000, rate: 4, concurrency: 100 }]);
@@ -111,11 +121,7 @@ describe('serve --workers 2', () => {
   }, 120_000);
 
   it('replaces a worker that dies, and stops every process on SIGTERM', async () => {
-    const serve = await serveWorkers([{ id: 'k', key: 'k-key-0123456789', units: 1_000_000, rate: 100, concurrency: 100 }]);
-    await Promise.all(Array.from({ length: 6 }, () => overview(serve.url, 'k-key-0123456789')));
-    await until(() => answeredBy(serve.out()).length >= 6, 'the log lines');
-    const workers = [...new Set(answeredBy(serve.out()).map((line) => line.pid))];
-    expect(workers).toHaveLength(2);
+    const { serve, workers } = await servingOnBoth();
     process.kill(workers[0]!, 'SIGKILL');
     await waitFor(serve.err, new RegExp(`Worker ${workers[0]} exited \\(SIGKILL\\); starting another\\.`), serve.exit);
     const [, replacing] = await waitFor(serve.err, new RegExp(`Worker (\\d+) listening in place of ${workers[0]}\\.`), serve.exit);
@@ -136,11 +142,7 @@ describe('serve --workers 2', () => {
   }, 120_000);
 
   it('stops the workers when the primary is killed', async () => {
-    const serve = await serveWorkers([{ id: 'k', key: 'k-key-0123456789', units: 1_000_000, rate: 100, concurrency: 100 }]);
-    await Promise.all(Array.from({ length: 6 }, () => overview(serve.url, 'k-key-0123456789')));
-    await until(() => answeredBy(serve.out()).length >= 6, 'the log lines');
-    const workers = [...new Set(answeredBy(serve.out()).map((line) => line.pid))];
-    expect(workers).toHaveLength(2);
+    const { serve, workers } = await servingOnBoth();
     serve.child.kill('SIGKILL');
     await until(() => workers.every((pid) => !alive(pid)), 'the workers to exit');
   }, 120_000);
