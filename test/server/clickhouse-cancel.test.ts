@@ -1,28 +1,69 @@
 /**
- * ClickHouse stops the query of an abandoned call: the request is dropped and the query killed by
- * its id (`KILL QUERY`), on the real server of the test cluster (Debian's 18.16), so it no longer
- * shows in `system.processes`. The query runs inside `forCall`, as the routes run it.
+ * ClickHouse stops the queries of an abandoned call, and of a call past its time bound: the
+ * request is dropped and the query killed by its id (`KILL QUERY`), on the real servers of the
+ * test cluster (Debian's 18.16), so that it no longer shows in `system.processes` on any shard.
+ * The queries run inside `forCall`, as the routes run them. Each query carries a number found
+ * nowhere else, so the watcher finds its parts on every shard (a shard's part of a distributed
+ * query has its own id and text, with the same condition).
  */
 import { describe, expect, inject, it } from 'vitest';
 import { forCall, QueryCancelledError } from '../../src/server/store/call-signal.js';
 import { ClickhouseShard } from '../../src/server/store/clickhouse/connection.js';
+import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
+
+function clusterUrls(): string[] {
+  const cluster = inject('clickhouseClusterUrl');
+  if (!cluster) throw new Error('clickhouseClusterUrl was not provided: the global setup started no ClickHouse cluster (see test/setup/engine-selection.ts).');
+  return cluster.split(',');
+}
+
+/** How many queries whose text holds `mark` run on each shard (the watcher's own query left out). */
+function running(urls: readonly string[], mark: number): Promise<number[]> {
+  return Promise.all(
+    urls.map(async (url) => {
+      const watcher = new ClickhouseShard({ url, database: 'default' });
+      const [row] = await watcher.all<{ n: number }>(raw(`SELECT count() AS n FROM system.processes WHERE query LIKE '%${mark}%' AND query NOT LIKE '%system.processes%'`));
+      return Number(row!.n);
+    }),
+  );
+}
 
 describe('ClickHouse', () => {
   it('kills the running query of an abandoned call', async () => {
-    const cluster = inject('clickhouseClusterUrl');
-    if (!cluster) throw new Error('clickhouseClusterUrl was not provided: the global setup started no ClickHouse cluster (see test/setup/engine-selection.ts).');
-    const url = cluster.split(',')[0]!;
-    const shard = new ClickhouseShard({ url, database: 'default', timeoutMs: 120_000 });
-    const watcher = new ClickhouseShard({ url, database: 'default' });
-    // A query that reads numbers for as long as it is let run; marked so the watcher finds it.
-    const running = () => watcher.all<{ n: number }>(raw(`SELECT count() AS n FROM system.processes WHERE query LIKE '%bq-cancel-test-mark%' AND query NOT LIKE '%system.processes%'`));
+    const urls = clusterUrls();
+    const shard = new ClickhouseShard({ url: urls[0]!, database: 'default', timeoutMs: 120_000 });
+    const mark = 918273645;
     const call = new AbortController();
-    const pending = forCall(call.signal, () => shard.all(raw(`SELECT sum(number) AS s, 'bq-cancel-test-mark' AS m FROM system.numbers`)));
+    const pending = forCall(call.signal, () => shard.all(raw(`SELECT sum(number) AS s FROM system.numbers WHERE number != ${mark}`)));
     pending.catch(() => undefined);
-    await expect.poll(async () => (await running())[0]!.n, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await running(urls, mark))[0], { timeout: 10_000 }).toBe(1);
     call.abort();
     await expect(pending).rejects.toBeInstanceOf(QueryCancelledError);
-    await expect.poll(async () => (await running())[0]!.n, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => running(urls, mark), { timeout: 10_000 }).toEqual([0, 0]);
+  });
+
+  it('kills every shard\'s part of an abandoned distributed query', async () => {
+    const urls = clusterUrls();
+    const shard = new ClickhouseShard({ url: urls[0]!, database: 'default', timeoutMs: 120_000 });
+    const mark = 827364519;
+    const call = new AbortController();
+    const pending = forCall(call.signal, () => shard.all(raw(`SELECT sum(number) AS s FROM cluster('bq_cluster', system, numbers) WHERE number != ${mark}`)));
+    pending.catch(() => undefined);
+    // Shard 1 runs the query and its own part; shard 2 its part.
+    await expect.poll(async () => (await running(urls, mark)).map((n) => n > 0), { timeout: 10_000 }).toEqual([true, true]);
+    call.abort();
+    await expect(pending).rejects.toBeInstanceOf(QueryCancelledError);
+    await expect.poll(() => running(urls, mark), { timeout: 10_000 }).toEqual([0, 0]);
+  });
+
+  it('kills a query that outlives its time bound, when the server does not stop it itself', async () => {
+    const urls = clusterUrls();
+    const shard = new ClickhouseShard({ url: urls[0]!, database: 'default', timeoutMs: 1_000 });
+    const mark = 736451928;
+    // The query lifts the server's own time limit, which the connection sets from the bound: only the client's bound is left.
+    const pending = shard.all(raw(`SELECT sum(number) AS s FROM system.numbers WHERE number != ${mark} SETTINGS max_execution_time = 0`));
+    await expect(pending).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect.poll(() => running(urls, mark), { timeout: 10_000 }).toEqual([0, 0]);
   });
 });

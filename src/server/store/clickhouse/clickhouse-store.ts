@@ -4,10 +4,13 @@
  * holds the domain; competitors and matrix fan out through the `Distributed` tables of the first
  * shard, the entry point.
  *
- * The lists reuse the SQL stores' relations (`../sql/relations.ts`) over this store's sources
- * (deduplicated local tables, the current version of a domain's rollups), the filter lowered by
- * the `clickhouse` dialect, and the rollups computed by the same code as every store
- * (`rollupRows`), written per domain as a new version.
+ * The reads are the SQL stores' queries (`../sql/sql-store.ts`, `relations.ts`, `graph.ts`,
+ * `keys.ts`) over this store's table of differences ({@link shardSources}, {@link clusterSources}):
+ * the shard's `_local` tables (read with `FINAL` while writes are unmerged), the current version
+ * of a domain's rollups, `Int64` casts, the newest of a keyword's snapshots. What is ClickHouse's
+ * own stays here: where a domain lives (placement), whether writes are merged, competitors over the
+ * cluster, the writer, the merge and the refresh. The rollups are computed by the same code as
+ * every store (`rollupRows`), written per domain as a new version.
  *
  * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
  * a charge must never be lost or taken twice. The ledger is any store's key functions (a SQLite
@@ -16,25 +19,18 @@
  *
  * @module
  */
-import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import type { DomainParser } from '../../deps.js';
-import { newDays } from '../../clock.js';
-import { monthlyCounts, type HistoryLink } from '../../history.js';
-import type { Target } from '../../target.js';
 import { LINK_COLUMNS, linkRow, pageParts } from '../inputs.js';
-import { normalizeKeyword, rollupKey } from '../shared.js';
+import { normalizeKeyword } from '../shared.js';
 import type { StoreDialect, SqlConnection } from '../sql/connection.js';
-import { filterCondition, matrixCountColumn } from '../sql/filter.js';
-import { ident, join, raw, sql, type Fragment } from '../sql/fragment.js';
-import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, matrixRecord } from '../sql/graph.js';
-import { groupedRows, type RelationSources } from '../sql/relations.js';
+import { join, raw, sql, type Fragment } from '../sql/fragment.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../sql/graph.js';
+import type { ReadPlace, RelationSources } from '../sql/relations.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../sql/rollups.js';
-import { toRecord } from '../sql/rows.js';
-import { runList, type RowsOfKeys } from '../sql/run-list.js';
-import { scopeCondition } from '../sql/scope.js';
-import { historyFromRollup, historyPage, linkCounters, overviewRecord, type StoredHistoryRow } from '../sql/sql-store.js';
-import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../store.js';
+import { runList } from '../sql/run-list.js';
+import { createReads } from '../sql/sql-store.js';
+import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../store.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
@@ -78,7 +74,7 @@ export interface ClickhouseStore extends Store {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A shard as a {@link SqlConnection}, for the shared list code. */
+/** A shard as a {@link SqlConnection}, for the shared queries. */
 function asConnection(shard: ClickhouseShard, timeoutMs?: number): SqlConnection {
   const options = timeoutMs === undefined ? {} : { timeoutMs };
   return {
@@ -93,72 +89,109 @@ function asConnection(shard: ClickhouseShard, timeoutMs?: number): SqlConnection
 }
 
 /**
- * Whether a writer has started since the last merge of everything written (see `schema.ts`): then
- * a key may still have several rows, and links and domains are read with `FINAL`.
+ * How long a shard's merge state is trusted once read (ms). A writer waits a little longer than
+ * this after marking its start and before writing its first row (see {@link MergeState}).
  */
-const UNMERGED = raw('(SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) FROM write_marks_local)');
-
-/** One call's view of a shard: the target domain's current rollup version, and what to read. */
-interface ShardView {
-  readonly connection: SqlConnection;
-  /** The latest version of the domain's rollups (0 before its first refresh: no rows). */
-  readonly version: number;
-  /** Whether writes are unmerged: links and domains are then read with `FINAL`. */
-  readonly unmerged: boolean;
-  readonly sources: RelationSources;
-}
-
-/** Reads the domain's current version and whether writes are unmerged, in one round trip. */
-async function viewOf(connection: SqlConnection, domain: string): Promise<ShardView> {
-  const [row] = await connection.all<{ v: number | string; u: number }>(
-    sql`SELECT (SELECT max(version) FROM r_versions_local WHERE tdomain = ${domain}) AS v, ${UNMERGED} AS u`,
-  );
-  const version = Number(row?.v ?? 0);
-  const unmerged = Number(row?.u ?? 1) !== 0;
-  return { connection, version, unmerged, sources: sourcesOf(unmerged, version) };
-}
-
-/** The latest version of every domain, across the cluster (for fan-out reads). */
-const latestVersions = (domains?: readonly string[]): Fragment =>
-  domains === undefined
-    ? raw('(SELECT tdomain, max(version) FROM r_versions GROUP BY tdomain)')
-    : sql`(SELECT tdomain, max(version) FROM r_versions WHERE tdomain IN (${join(domains.map((d) => sql`${d}`), ', ')}) GROUP BY tdomain)`;
+const MERGE_STATE_MS = 200;
 
 /**
- * The links, aliased `l`; with `ids`, only the rows of those ids among the domain's links (the
- * domain bounds the primary-key range, the ids pick granules in it).
+ * Whether a writer has started on a shard since the last merge of everything written (see
+ * `schema.ts`): then a key may still have several rows, and links and domains are read with
+ * `FINAL`. Read from `write_marks_local` at most once per {@link MERGE_STATE_MS}, not once per
+ * call: exact, because a writer waits longer than that between marking its start and its first
+ * row, so a state read before the mark has expired before any row it does not cover exists. A
+ * writer of this process makes the state be read again at once.
  */
-function linksOf(unmerged: boolean, only?: { readonly domain: string; readonly ids: readonly unknown[] }): Fragment {
-  const final = raw(unmerged ? ' FINAL' : '');
-  if (only === undefined) return sql`links_local AS l${final}`;
-  return sql`(SELECT * FROM links_local${final} WHERE target_domain = ${only.domain} AND id IN (${join(only.ids.map((id) => sql`${id}`), ', ')})) AS l`;
+class MergeState {
+  #unmerged = true;
+  #until = 0;
+  #reading: Promise<boolean> | undefined;
+  constructor(private readonly connection: SqlConnection) {}
+
+  unmerged(): boolean | Promise<boolean> {
+    if (performance.now() < this.#until) return this.#unmerged;
+    return (this.#reading ??= this.#read());
+  }
+
+  async #read(): Promise<boolean> {
+    // Timed from before the question: the answer holds at least from then on.
+    const asked = performance.now();
+    try {
+      const [row] = await this.connection.all<{ u: number }>(
+        raw('SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) AS u FROM write_marks_local'),
+      );
+      this.#unmerged = Number(row?.u ?? 1) !== 0;
+      this.#until = asked + MERGE_STATE_MS;
+      return this.#unmerged;
+    } finally {
+      this.#reading = undefined;
+    }
+  }
+
+  forget(): void {
+    this.#until = 0;
+  }
 }
 
-/** What a shard's queries read: the tables (merged at read time while writes are unmerged), the given rollup version. */
-function sourcesOf(unmerged: boolean, version: number): RelationSources {
-  const final = unmerged ? ' FINAL' : '';
+/**
+ * The rows of the given registrable domains' current rollup version, on a rollup table aliased
+ * `r`: a refresh writes a domain's rows as a new version, then records it in `r_versions_local`.
+ * The subquery reads the shard's own versions, also inside a query over a `Distributed` table
+ * (each shard runs it on its own table, and a domain's rollups and versions share a shard). Tables
+ * are named with their database: a shard runs its part of a distributed query in its default one.
+ */
+const currentRollups = (database: string, domains?: readonly string[]): Fragment =>
+  sql`(r.tdomain, r.version) IN (SELECT tdomain, max(version) FROM ${raw(database)}.r_versions_local${
+    domains === undefined ? raw('') : sql` WHERE tdomain IN (${join(domains.map((domain) => sql`${domain}`), ', ')})`
+  } GROUP BY tdomain)`;
+
+/** What every read of this store shares: the differences of ClickHouse's SQL from the SQL stores'. */
+function commonSources(database: string, unmerged: boolean): Omit<RelationSources, 'links' | 'rollup' | 'linksOfIds'> {
+  const final = raw(unmerged ? ' FINAL' : '');
+  const db = raw(database);
   return {
-    links: linksOf(unmerged),
+    // Each shard holds every domain and target page: a join reads the shard's own copy, only the names it joins.
     domains: (names) =>
-      sql`(SELECT domain, ip_address, country, domain_score FROM domains_local${raw(final)}${names === undefined ? raw('') : sql` WHERE domain IN (${names})`}) AS d`,
+      sql`(SELECT domain, ip_address, country, domain_score FROM ${db}.domains_local${final}${names === undefined ? raw('') : sql` WHERE domain IN (${names})`}) AS d`,
     targetPages: (hosts) =>
-      sql`(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM target_pages_local${raw(final)}${
+      sql`(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM ${db}.target_pages_local${final}${
         hosts === undefined ? raw('') : sql` WHERE host IN (${hosts})`
       }) AS p`,
-    rollup: (table) => raw(`${table}_local AS r`),
-    rollupRows: (tkey) => sql`r.tkey = ${tkey} AND r.version = ${version}`,
+    rollupRows: (tkey, target) => sql`r.tkey = ${tkey} AND ${currentRollups(database, [target.domain])}`,
+    currentRollups: (domains) => currentRollups(database, domains),
+    keywordMetrics: raw('keyword_metrics AS k'),
+    // Two writes of one snapshot: the newer, until they merge.
+    newestLast: raw(', k.version DESC'),
+    int64: 'Int64',
     renameOutside: true,
   };
 }
 
-/** Where a list's unfiltered total comes from, in the target's current rollups. */
-const TOTALS: Readonly<Record<GroupedOperation, { readonly table: RollupTable; readonly count: string }>> = {
-  links: { table: 'r_targets', count: 'sum(backlinks_count)' },
-  'ref-domains': { table: 'r_targets', count: 'sum(domains_count)' },
-  'ref-ips': { table: 'r_targets', count: 'sum(ips_count)' },
-  pages: { table: 'r_pages', count: 'count()' },
-  anchors: { table: 'r_anchors', count: 'count()' },
-};
+/**
+ * The sources of a call about one target, on the shard that holds its domain: the local tables.
+ * With `byIds`, a page of links is read keys first (the target's links are many, and their
+ * columns wide): the rows of the page's ids among the domain's links.
+ */
+function shardSources(database: string, unmerged: boolean, byIds: boolean): RelationSources {
+  const final = raw(unmerged ? ' FINAL' : '');
+  return {
+    ...commonSources(database, unmerged),
+    links: sql`links_local AS l${final}`,
+    rollup: (table) => raw(`${table}_local AS r`),
+    ...(byIds
+      ? {
+          // The domain bounds the primary-key range, the ids pick granules in it.
+          linksOfIds: (target, ids) =>
+            sql`(SELECT * FROM links_local${final} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})) AS l`,
+        }
+      : {}),
+  };
+}
+
+/** The sources of a call across targets (matrix), on the entry shard: the cluster's `Distributed` tables. */
+function clusterSources(database: string, unmerged: boolean): RelationSources {
+  return { ...commonSources(database, unmerged), links: sql`links AS l${raw(unmerged ? ' FINAL' : '')}`, rollup: (table) => raw(`${table} AS r`) };
+}
 
 /**
  * Connects to the cluster's shards and creates the store's database and tables where missing.
@@ -195,46 +228,31 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
 }
 
 function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): ClickhouseStore {
-  const useRollups = options.rollups !== false;
   const connections = shards.map((shard) => asConnection(shard));
+  const database = shards[0]!.database;
   const entry = connections[0]!;
+  const states = connections.map((connection) => new MergeState(connection));
   const placement = new ShardPlacement(shards[0]!, shards.length);
-  const on = async (domain: string) => viewOf(connections[await placement.of(domain)]!, domain);
-  const keyOf = (target: Target) => (useRollups ? rollupKey(target) : undefined);
+  const byIds = options.pagesByKeys !== false;
+  const at = async (domain: string): Promise<ReadPlace> => {
+    const s = await placement.of(domain);
+    return { connection: connections[s]!, sources: shardSources(database, await states[s]!.unmerged(), byIds) };
+  };
+  const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: clusterSources(database, await states[0]!.unmerged()) });
   return {
     shards,
     connection: entry,
-    overview: async (target, clock) => overview(await on(target.domain), target, clock, keyOf(target)),
-    summary: async (query) => {
-      const { connection, version, sources } = await on(query.target.domain);
-      const tkey = keyOf(query.target);
-      const score = () => targetScore(connection, query.target);
-      if (tkey !== undefined) {
-        const stored = await connection.all<StoredHistoryRow>(
-          sql`SELECT month, backlinks_count, domains_count, follows_count FROM r_history_local
-            WHERE tkey = ${tkey} AND version = ${version} AND month <= ${query.to} ORDER BY month`,
-        );
-        return historyFromRollup(stored, query, score);
-      }
-      const links = await connection.all<HistoryLink>(
-        sql`SELECT l.first_seen_at, l.last_seen_at, l.is_lost, l.is_nofollow, l.source_domain FROM ${sources.links} WHERE ${scopeCondition(query.target)}`,
-      );
-      if (links.length === 0) return { rows: [], total: 0 };
-      const oldest = links.reduce((min, link) => (link.first_seen_at < min ? link.first_seen_at : min), links[0]!.first_seen_at).slice(0, 7);
-      return historyPage(oldest, (months) => monthlyCounts(links, months), query, score);
-    },
-    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
-      grouped<Op>(await on(query.target.domain), operation, query, keyOf(query.target), options.pagesByKeys !== false),
-    scoreProfile: async (target) => scoreProfile(await on(target.domain), target, keyOf(target)),
-    competitors: (query) => competitors(entry, query.domain, query.page),
-    matrix: async (query) => matrix(await viewOf(entry, ''), query, useRollups),
-    keywordMetrics: (query) => keywordMetrics(entry, query),
+    ...createReads(at, across, options.rollups !== false),
+    competitors: (query) => competitors(entry, database, query.domain, query.page),
     upsertKeys: (keys) => options.ledger.upsertKeys(keys),
     keys: () => options.ledger.keys(),
     charge: (keyId, units) => options.ledger.charge(keyId, units),
     balance: (keyId) => options.ledger.balance(keyId),
     hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
-    writer: async () => createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser),
+    writer: async () => {
+      for (const state of states) state.forget();
+      return createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser, () => states.forEach((state) => state.forget()));
+    },
     close: () => options.ledger.close(),
   };
 }
@@ -252,7 +270,8 @@ class ShardPlacement {
   ) {}
 
   async of(domain: string): Promise<number> {
-    return (await this.ofAll([domain]))[0]!;
+    if (this.count === 1) return 0;
+    return this.#known.get(domain) ?? (await this.ofAll([domain]))[0]!;
   }
 
   async ofAll(domains: readonly string[]): Promise<number[]> {
@@ -270,152 +289,26 @@ class ShardPlacement {
   }
 }
 
-async function grouped<Op extends GroupedOperation>(
-  view: ShardView,
-  operation: Op,
-  query: GroupedQuery,
-  tkey: string | undefined,
-  pagesByKeys: boolean,
-): Promise<RowsResult<RowOf<Op>>> {
-  const { connection, version } = view;
-  const rows = groupedRows(operation, query.target, query.clock, tkey, view.sources);
-  const where = filterCondition(query.filter, operation, connection.dialect);
-  const total =
-    tkey === undefined
-      ? undefined
-      : async () => {
-          const { table, count } = TOTALS[operation];
-          const [row] = await connection.all<{ n: number }>(
-            sql`SELECT ${raw(count)} AS n FROM ${raw(`${table}_local`)} WHERE tkey = ${tkey} AND version = ${version}`,
-          );
-          return Number(row?.n ?? 0);
-        };
-  // A page of links is read keys first: the target's links are many, and their columns wide.
-  const byKeys: RowsOfKeys | undefined =
-    operation === 'links' && pagesByKeys
-      ? (ids) =>
-          connection.all<Record<string, unknown>>(
-            groupedRows('links', query.target, query.clock, tkey, { ...view.sources, links: linksOf(view.unmerged, { domain: query.target.domain, ids }) }),
-          )
-      : undefined;
-  const result = await runList(connection, rows, where, query.page, { total, rowsOf: byKeys });
-  const record = operations[operation].record;
-  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
-}
-
-async function overview({ connection, version, sources }: ShardView, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
-  let counts: Record<string, unknown> | undefined;
-  if (tkey !== undefined) {
-    const [row] = await connection.all<Record<string, unknown>>(sql`SELECT * FROM r_targets_local WHERE tkey = ${tkey} AND version = ${version}`);
-    const { day, nextDay } = newDays(clock);
-    // The days after the first "new" day from the per-day rollup, and that day's links from its start time on.
-    const [fresh] = row
-      ? await connection.all<{ n: number }>(
-          sql`SELECT (SELECT sum(links_count) FROM r_first_seen_local WHERE tkey = ${tkey} AND version = ${version} AND day > ${day})
-            + (SELECT count() FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay}) AS n`,
-        )
-      : [{ n: 0 }];
-    counts = { ...row, new_count: fresh?.n ?? 0 };
-  } else {
-    [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, target, clock));
-  }
-  return overviewRecord(counts, await targetScore(connection, target));
-}
-
 /**
- * As the SQL stores: the page's score, else the host's or the registrable domain's; 0 when unknown.
- * One key's row of the highest version is its newest write, merged or not.
+ * Competitors by referring-domain overlap, across every shard, in one query: one `GROUP BY` over
+ * the cluster's referring domains of every registrable domain counts, per candidate, its
+ * referring domains and those it shares with the domain (whose list is read once, and sent to
+ * every shard); each shard keeps its own current rollup versions. The list is short: read whole.
  */
-async function targetScore(connection: SqlConnection, target: Target): Promise<number> {
-  if (target.scope === 'PAGE') {
-    const [page] = await connection.all<{ s: number }>(
-      sql`SELECT page_score AS s FROM target_pages_local WHERE host = ${target.host} AND path = ${target.path} ORDER BY version DESC LIMIT 1`,
-    );
-    return Number(page?.s ?? 0);
-  }
-  const names = target.scope === 'ROOT_DOMAIN' ? [target.domain] : [target.host, target.domain];
-  for (const name of names) {
-    const [row] = await connection.all<{ s: number }>(sql`SELECT domain_score AS s FROM domains_local WHERE domain = ${name} ORDER BY version DESC LIMIT 1`);
-    if (row) return Number(row.s);
-  }
-  return 0;
-}
-
-async function scoreProfile({ connection, version, sources }: ShardView, target: Target, tkey: string | undefined): Promise<RowOf<'score-profile'>[]> {
-  const rows = await connection.all<{ s: number; n: number }>(
-    tkey === undefined
-      ? sql`SELECT coalesce(d.domain_score, 0) AS s, count() AS n
-          FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${sources.links} WHERE ${scopeCondition(target)}) AS rd
-          LEFT JOIN ${sources.domains()} ON d.domain = rd.source_domain GROUP BY s ORDER BY s ASC`
-      : sql`SELECT domain_score AS s, domains_count AS n FROM r_score_profile_local WHERE tkey = ${tkey} AND version = ${version} ORDER BY s ASC`,
-  );
-  return rows.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
-}
-
-/** Competitors by referring-domain overlap, across every shard (from the rollups of registrable domains). */
-async function competitors(entry: SqlConnection, domain: string, page: GroupedQuery['page']): Promise<RowsResult<RowOf<'competitors'>>> {
+async function competitors(entry: SqlConnection, database: string, domain: string, page: GroupedQuery['page']): Promise<RowsResult<RowOf<'competitors'>>> {
   const tkey = `d:${domain}`;
-  const mine = sql`SELECT source_domain FROM r_ref_domains WHERE tkey = ${tkey} AND (tdomain, version) GLOBAL IN ${latestVersions([domain])}`;
-  const [size] = await entry.all<{ n: number }>(sql`SELECT count() AS n FROM (${mine})`);
-  const rows = sql`SELECT t.tdomain AS _key, t.tdomain AS domain, o.common / (${Number(size?.n ?? 0)} + t.domains_count - o.common) AS similarity,
+  const mine = sql`SELECT r.source_domain FROM r_ref_domains AS r WHERE r.tkey = ${tkey} AND ${currentRollups(database, [domain])}`;
+  const rows = sql`SELECT o.competitor AS _key, o.competitor AS domain, o.common / ((SELECT count() FROM (${mine})) + o.theirs - o.common) AS similarity,
       o.common AS common_refdomains
-    FROM (SELECT tkey, count() AS common FROM r_ref_domains
-      WHERE source_domain GLOBAL IN (${mine}) AND tkey >= 'd:' AND tkey < 'd;' AND tkey != ${tkey}
-        AND (tdomain, version) GLOBAL IN ${latestVersions()}
-      GROUP BY tkey) AS o
-    INNER JOIN (SELECT tkey, tdomain, domains_count FROM r_targets WHERE (tdomain, version) GLOBAL IN ${latestVersions()}) AS t ON t.tkey = o.tkey`;
+    FROM (SELECT any(r.tdomain) AS competitor, countIf(r.source_domain GLOBAL IN (${mine})) AS common, count() AS theirs FROM r_ref_domains AS r
+      WHERE r.tkey >= 'd:' AND r.tkey < 'd;' AND r.tkey != ${tkey}
+        AND ${currentRollups(database)}
+      GROUP BY r.tkey HAVING common > 0) AS o`;
   const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
   const result = await runList(entry, rows, where, page, { whole: true });
   return {
     total: result.total,
     rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })),
-  };
-}
-
-/** The matrix across every shard: the targets' referring domains, pulled to the entry shard and joined with its copy of the domains. */
-async function matrix({ connection: entry, unmerged, sources }: ShardView, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
-  const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));
-  const names = query.targets.map((_, i) => matrixCountColumn(i + 1));
-  let source: Fragment;
-  let counts: Fragment[];
-  if (keys.every((key): key is string => key !== undefined)) {
-    const domains = [...new Set(query.targets.map((target) => target.domain))];
-    source = sql`SELECT tkey, source_domain, backlinks_count FROM r_ref_domains
-      WHERE tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) AND (tdomain, version) GLOBAL IN ${latestVersions(domains)}`;
-    counts = keys.map((key, i) => sql`sum(CASE WHEN r.tkey = ${key} THEN r.backlinks_count ELSE 0 END) AS ${ident(names[i]!)}`);
-  } else {
-    const conditions = query.targets.map((target) => scopeCondition(target));
-    const flags = conditions.map((condition, i) => sql`(${condition}) AS ${ident(`m_${i + 1}`)}`);
-    source = sql`SELECT l.source_domain AS source_domain, ${join(flags, ', ')} FROM links AS l${raw(unmerged ? ' FINAL' : '')}
-      WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')}`;
-    counts = names.map((name, i) => sql`sum(r.${raw(`m_${i + 1}`)}) AS ${ident(name)}`);
-  }
-  const grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS c_domain, coalesce(min(d.domain_score), 0) AS c_domain_score,
-      coalesce(min(d.ip_address), '') AS c_ip_address, coalesce(min(d.country), '') AS c_country, ${join(counts, ', ')}
-    FROM (${source}) AS r LEFT JOIN ${sources.domains(sql`SELECT source_domain FROM (${source})`)} ON d.domain = r.source_domain GROUP BY r.source_domain`;
-  const matches = join(names.map((name) => sql`(${ident(name)} > 0)`), ' + ');
-  const rows = sql`SELECT _key, c_domain AS domain, c_domain_score AS domain_score, c_ip_address AS ip_address, c_country AS country,
-      ${join(names.map((name) => ident(name)), ', ')}, toInt64(${matches}) AS matches_count FROM (${grouped})`;
-  const result = await runList(entry, rows, filterCondition(query.filter, 'matrix', entry.dialect), query.page);
-  return { total: result.total, rows: result.rows.map((row) => matrixRecord(row, names.length)) };
-}
-
-async function keywordMetrics(entry: SqlConnection, query: { keyword: string; country: string; month: string }): Promise<RowOf<'metrics'> | undefined> {
-  const [row] = await entry.all<Record<string, string | number>>(
-    sql`SELECT search_volume, cpc, competitive_density, keyword_difficulty, number_of_results, intents, serp_features, trends
-      FROM keyword_metrics WHERE keyword = ${normalizeKeyword(query.keyword)} AND country = ${query.country} AND month = ${query.month}
-      ORDER BY snapshot_at DESC, version DESC LIMIT 1`,
-  );
-  if (!row) return undefined;
-  return {
-    competitive_density: Number(row['competitive_density']),
-    cpc: String(row['cpc']),
-    intents: JSON.parse(String(row['intents'])) as string[],
-    keyword_difficulty: Number(row['keyword_difficulty']),
-    number_of_results: String(row['number_of_results']),
-    search_volume: String(row['search_volume']),
-    serp_features: JSON.parse(String(row['serp_features'])) as string[],
-    trends: JSON.parse(String(row['trends'])) as number[],
   };
 }
 
@@ -440,19 +333,25 @@ const ROWS_PER_INSERT = 50_000;
 /**
  * The bulk writer: links go to their domain's shard; domains and pages to every shard; keyword
  * snapshots to the entry shard. Its first write marks the store unmerged on every shard (readers
- * switch to `FINAL`). At `finish` it merges the replacing tables (`OPTIMIZE ... FINAL`), marks
+ * switch to `FINAL`), and waits until every reader has seen the mark (see {@link MergeState}). At `finish` it merges the replacing tables (`OPTIMIZE ... FINAL`), marks
  * the store merged again when every table is down to one part, and computes the touched domains'
  * rollups, each written as a new version, then that version recorded.
  *
  * One writer at a time: the merged mark says that everything written before the merge began is
  * merged, which a second writer still running would make untrue.
  */
-function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser): GraphWriter {
+function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser, onMark: () => void): GraphWriter {
   const touched = new Set<string>();
   const sources = new Set<string>();
   let written = 0;
   let started: Promise<unknown> | undefined;
-  const start = () => (started ??= Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: nextVersion(), state: 0 }]))));
+  // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
+  const start = () =>
+    (started ??= (async () => {
+      await Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: nextVersion(), state: 0 }])));
+      onMark();
+      await new Promise((resolve) => setTimeout(resolve, MERGE_STATE_MS + 100));
+    })());
   const everywhere = async (table: string, rows: Record<string, unknown>[]) => {
     await start();
     await Promise.all(shards.map((shard) => shard.insert(table, rows)));
@@ -510,6 +409,7 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
     },
     finish: async (options = {}): Promise<LoadStats> => {
       const merged = started === undefined || (await mergeWrites(shards));
+      onMark();
       const domains = options.all ? await allDomains(shards) : await withLinkedFrom(shards[0]!, touched, sources);
       await refresh(shards, placement, domains, !merged, options.onProgress);
       started = undefined;

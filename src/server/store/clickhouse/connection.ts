@@ -95,19 +95,25 @@ export class ClickhouseShard {
   /** The rows of a query, as objects. */
   async all<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<Row[]> {
     cancelledAlready();
-    // A query of an abandoned call: its request is dropped and the query killed by its id (the
-    // server may go on computing after the client left otherwise).
+    // The query of an abandoned call, or one past its time bound: its request is dropped and the
+    // query killed by its id, which also stops every shard's part of a distributed query (the
+    // server goes on computing after the client left otherwise, and its time limit is not checked
+    // in every step of a query).
     const queryId = randomUUID();
     const abandoned = new AbortController();
+    const kill = () => void this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);
     const done = onCallAbort(() => {
       abandoned.abort();
-      this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);
+      kill();
     });
     try {
       const text = await this.#post(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs, { queryId, signal: abandoned.signal });
       return this.#rows<Row>(text.split('\n'));
     } catch (error) {
-      throw abandoned.signal.aborted ? new QueryCancelledError(undefined, { cause: error }) : error;
+      if (abandoned.signal.aborted) throw new QueryCancelledError(undefined, { cause: error });
+      // Timed out, or the answer cut off: the query may still run.
+      if (error instanceof StoreUnavailableError) kill();
+      throw error;
     } finally {
       done();
     }

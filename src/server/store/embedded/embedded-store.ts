@@ -388,7 +388,7 @@ class ColumnSide {
     const asRecords = (result: RowsResult<Record<string, unknown>>) => ({ total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) });
     const sources = columnSources(query.target);
     const where = filterCondition(query.filter, operation, this.columns.dialect);
-    const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey) : undefined;
+    const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey, query.target) : undefined;
     const window = { cache: this.#windows, key: windowKey(operation, query) };
     if (operation === 'links') {
       const rowsOf = (ids: readonly unknown[]) =>

@@ -143,7 +143,7 @@ async function linksList(connection: PostgresConnection, store: Store, query: Gr
   const { orderBy, direction } = query.page;
   if (where === null && orderBy === 'page_score' && direction === 'DESC') return store.grouped('links', query);
   const tkey = rollupKey(query.target);
-  const total = where === null && tkey !== undefined ? () => rollupTotal(connection, 'links', tkey) : undefined;
+  const total = where === null && tkey !== undefined ? () => rollupTotal(connection, 'links', tkey, query.target) : undefined;
   const rowsOf = (ids: readonly unknown[]) =>
     connection.all<Record<string, unknown>>(
       groupedRows('links', query.target, query.clock, undefined, {

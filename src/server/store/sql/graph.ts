@@ -12,7 +12,8 @@ import type { CompetitorsQuery, MatrixQuery, RowsResult } from '../store.js';
 import { rollupKey } from '../shared.js';
 import type { SqlConnection } from './connection.js';
 import { filterCondition, matrixCountColumn } from './filter.js';
-import { ident, join, sql, type Fragment } from './fragment.js';
+import { ident, join, raw, sql, type Fragment } from './fragment.js';
+import type { ReadPlace } from './relations.js';
 import { runList } from './run-list.js';
 import { scopeCondition } from './scope.js';
 
@@ -30,19 +31,20 @@ const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly s
  *
  * @example
  * ```ts
- * await scoreProfile(connection, target, true); // [{ domain_score: 0, domains_count: 3 }, ...]
+ * await scoreProfile({ connection, sources: SQL_SOURCES }, target, true); // [{ domain_score: 0, domains_count: 3 }, ...]
  * ```
  */
-export async function scoreProfile(connection: SqlConnection, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
+export async function scoreProfile({ connection, sources }: ReadPlace, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
   const tkey = useRollups ? rollupKey(target) : undefined;
   const rows = await connection.all<Record<string, unknown>>(
     tkey === undefined
-      ? sql`SELECT coalesce(d.domain_score, 0) AS domain_score, count(*) AS domains_count
-          FROM (SELECT DISTINCT l.source_domain FROM links l WHERE ${scopeCondition(target)}) rd LEFT JOIN domains d ON d.domain = rd.source_domain
-          GROUP BY coalesce(d.domain_score, 0) ORDER BY 1 ASC`
-      : sql`SELECT domain_score, domains_count FROM r_score_profile WHERE tkey = ${tkey} ORDER BY domain_score ASC`,
+      ? sql`SELECT coalesce(d.domain_score, 0) AS s, count(*) AS n
+          FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${sources.links} WHERE ${scopeCondition(target)}) rd
+          LEFT JOIN ${sources.domains()} ON d.domain = rd.source_domain
+          GROUP BY coalesce(d.domain_score, 0) ORDER BY s ASC`
+      : sql`SELECT r.domain_score AS s, r.domains_count AS n FROM ${sources.rollup('r_score_profile')} WHERE ${sources.rollupRows(tkey, target)} ORDER BY r.domain_score ASC`,
   );
-  return numbers(rows, [], ['domain_score', 'domains_count']);
+  return rows.map((row) => ({ domain_score: Number(row['s']), domains_count: Number(row['n']) }));
 }
 
 /**
@@ -84,30 +86,38 @@ export async function competitors(connection: SqlConnection, query: CompetitorsQ
  *
  * @example
  * ```ts
- * (await matrix(connection, { targets, page, filter: null }, true)).rows[0].backlinks_counts; // [3, 0]
+ * (await matrix({ connection, sources: SQL_SOURCES }, { targets, page, filter: null }, true)).rows[0].backlinks_counts; // [3, 0]
  * ```
  */
-export async function matrix(connection: SqlConnection, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
+export async function matrix({ connection, sources }: ReadPlace, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
   const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));
   const names = query.targets.map((_, i) => ident(matrixCountColumn(i + 1)));
   let grouped: Fragment;
   if (keys.every((key): key is string => key !== undefined)) {
     const counts = keys.map((key, i) => sql`sum(CASE WHEN r.tkey = ${key} THEN r.backlinks_count ELSE 0 END) AS ${names[i]!}`);
+    const current = sources.currentRollups([...new Set(query.targets.map((target) => target.domain))]);
     // A referring domain's own data is in each of its rollup rows (the same in every row once refreshed).
-    grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS domain, min(r.domain_score) AS domain_score,
-        min(r.ip_address) AS ip_address, min(r.country) AS country, ${join(counts, ', ')}
-      FROM r_ref_domains r WHERE r.tkey IN (${join(keys.map((key) => sql`${key}`), ', ')}) GROUP BY r.source_domain`;
+    grouped = sql`SELECT r.source_domain AS _key, r.source_domain AS c_domain, min(r.domain_score) AS c_domain_score,
+        min(r.ip_address) AS c_ip_address, min(r.country) AS c_country, ${join(counts, ', ')}
+      FROM ${sources.rollup('r_ref_domains')} WHERE r.tkey IN (${join(keys.map((key) => sql`${key}`), ', ')})${current ? sql` AND ${current}` : raw('')}
+      GROUP BY r.source_domain`;
   } else {
+    // The targets' links first, then joined with the domains (ClickHouse: the links are read on every
+    // shard, the join runs on the entry with its own copy of the domains).
     const conditions = query.targets.map(scopeCondition);
-    const counts = conditions.map((condition, i) => sql`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${names[i]!}`);
-    grouped = sql`SELECT l.source_domain AS _key, l.source_domain AS domain, coalesce(min(d.domain_score), 0) AS domain_score,
-        coalesce(min(d.ip_address), '') AS ip_address, coalesce(min(d.country), '') AS country, ${join(counts, ', ')}
-      FROM links l LEFT JOIN domains d ON d.domain = l.source_domain
-      WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')} GROUP BY l.source_domain`;
+    const flags = conditions.map((condition, i) => sql`CASE WHEN ${condition} THEN 1 ELSE 0 END AS ${ident(`m_${i + 1}`)}`);
+    const counts = names.map((name, i) => sql`sum(m.${ident(`m_${i + 1}`)}) AS ${name}`);
+    grouped = sql`SELECT m.source_domain AS _key, m.source_domain AS c_domain, coalesce(min(d.domain_score), 0) AS c_domain_score,
+        coalesce(min(d.ip_address), '') AS c_ip_address, coalesce(min(d.country), '') AS c_country, ${join(counts, ', ')}
+      FROM (SELECT l.source_domain AS source_domain, ${join(flags, ', ')} FROM ${sources.links} WHERE ${join(conditions.map((c) => sql`(${c})`), ' OR ')}) m
+      LEFT JOIN ${sources.domains()} ON d.domain = m.source_domain GROUP BY m.source_domain`;
   }
   const matches = join(names.map((name) => sql`CASE WHEN g.${name} > 0 THEN 1 ELSE 0 END`), ' + ');
-  // BIGINT: on PostgreSQL a sum of integer literals is int4, and a filter's integer literal is bound to its type.
-  const rows = sql`SELECT g.*, CAST(${matches} AS BIGINT) AS matches_count FROM (${grouped}) g`;
+  // The columns are renamed outside the grouping (ClickHouse would read \`min(r.country) AS country\` as
+  // an aggregate of itself); 64-bit: on PostgreSQL a sum of integer literals is int4, and a filter's
+  // integer literal is bound to its type.
+  const rows = sql`SELECT g._key, g.c_domain AS domain, g.c_domain_score AS domain_score, g.c_ip_address AS ip_address, g.c_country AS country,
+      ${join(names.map((name) => sql`g.${name}`), ', ')}, CAST(${matches} AS ${raw(sources.int64)}) AS matches_count FROM (${grouped}) g`;
   const result = await runList(connection, rows, filterCondition(query.filter, 'matrix', connection.dialect), query.page);
   return { total: result.total, rows: result.rows.map((row) => matrixRecord(row, query.targets.length)) };
 }

@@ -10,6 +10,7 @@ import { hashKey, normalizeKeyword } from '../shared.js';
 import type { ChargeResult, KeyConfig, KeywordQuery, StoredKey } from '../store.js';
 import type { SqlConnection } from './connection.js';
 import { sql } from './fragment.js';
+import type { ReadPlace } from './relations.js';
 
 /** Stores configured keys; a known id keeps its balance and takes the new key. @internal */
 export async function upsertKeys(connection: SqlConnection, keys: readonly KeyConfig[]): Promise<void> {
@@ -61,13 +62,14 @@ interface MetricsRow {
  *
  * @example
  * ```ts
- * (await keywordMetrics(connection, { keyword: 'seo', country: 'US', month: '2026-05' }))?.search_volume;
+ * (await keywordMetrics({ connection, sources: SQL_SOURCES }, { keyword: 'seo', country: 'US', month: '2026-05' }))?.search_volume;
  * ```
  */
-export async function keywordMetrics(connection: SqlConnection, query: KeywordQuery): Promise<RowOf<'metrics'> | undefined> {
+export async function keywordMetrics({ connection, sources }: ReadPlace, query: KeywordQuery): Promise<RowOf<'metrics'> | undefined> {
   const [row] = await connection.all<MetricsRow>(
-    sql`SELECT * FROM keyword_metrics WHERE keyword = ${normalizeKeyword(query.keyword)} AND country = ${query.country} AND month = ${query.month}
-      ORDER BY snapshot_at DESC LIMIT 1`,
+    sql`SELECT k.search_volume, k.cpc, k.competitive_density, k.keyword_difficulty, k.number_of_results, k.intents, k.serp_features, k.trends
+      FROM ${sources.keywordMetrics} WHERE k.keyword = ${normalizeKeyword(query.keyword)} AND k.country = ${query.country} AND k.month = ${query.month}
+      ORDER BY k.snapshot_at DESC${sources.newestLast} LIMIT 1`,
   );
   if (!row) return undefined;
   return {

@@ -19,6 +19,8 @@ import { operations } from '../../../catalogue/operations.js';
 import type { Target } from '../../target.js';
 import type { Clock, GroupedOperation } from '../store.js';
 import { ident, join, raw, sql, type Fragment } from './fragment.js';
+import type { SqlConnection } from './connection.js';
+import type { ROLLUP_TABLES } from './rollups.js';
 import { scopeCondition } from './scope.js';
 
 /**
@@ -37,9 +39,29 @@ export interface RelationSources {
   /** The target pages, aliased `p`; `hosts`, a subquery of the hosts the relation joins, as for {@link domains}. */
   targetPages(hosts?: Fragment): Fragment;
   /** A rollup table, aliased `r`. */
-  rollup(table: 'r_ref_domains' | 'r_ref_ips' | 'r_pages' | 'r_anchors'): Fragment;
-  /** The rows of a target key in a rollup table aliased `r`. */
+  rollup(table: RollupTableName): Fragment;
+  /** The rows of a target key in a rollup table aliased `r` (the key's current rows where a store keeps versions). */
   rollupRows(tkey: string, target: Target): Fragment;
+  /**
+   * The condition on a rollup table aliased `r` that keeps the current rows of the given
+   * registrable domains' keys, for reads across targets (matrix); `null` where every row is current.
+   */
+  currentRollups(domains: readonly string[]): Fragment | null;
+  /** The keyword snapshots, aliased `k`. */
+  readonly keywordMetrics: Fragment;
+  /**
+   * Appended to the ORDER BY of a lookup of one key's row (a domain's score, a page's, a keyword's
+   * snapshot), to take the newest write where a key may have several rows until they merge.
+   */
+  readonly newestLast: Fragment;
+  /** The name of the 64-bit integer type in a CAST. */
+  readonly int64: string;
+  /**
+   * How a store reads the whole rows of a page of the links list by their ids (`_key`), after
+   * reading the page's ids: the links relation of those rows, aliased `l` (see `runList`'s
+   * `rowsOf`). Without it, a page of links is read in one query.
+   */
+  linksOfIds?(target: Target, ids: readonly unknown[]): Fragment;
   /**
    * Name the computed columns apart from the source columns first, then rename them in an outer
    * SELECT: ClickHouse resolves `min(l.first_seen_at) AS first_seen_at` to the alias itself
@@ -73,6 +95,18 @@ export function listSortKeys(sources: RelationSources): Readonly<Record<string, 
   return Object.fromEntries(Object.keys(sources.sortKeys).map((field) => [field, `_o_${field}`]));
 }
 
+/**
+ * Where a call reads: a connection and the table expressions to read there (`SQL_SOURCES` for the
+ * SQL stores; a ClickHouse shard's local tables, or the cluster's \`Distributed\` ones).
+ */
+export interface ReadPlace {
+  readonly connection: SqlConnection;
+  readonly sources: RelationSources;
+}
+
+/** A rollup table's name. */
+export type RollupTableName = (typeof ROLLUP_TABLES)[number];
+
 /** The tables of the SQL stores (SQLite, PostgreSQL). @internal */
 export const SQL_SOURCES: RelationSources = {
   links: raw('links l'),
@@ -80,6 +114,10 @@ export const SQL_SOURCES: RelationSources = {
   targetPages: () => raw('target_pages p'),
   rollup: (table) => raw(`${table} r`),
   rollupRows: (tkey) => sql`r.tkey = ${tkey}`,
+  currentRollups: () => null,
+  keywordMetrics: raw('keyword_metrics k'),
+  newestLast: raw(''),
+  int64: 'BIGINT',
 };
 
 /** Expressions per field; fields not listed read the same-named column of the source alias. */
