@@ -61,6 +61,11 @@ export interface ClickhouseStoreOptions {
    * in one query, every column of the target's links before the sort (tests compare the two).
    */
   readonly pagesByKeys?: boolean;
+  /**
+   * Count a filtered list in the query of its page (default true, see `allBeforeLimit`); `false`
+   * counts in a query of its own (tests compare the two).
+   */
+  readonly totalsWithPages?: boolean;
   readonly user?: string;
   readonly password?: string;
 }
@@ -74,15 +79,18 @@ export interface ClickhouseStore extends Store {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A shard as a {@link SqlConnection}, for the shared queries. */
-function asConnection(shard: ClickhouseShard, timeoutMs?: number): SqlConnection {
-  const options = timeoutMs === undefined ? {} : { timeoutMs };
+/**
+ * A shard as a {@link SqlConnection}, for the shared queries; `beforeLimit`: a list's page and its
+ * total in one query (see `ClickhouseShard.allBeforeLimit`).
+ */
+function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnection {
   return {
     dialect: CLICKHOUSE_STORE_DIALECT,
-    all: (query) => shard.all(query, options),
+    all: (query) => shard.all(query),
+    ...(beforeLimit ? { allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query) } : {}),
     write: () => Promise.reject(new Error('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
     transaction: async (statements) => {
-      for (const statement of statements) await shard.run(statement, options);
+      for (const statement of statements) await shard.run(statement);
     },
     close: async () => {},
   };
@@ -228,7 +236,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
 }
 
 function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): ClickhouseStore {
-  const connections = shards.map((shard) => asConnection(shard));
+  const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const database = shards[0]!.database;
   const entry = connections[0]!;
   const states = connections.map((connection) => new MergeState(connection));

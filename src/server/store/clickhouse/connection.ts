@@ -21,13 +21,16 @@ import { cancelledAlready, onCallAbort, QueryCancelledError } from '../call-sign
 import { StoreUnavailableError } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
 
-/** Settings every query runs with: SQL's LEFT JOIN (NULL when no row matches), counts as JSON numbers. */
+/** Settings every query runs with: SQL's LEFT JOIN (NULL when no row matches), counts as JSON numbers, and the others said below. */
 const SETTINGS: Readonly<Record<string, string>> = {
   join_use_nulls: '1',
   join_default_strictness: 'ALL',
   output_format_json_quote_64bit_integers: '0',
   // A write through a Distributed table has reached its shard when the INSERT returns.
   insert_distributed_sync: '1',
+  // Keep decompressed blocks of small reads (a page of rows by id, a lookup) in the server's
+  // cache: a call reads a few rows out of many blocks. Reads of more than a million rows bypass it.
+  use_uncompressed_cache: '1',
 };
 
 /**
@@ -94,6 +97,32 @@ export class ClickhouseShard {
 
   /** The rows of a query, as objects. */
   async all<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<Row[]> {
+    const text = await this.#query(`${render(query)}\nFORMAT JSONEachRow`, options.timeoutMs);
+    return this.#rows<Row>(text.split('\n'));
+  }
+
+  /**
+   * The rows of a query that ends in `LIMIT`, and how many rows it had before its `LIMIT` and
+   * `OFFSET` (the server's `rows_before_limit_at_least`, which counts every row when the query
+   * sorts before its limit): a page and its total in one query.
+   */
+  async allBeforeLimit<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<{ rows: Row[]; beforeLimit: number }> {
+    const text = await this.#query(`${render(query)}\nFORMAT JSON`, options.timeoutMs);
+    let answer: { data?: Row[]; rows_before_limit_at_least?: number };
+    try {
+      answer = JSON.parse(text) as typeof answer;
+    } catch {
+      // An exception the server wrote after it had begun the answer.
+      throw failure(this.url, text.slice(text.lastIndexOf('Code: ')));
+    }
+    if (!Array.isArray(answer.data) || typeof answer.rows_before_limit_at_least !== 'number') {
+      throw new Error(`ClickHouse at ${this.url} answered a query with a LIMIT without rows_before_limit_at_least.`);
+    }
+    return { rows: answer.data, beforeLimit: answer.rows_before_limit_at_least };
+  }
+
+  /** The answer's text to a query run for the current call (see {@link callSignal}). */
+  async #query(text: string, timeoutMs: number | undefined): Promise<string> {
     cancelledAlready();
     // The query of an abandoned call, or one past its time bound: its request is dropped and the
     // query killed by its id, which also stops every shard's part of a distributed query (the
@@ -107,8 +136,7 @@ export class ClickhouseShard {
       kill();
     });
     try {
-      const text = await this.#post(`${render(query)}\nFORMAT JSONEachRow`, true, options.timeoutMs, { queryId, signal: abandoned.signal });
-      return this.#rows<Row>(text.split('\n'));
+      return await this.#post(text, true, timeoutMs, { queryId, signal: abandoned.signal });
     } catch (error) {
       if (abandoned.signal.aborted) throw new QueryCancelledError(undefined, { cause: error });
       // Timed out, or the answer cut off: the query may still run.

@@ -1,8 +1,9 @@
 /**
  * What the store's SQL needs from a database: a connection that runs {@link Fragment}s and the
  * few facts that differ between engines. The queries of every operation are written once over
- * this port (`queries/*.ts`); each engine (`sqlite/`, `postgres/`) supplies only a connection, its
- * migrations and its bulk load.
+ * this port (`sql-store.ts`, `relations.ts`, `graph.ts`, `keys.ts`); each engine supplies a
+ * connection, its migrations and its bulk load (and ClickHouse its table of differences, see
+ * `RelationSources`).
  *
  * @module
  */
@@ -25,6 +26,12 @@ export interface SqlConnection {
   readonly dialect: StoreDialect;
   /** The rows of a query. */
   all<Row>(query: Fragment): Promise<Row[]>;
+  /**
+   * The rows of a query that sorts and ends in `LIMIT`, with how many rows it had before its
+   * `LIMIT` and `OFFSET`: a page and its total in one statement, where the engine reports it
+   * (ClickHouse). Without it, a list counts in a second statement.
+   */
+  readonly allBeforeLimit?: <Row>(query: Fragment) => Promise<{ rows: Row[]; beforeLimit: number }>;
   /** The rows of a statement that writes (`UPDATE ... RETURNING`, `INSERT ... ON CONFLICT`). */
   write<Row>(query: Fragment): Promise<Row[]>;
   /** Runs statements in order in one transaction. */

@@ -5,7 +5,7 @@
  * - Without a filter, the total is passed in (a rollup counter, or one count) and the page query
  *   reads only the first rows of the index that serves the order.
  * - With one, the page and the count run as two statements at once (on two connections where the
- *   store has them).
+ *   store has them), or as one where the engine reports the rows a LIMIT cut off (ClickHouse).
  *
  * @module
  * @internal
@@ -173,9 +173,14 @@ async function readPage(connection: SqlConnection, relation: Fragment, condition
   const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
   if (options.rowsOf === undefined) return connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
   const keys = (await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`)).map((row) => row._key);
+  return rowsOfKeys(keys, options.rowsOf);
+}
+
+/** The rows of a page's keys, in the order of the keys. */
+async function rowsOfKeys(keys: readonly unknown[], rowsOf: RowsOfKeys): Promise<Record<string, unknown>[]> {
   if (keys.length === 0) return [];
   const position = new Map(keys.map((key, i) => [key, i]));
-  const rows = await options.rowsOf(keys);
+  const rows = await rowsOf(keys);
   return rows.sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);
 }
 
@@ -203,6 +208,17 @@ export async function runList(connection: SqlConnection, rows: Fragment, where: 
     return { rows: count === 0 ? [] : found, total: count };
   }
   const condition = where ?? raw('1 = 1');
+  const { allBeforeLimit } = connection;
+  if (allBeforeLimit) {
+    // The page and its total in one statement, where the engine counts the rows its LIMIT cut off.
+    const tail = sql`WHERE ${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
+    if (options.rowsOf === undefined) {
+      const { rows, beforeLimit } = await allBeforeLimit<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
+      return { rows, total: beforeLimit };
+    }
+    const { rows: keys, beforeLimit } = await allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
+    return { rows: await rowsOfKeys(keys.map((row) => row._key), options.rowsOf), total: beforeLimit };
+  }
   // The page and the count as two statements: the page can stop early on an index that serves its
   // order, and neither materializes the relation (a window count would, in SQLite, for every row).
   const [found, counted] = await Promise.all([
