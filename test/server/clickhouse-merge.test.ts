@@ -99,4 +99,40 @@ describe('ClickHouse store: links written again before and after the merge', () 
     expect(seen(after.rows)).toEqual(seen(during.rows));
     expect((await store.overview(target, clock)).backlinks_count).toBe(7);
   }, 120_000);
+
+  it('deletes the rollup versions a refresh replaced, and keeps the current one', async () => {
+    // The first test wrote example.com's links again: its domain was refreshed twice.
+    const versions = async () =>
+      Promise.all(
+        store.shards.map(async (shard) => {
+          const [row] = await shard.all<{ n: number }>(raw(`SELECT uniqExact(version) AS n FROM r_targets_local WHERE tdomain = 'example.com'`));
+          return Number(row!.n);
+        }),
+      );
+    // ClickHouse deletes in the background: the versions of the domain's shard go from 2 to 1.
+    await expect.poll(async () => (await versions()).sort(), { timeout: 30_000 }).toEqual([0, 1]);
+    const { tldts } = await loadServerDeps();
+    expect((await store.overview(toTarget('example.com', 'ROOT_DOMAIN', tldts)!, clock)).backlinks_count).toBe(7);
+  }, 60_000);
+
+  it('another process sees a write unmerged as soon as its first row exists', async () => {
+    // A second store on the same database keeps its own merge state, as another server process does.
+    const other = await openClickhouseStore({ urls, database, parser: (await loadServerDeps()).tldts, ledger: await openSqliteStore({ file: join(dir, 'other.db') }) });
+    try {
+      const { tldts } = await loadServerDeps();
+      const target = toTarget('example.com', 'ROOT_DOMAIN', tldts)!;
+      const list = async () => other.grouped('links', { target, page, filter: parseFilter('page_score >= 0'), clock });
+      // The other store reads the marks now (merged) and trusts them for a while.
+      expect((await list()).total).toBe(7);
+      const writer = await store.writer();
+      await writer.links(fx.exampleLinks.map((link) => ({ ...link, page_score: 78 })));
+      // Right after the write: each link once, with its newest values.
+      const during = await list();
+      expect(during.total).toBe(7);
+      expect(during.rows.map((row) => row.page_score)).toEqual(fx.exampleLinks.map(() => 78));
+      await writer.finish();
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 });

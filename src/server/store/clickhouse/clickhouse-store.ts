@@ -489,8 +489,8 @@ const LINKS_PER_READ = 200_000;
  * Recomputes the rollups of the given domains: each shard's links read in a few large queries
  * (domains batched by their link counts, the answer streamed), each domain's rows computed by
  * `rollupRows`, written with a new version in large inserts per shard, and the version recorded
- * after its rows, so readers switch from the old rollups to the new at once. `unmerged`: the
- * links may hold replaced rows, read them with `FINAL`.
+ * after its rows, so readers switch from the old rollups to the new at once; the versions they
+ * replaced are then deleted. `unmerged`: the links may hold replaced rows, read them with `FINAL`.
  */
 async function refresh(
   shards: readonly ClickhouseShard[],
@@ -500,6 +500,8 @@ async function refresh(
   onProgress?: (done: number, total: number) => void,
 ): Promise<void> {
   if (domains.length === 0) return;
+  // Every version this refresh writes is newer than this one.
+  const since = nextVersion();
   const final = unmerged ? ' FINAL' : '';
   const placed = await placement.ofAll(domains);
   // Every shard holds all domains: read their country and score once, rather than join them per domain.
@@ -560,6 +562,22 @@ async function refresh(
       }
     }
     await writer.flush();
+    await dropOldVersions(shard, since);
+  }
+}
+
+/**
+ * Deletes the rollup rows of the shard's domains that a version written since `since` replaced
+ * (an `ALTER TABLE ... DELETE`, which ClickHouse carries out in the background part by part).
+ * Readers never read them (they read a domain's latest version); deleting them keeps a domain's
+ * range of each table as short as one version. A query already running keeps the parts it reads.
+ */
+async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<void> {
+  for (const table of Object.keys(ROLLUP_TABLES)) {
+    await shard.run(
+      sql`ALTER TABLE ${raw(`${table}_local`)} DELETE WHERE version < ${since}
+        AND (tdomain, version) NOT IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)`,
+    );
   }
 }
 
