@@ -202,15 +202,11 @@ export async function runList(connection: SqlConnection, rows: Fragment, where: 
     );
     return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
-  if (where === null && total !== undefined) {
-    // The counter and the page at once: two readers, one round trip of waiting.
-    const [count, found] = await Promise.all([typeof total === 'number' ? total : total(), readPage(connection, relation, null, page, options)]);
-    return { rows: count === 0 ? [] : found, total: count };
-  }
   const condition = where ?? raw('1 = 1');
   const { allBeforeLimit } = connection;
   if (allBeforeLimit) {
-    // The page and its total in one statement, where the engine counts the rows its LIMIT cut off.
+    // The page and its total in one statement, where the engine counts the rows its LIMIT cut off
+    // (even when a counter knows the total: a statement costs more than the sort it counts).
     const tail = sql`WHERE ${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
     if (options.rowsOf === undefined) {
       const { rows, beforeLimit } = await allBeforeLimit<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
@@ -218,6 +214,11 @@ export async function runList(connection: SqlConnection, rows: Fragment, where: 
     }
     const { rows: keys, beforeLimit } = await allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
     return { rows: await rowsOfKeys(keys.map((row) => row._key), options.rowsOf), total: beforeLimit };
+  }
+  if (where === null && total !== undefined) {
+    // The counter and the page at once: two readers, one round trip of waiting.
+    const [count, found] = await Promise.all([typeof total === 'number' ? total : total(), readPage(connection, relation, null, page, options)]);
+    return { rows: count === 0 ? [] : found, total: count };
   }
   // The page and the count as two statements: the page can stop early on an index that serves its
   // order, and neither materializes the relation (a window count would, in SQLite, for every row).
