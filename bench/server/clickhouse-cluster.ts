@@ -8,7 +8,7 @@
  * and a new cluster made, and every database has to be seeded again.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onCleanup, run } from './processes.js';
 
@@ -49,7 +49,10 @@ async function httpQuery(shard: string, text: string): Promise<string> {
 }
 
 /** Starts the cluster in `dir` (on its kept data when there is some). */
-export async function startClickhouseCluster(dir: string): Promise<ClickhouseCluster> {
+export async function startClickhouseCluster(folder: string): Promise<ClickhouseCluster> {
+  // Absolute: the servers run as the clickhouse user from another directory, and a path they
+  // cannot find makes the kept cluster fail to start (and its folder be made anew).
+  const dir = resolve(folder);
   mkdirSync(dir, { recursive: true });
   let fresh = !existsSync(join(dir, 'shard1', 'data'));
   let line: string;
