@@ -12,15 +12,15 @@
  * Replacement without UPDATE: links, domains, pages and keyword snapshots are
  * `ReplacingMergeTree(version)` tables keyed by their identity, so the newest write of a key
  * replaces the older ones when the parts merge. Until then a key can have several rows:
- * - Lookups of one key (a domain's score, a page, a keyword's snapshot) take the row of the
- *   highest `version` and never need the merge.
- * - Links, and the domains joined to lists, are read with `FINAL` (a merge at read time, slow)
- *   only while a write may have left such rows: `write_marks_local` records when a writer starts
+ * - A lookup of a keyword's snapshot takes the row of the highest `version` and never needs the
+ *   merge.
+ * - Links, domains and target pages are read with `FINAL` (a merge at read time, slow) only while
+ *   a write may have left such rows: `write_marks_local` records when a writer starts
  *   (state 0) and when it has merged everything it wrote (state 1, after `OPTIMIZE ... FINAL` left
  *   one part per table). A reader that finds a start newer than the last merge reads with `FINAL`.
  * - A refresh writes a domain's rollups as a new `version` and then records it in
  *   `r_versions_local`; readers take the rows of the domain's latest version, so they see the old
- *   rollups or the new ones, never a mix.
+ *   rollups or the new ones, never a mix; the versions it replaced are then deleted.
  *
  * `links_local` keeps index granules of 1,024 rows (the default is 8,192): a page of a large
  * target's links reads its rows by id, and smaller granules mean fewer rows read around them.
