@@ -30,31 +30,27 @@ function running(urls: readonly string[], mark: number): Promise<number[]> {
 }
 
 describe('ClickHouse', () => {
-  it('kills the running query of an abandoned call', async () => {
-    const urls = clusterUrls();
+  /** Runs `query` for a call, waits until `started` says it runs, abandons the call, and expects it cancelled and gone on every shard. */
+  async function abandon(urls: readonly string[], query: string, mark: number, started: (running: number[]) => boolean): Promise<void> {
     const shard = new ClickhouseShard({ url: urls[0]!, database: 'default', timeoutMs: 120_000 });
-    const mark = 918273645;
     const call = new AbortController();
-    const pending = forCall(call.signal, () => shard.all(raw(`SELECT sum(number) AS s FROM system.numbers WHERE number != ${mark}`)));
+    const pending = forCall(call.signal, () => shard.all(raw(query)));
     pending.catch(() => undefined);
-    await expect.poll(async () => (await running(urls, mark))[0], { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => started(await running(urls, mark)), { timeout: 10_000 }).toBe(true);
     call.abort();
     await expect(pending).rejects.toBeInstanceOf(QueryCancelledError);
     await expect.poll(() => running(urls, mark), { timeout: 10_000 }).toEqual([0, 0]);
+  }
+
+  it('kills the running query of an abandoned call', async () => {
+    const mark = 918273645;
+    await abandon(clusterUrls(), `SELECT sum(number) AS s FROM system.numbers WHERE number != ${mark}`, mark, ([first]) => first === 1);
   });
 
   it('kills every shard\'s part of an abandoned distributed query', async () => {
-    const urls = clusterUrls();
-    const shard = new ClickhouseShard({ url: urls[0]!, database: 'default', timeoutMs: 120_000 });
     const mark = 827364519;
-    const call = new AbortController();
-    const pending = forCall(call.signal, () => shard.all(raw(`SELECT sum(number) AS s FROM cluster('bq_cluster', system, numbers) WHERE number != ${mark}`)));
-    pending.catch(() => undefined);
     // Shard 1 runs the query and its own part; shard 2 its part.
-    await expect.poll(async () => (await running(urls, mark)).map((n) => n > 0), { timeout: 10_000 }).toEqual([true, true]);
-    call.abort();
-    await expect(pending).rejects.toBeInstanceOf(QueryCancelledError);
-    await expect.poll(() => running(urls, mark), { timeout: 10_000 }).toEqual([0, 0]);
+    await abandon(clusterUrls(), `SELECT sum(number) AS s FROM cluster('bq_cluster', system, numbers) WHERE number != ${mark}`, mark, (n) => n.every((x) => x > 0));
   });
 
   it('kills a query that outlives its time bound, when the server does not stop it itself', async () => {

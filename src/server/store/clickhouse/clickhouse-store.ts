@@ -242,11 +242,14 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
   const states = connections.map((connection) => new MergeState(connection));
   const placement = new ShardPlacement(shards[0]!, shards.length);
   const byIds = options.pagesByKeys !== false;
+  // The sources of each merge state, made once rather than per call.
+  const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
+  const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
   const at = async (domain: string): Promise<ReadPlace> => {
     const s = await placement.of(domain);
-    return { connection: connections[s]!, sources: shardSources(database, await states[s]!.unmerged(), byIds) };
+    return { connection: connections[s]!, sources: (await states[s]!.unmerged()) ? local.unmerged : local.merged };
   };
-  const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: clusterSources(database, await states[0]!.unmerged()) });
+  const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
   return {
     shards,
     connection: entry,
