@@ -8,8 +8,8 @@
  * `keys.ts`) over this store's table of differences ({@link shardSources}, {@link clusterSources}):
  * the shard's `_local` tables (read with `FINAL` while writes are unmerged), the current version
  * of a domain's rollups, `Int64` casts, the newest of a keyword's snapshots. What is ClickHouse's
- * own stays here: where a domain lives (placement), whether writes are merged, competitors over the
- * cluster, the writer, the merge and the refresh. The rollups are computed by the same code as
+ * own stays here: where a domain lives (placement), whether writes are merged, the competitor
+ * graph (`competitor-graph.ts`), the writer, the merge and the refresh. The rollups are computed by the same code as
  * every store (`rollupRows`), written per domain as a new version.
  *
  * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
@@ -25,12 +25,11 @@ import { LINK_COLUMNS, linkRow, pageParts } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { StoreDialect, SqlConnection } from '../sql/connection.js';
 import { join, raw, sql, type Fragment } from '../sql/fragment.js';
-import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../sql/graph.js';
 import type { ReadPlace, RelationSources } from '../sql/relations.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../sql/rollups.js';
-import { runList } from '../sql/run-list.js';
 import { createReads } from '../sql/sql-store.js';
 import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../store.js';
+import { CompetitorGraph, competitorsOverLinks } from './competitor-graph.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
@@ -242,6 +241,7 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
   const states = connections.map((connection) => new MergeState(connection));
   const placement = new ShardPlacement(shards[0]!, shards.length);
   const byIds = options.pagesByKeys !== false;
+  const graph = new CompetitorGraph(shards[0]!, bulk[0]!, database);
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
@@ -254,7 +254,10 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
     shards,
     connection: entry,
     ...createReads(at, across, options.rollups !== false),
-    competitors: (query) => competitors(entry, database, query.domain, query.page),
+    competitors: async (query) =>
+      options.rollups === false
+        ? competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page)
+        : graph.competitors(query.domain, query.page),
     upsertKeys: (keys) => options.ledger.upsertKeys(keys),
     keys: () => options.ledger.keys(),
     charge: (keyId, units) => options.ledger.charge(keyId, units),
@@ -298,29 +301,6 @@ class ShardPlacement {
     }
     return domains.map((domain) => this.#known.get(domain)!);
   }
-}
-
-/**
- * Competitors by referring-domain overlap, across every shard, in one query: one `GROUP BY` over
- * the cluster's referring domains of every registrable domain counts, per candidate, its
- * referring domains and those it shares with the domain (whose list is read once, and sent to
- * every shard); each shard keeps its own current rollup versions. The list is short: read whole.
- */
-async function competitors(entry: SqlConnection, database: string, domain: string, page: GroupedQuery['page']): Promise<RowsResult<RowOf<'competitors'>>> {
-  const tkey = `d:${domain}`;
-  const mine = sql`SELECT r.source_domain FROM r_ref_domains AS r WHERE r.tkey = ${tkey} AND ${currentRollups(database, [domain])}`;
-  const rows = sql`SELECT o.competitor AS _key, o.competitor AS domain, o.common / ((SELECT count() FROM (${mine})) + o.theirs - o.common) AS similarity,
-      o.common AS common_refdomains
-    FROM (SELECT any(r.tdomain) AS competitor, countIf(r.source_domain GLOBAL IN (${mine})) AS common, count() AS theirs FROM r_ref_domains AS r
-      WHERE r.tkey >= 'd:' AND r.tkey < 'd;' AND r.tkey != ${tkey}
-        AND ${currentRollups(database)}
-      GROUP BY r.tkey HAVING common > 0) AS o`;
-  const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
-  const result = await runList(entry, rows, where, page, { whole: true });
-  return {
-    total: result.total,
-    rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })),
-  };
 }
 
 /** A version number that grows with every write of this process (microseconds since 1970, made unique). */
