@@ -5,10 +5,18 @@
  * concurrency 10, with the server's default `max_threads` and with 1, in alternating rounds
  * (medians of the rounds' medians). The numbers behind "each HTTP query costs" in docs/scaling.md.
  *
+ * Then, per bench database, what the store's competitor graph costs (`competitor-graph.ts`): the
+ * first competitors call of a new store (the graph read from the cluster), and the median of 20
+ * calls after it (the question for the current rollup versions, and the count over the graph),
+ * for the largest target, example.com.
+ *
  * Run: `npx tsx bench/server/clickhouse-floor.ts [--data DIR] [--rounds N]`
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadServerDeps } from '../../src/server/deps.js';
+import { openClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import { startClickhouseCluster } from './clickhouse-cluster.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '.bench-data' }, rounds: { type: 'string', default: '4' } } });
@@ -60,6 +68,27 @@ try {
     for (const variant of variants) {
       const { c1, c10 } = results.get(variant.name)!;
       console.log(`| ${probe.name} | ${variant.name} | ${median(c1).toFixed(2)} | ${median(c10).toFixed(2)} |`);
+    }
+  }
+  const { tldts } = await loadServerDeps();
+  const page = { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 } as const;
+  console.log('\n| competitor graph | first call (graph read) ms | later calls, median ms | competitors listed | heap used after, MB |\n| --- | ---: | ---: | ---: | ---: |');
+  for (const database of databases) {
+    const store = await openClickhouseStore({ urls: cluster.shards, database, parser: tldts, ledger: await openSqliteStore({ file: ':memory:' }) });
+    try {
+      let started = performance.now();
+      const first = await store.competitors({ domain: 'example.com', page });
+      const read = performance.now() - started;
+      const later: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        started = performance.now();
+        await store.competitors({ domain: 'example.com', page });
+        later.push(performance.now() - started);
+      }
+      const heap = process.memoryUsage().heapUsed / 2 ** 20;
+      console.log(`| ${database} | ${read.toFixed(0)} | ${median(later).toFixed(2)} | ${first.total} | ${heap.toFixed(0)} |`);
+    } finally {
+      await store.close();
     }
   }
 } finally {
