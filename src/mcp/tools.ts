@@ -11,7 +11,7 @@
 import { filterFieldsOf } from '../catalogue/filter-fields.js';
 import { MAX_MATRIX_TARGETS, OPERATION_NAMES, operations, type OperationName, type OperationSpec } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
-import { paramSchema, type JsonSchema } from '../server/schemas/json-schema.js';
+import { paramSchema, responseSchema, type JsonSchema } from '../server/schemas/json-schema.js';
 
 /** A tool as `tools/list` returns it. @internal */
 export interface ToolDefinition {
@@ -19,6 +19,8 @@ export interface ToolDefinition {
   readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonSchema & { readonly type: 'object' };
+  /** What `structuredContent` holds: the tool's answer, or `{ error }` when `isError` is set. */
+  readonly outputSchema: JsonSchema & { readonly type: 'object' };
   readonly annotations?: Readonly<Record<string, unknown>>;
 }
 
@@ -121,6 +123,56 @@ export function priceText(spec: OperationSpec): string {
   return spec.price.per === 'request' ? `${units} per request` : `${units} per returned line`;
 }
 
+/** A tool error's structured content: `{ error }`, its `kind` a stable code, the other members the facts of that kind. */
+const TOOL_ERROR: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { type: 'string', description: 'What went wrong, a stable code: invalid_parameters, invalid_filter, over_budget, service, unavailable, ...' } },
+    },
+  },
+  additionalProperties: false,
+};
+
+/** An output schema: one of the tool's answers, or a tool error. */
+const answerOrError = (answer: JsonSchema): JsonSchema & { readonly type: 'object' } => ({ type: 'object', anyOf: [answer, TOOL_ERROR] });
+
+const integer = { type: 'integer', minimum: 0 };
+
+/**
+ * The output schema of an operation's tool: the rows (or record) and the `meta` of the service's
+ * answer, as the server's response schema says them, the units the call cost and the session's
+ * account.
+ *
+ * @example
+ * ```ts
+ * operationOutputSchema('links').anyOf[0].properties.data.type; // 'array'
+ * ```
+ * @internal
+ */
+export function operationOutputSchema(operation: OperationName): JsonSchema & { readonly type: 'object' } {
+  const response = responseSchema(operation)['properties'] as Readonly<Record<string, JsonSchema>>;
+  return answerOrError({
+    type: 'object',
+    required: ['data', 'units', 'session'],
+    properties: {
+      data: response['data'],
+      meta: response['meta'],
+      units: { ...integer, description: 'The units this call cost' },
+      session: {
+        type: 'object',
+        required: ['units_spent', 'budget_remaining'],
+        properties: { units_spent: integer, budget_remaining: { type: ['integer', 'null'], description: 'Null when the session has no budget' } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  });
+}
+
 function operationTool(operation: OperationName): ToolDefinition {
   const spec: OperationSpec = operations[operation];
   const worst = spec.price.per === 'line' ? ' The worst case (the most rows the call can return × the price) is estimated before sending and held to the session budget.' : '';
@@ -129,6 +181,7 @@ function operationTool(operation: OperationName): ToolDefinition {
     title: spec.doc,
     description: `${spec.doc}. Price: ${priceText(spec)}.${worst}${spec.filter ? ' Accepts a filter expression.' : ''}`,
     inputSchema: operationInputSchema(operation),
+    outputSchema: operationOutputSchema(operation),
     // Calls read data but spend API units: not idempotent in cost, and they reach the service.
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   };
@@ -157,6 +210,16 @@ const checkFilterTool: ToolDefinition = {
     required: ['operation', 'filter'],
     additionalProperties: false,
   },
+  outputSchema: answerOrError({
+    type: 'object',
+    required: ['ok'],
+    properties: {
+      ok: { type: 'boolean' },
+      canonical: { type: 'string', description: 'When ok: the filter printed canonically' },
+      issues: { type: 'array', items: { type: 'object', required: ['code', 'message', 'offset', 'length'] }, description: 'When not ok: every issue' },
+    },
+    additionalProperties: false,
+  }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
@@ -177,6 +240,17 @@ const completeFilterTool: ToolDefinition = {
     required: ['operation', 'text'],
     additionalProperties: false,
   },
+  outputSchema: answerOrError({
+    type: 'object',
+    required: ['suggestions'],
+    properties: {
+      suggestions: {
+        type: 'array',
+        items: { type: 'object', required: ['label', 'kind', 'from', 'to'], properties: { label: { type: 'string' }, kind: { type: 'string' }, from: integer, to: integer } },
+      },
+    },
+    additionalProperties: false,
+  }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 

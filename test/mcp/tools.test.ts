@@ -46,6 +46,16 @@ describe('tools/list', () => {
     expect(tools.find((tool) => tool.name === 'metrics')!.description).toContain('20 units per request');
   });
 
+  it('declares what each tool answers, and every answer and tool error matches it', async () => {
+    // A session of its own: the other tests count this session's units.
+    const own = await startSession(['--base-url', server.url], { BACKLINK_QUERY_API_KEY: KEYS[0].key });
+    try {
+      await answersMatchTheirSchemas(own);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("gives metrics the interface's parameters, format aside", async () => {
     const { tools } = await session.client.listTools();
     const schema = tools.find((tool) => tool.name === 'metrics')!.inputSchema as Record<string, any>;
@@ -276,3 +286,35 @@ describe('complete_filter where there can be no filter', () => {
     expect((within.structuredContent as Record<string, any>)['suggestions']).toEqual([]);
   });
 });
+
+/** Calls each tool with answers and tool errors of every kind, and checks each against the tool's declared output schema. */
+async function answersMatchTheirSchemas(session: Session): Promise<void> {
+  const { tools } = await session.client.listTools();
+  const ajv = new Ajv({ strict: false });
+  const matches = (tool: string, structured: unknown) => {
+    const schema = tools.find((t) => t.name === tool)!.outputSchema!;
+    expect(schema.type, tool).toBe('object');
+    const validate = ajv.compile(schema);
+    return validate(structured) ? 'valid' : JSON.stringify(validate.errors);
+  };
+  for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+  const answers: [string, Record<string, unknown>][] = [
+    ['overview', { url: 'example.com', scope: 'ROOT_DOMAIN' }],
+    ['links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['source_url', 'domain_score'], limit: 2 }],
+    ['matrix', { urls: ['example.com', 'rival.com'], scope: 'ROOT_DOMAIN', limit: 2 }],
+    ['links', { url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_scor > 1' }],
+    ['links', { url: 'example.com', scope: 'SOMEWHERE' }],
+    ['check_filter', { operation: 'links', filter: 'domain_score > 1' }],
+    ['check_filter', { operation: 'links', filter: 'domain_score >' }],
+    ['complete_filter', { operation: 'links', text: 'domain_s' }],
+    ['complete_filter', { operation: 'metrics', text: '' }],
+  ];
+  for (const [tool, args] of answers) {
+    const result = await session.call(tool, args);
+    expect(matches(tool, result.structuredContent), `${tool} ${JSON.stringify(args)}: ${textOf(result)}`).toBe('valid');
+  }
+  // And the schemas say something: a row with a field links has not, or a count as text, is refused.
+  expect(matches('links', { data: [{ nothing: 1 }], units: 45, session: { units_spent: 45, budget_remaining: null } })).not.toBe('valid');
+  expect(matches('overview', { data: { backlinks_count: '7' }, units: 1, session: { units_spent: 1, budget_remaining: null } })).not.toBe('valid');
+  expect(matches('check_filter', { canonical: 'x' })).not.toBe('valid');
+}
