@@ -9,8 +9,8 @@
  * the shard's `_local` tables (read with `FINAL` while writes are unmerged), the current version
  * of a domain's rollups, `Int64` casts, the newest of a keyword's snapshots. What is ClickHouse's
  * own stays here: where a domain lives (placement), whether writes are merged, the competitor
- * graph (`competitor-graph.ts`), the writer, the merge and the refresh. The rollups are computed by the same code as
- * every store (`rollupRows`), written per domain as a new version.
+ * graph (`competitor-graph.ts`), the writer, the merge and the refresh. The rollups are computed
+ * by the same code as every store (`rollupRows`), written per domain as a new version.
  *
  * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
  * a charge must never be lost or taken twice. The ledger is any store's key functions (a SQLite
@@ -241,7 +241,7 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
   const states = connections.map((connection) => new MergeState(connection));
   const placement = new ShardPlacement(shards[0]!, shards.length);
   const byIds = options.pagesByKeys !== false;
-  const graph = new CompetitorGraph(shards[0]!, bulk[0]!, database);
+  const graph = new CompetitorGraph(shards[0]!, bulk[0]!, currentRollups(database));
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };

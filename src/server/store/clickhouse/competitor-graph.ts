@@ -20,7 +20,7 @@ import type { RowOf } from '../../../catalogue/types.js';
 import { CompetitorIndex } from '../sql/competitors.js';
 import type { SqlConnection } from '../sql/connection.js';
 import { raw, sql, type Fragment } from '../sql/fragment.js';
-import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../sql/graph.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, numbers } from '../sql/graph.js';
 import { runList } from '../sql/run-list.js';
 import type { Page, RowsResult } from '../store.js';
 import type { ClickhouseShard } from './connection.js';
@@ -30,19 +30,14 @@ const VERSIONS = raw(
   `SELECT toString(sum(cityHash64(tdomain, v))) AS h, count() AS n FROM (SELECT tdomain, max(version) AS v FROM r_versions GROUP BY tdomain)`,
 );
 
-/** Each registrable domain's referring domains, in the current rollup versions (one row per domain). */
-function graphQuery(database: string) {
-  return raw(
-    `SELECT r.tdomain AS t, groupArray(r.source_domain) AS s FROM r_ref_domains AS r
-      WHERE r.tkey = concat('d:', r.tdomain)
-        AND (r.tdomain, r.version) IN (SELECT tdomain, max(version) FROM ${database}.r_versions_local GROUP BY tdomain)
-      GROUP BY r.tdomain`,
-  );
-}
+/** Each registrable domain's referring domains (one row per domain); `current`: the rows of the current rollup versions. */
+const graphQuery = (current: Fragment): Fragment =>
+  sql`SELECT r.tdomain AS t, groupArray(r.source_domain) AS s FROM r_ref_domains AS r WHERE r.tkey = concat('d:', r.tdomain) AND ${current} GROUP BY r.tdomain`;
 
 /**
  * The competitor graph of one store. `entry` answers the version question (a call's connection,
- * with the call's time bound); `bulk` reads the graph (no time bound: at 10M links it is 4M pairs).
+ * with the call's time bound); `bulk` reads the graph (no time bound: at 10M links it is 4M pairs);
+ * `current` is the store's condition for the rows of the current rollup versions (on `r`).
  */
 export class CompetitorGraph {
   #loaded: { readonly versions: string; readonly index: Promise<CompetitorIndex> } | undefined;
@@ -50,7 +45,7 @@ export class CompetitorGraph {
   constructor(
     private readonly entry: ClickhouseShard,
     private readonly bulk: ClickhouseShard,
-    private readonly database: string,
+    private readonly current: Fragment,
   ) {}
 
   /** A page of a domain's listed competitors, over the graph of the current rollups. */
@@ -74,7 +69,7 @@ export class CompetitorGraph {
     const targets: number[] = [];
     const sources: number[] = [];
     const sourceIds = new Map<string, number>();
-    await this.bulk.each<{ t: string; s: string[] }>(graphQuery(this.database), (rows) => {
+    await this.bulk.each<{ t: string; s: string[] }>(graphQuery(this.current), (rows) => {
       for (const row of rows) {
         const t = names.push(row.t) - 1;
         for (const source of row.s) {
@@ -103,8 +98,5 @@ export async function competitorsOverLinks(entry: SqlConnection, links: Fragment
       FROM ${links} WHERE l.target_domain != ${domain} GROUP BY l.target_domain HAVING common > 0) AS o`;
   const where = sql`common_refdomains >= ${COMPETITOR_MIN_COMMON} AND similarity >= ${COMPETITOR_MIN_SIMILARITY}`;
   const result = await runList(entry, rows, where, page, { whole: true });
-  return {
-    total: result.total,
-    rows: result.rows.map((row) => ({ domain: row['domain'] as string, similarity: Number(row['similarity']), common_refdomains: Number(row['common_refdomains']) })),
-  };
+  return { total: result.total, rows: numbers(result.rows, ['domain'], ['similarity', 'common_refdomains']) };
 }

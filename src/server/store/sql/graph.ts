@@ -22,8 +22,8 @@ export const COMPETITOR_MIN_COMMON = 5;
 /** @internal */
 export const COMPETITOR_MIN_SIMILARITY = 0.01;
 
-/** Engines return counts as numbers or numeric text (PostgreSQL's bigint); the records want numbers. */
-const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
+/** Engines return counts as numbers or numeric text (PostgreSQL's bigint, ClickHouse's Int64); the records want numbers. @internal */
+export const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
   rows.map((row) => Object.fromEntries([...text.map((f) => [f, row[f]]), ...numeric.map((f) => [f, Number(row[f])])]) as Row);
 
 /**
