@@ -1,6 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+
+/**
+ * The server's, the store's and the MCP command's packages are optionalDependencies (installed with
+ * the package, so `npx backlink-query serve` works; left out by `npm install --omit=optional`).
+ * tsup keeps dependencies and peerDependencies outside the build on its own, but not these.
+ */
+const { optionalDependencies } = JSON.parse(readFileSync('package.json', 'utf8')) as { optionalDependencies: Record<string, string> };
 
 /**
  * backlink-query/kysely and /testing load their optional peer in `optional-peer.ts` with a
@@ -50,6 +58,8 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   esbuildOptions(options, { format }) {
     if (format === 'cjs') options.entryPoints = library;
+    // The maps point into the package's sources without carrying them: a third of the size.
+    options.sourcesContent = false;
   },
   dts: { entry: library },
   clean: true,
@@ -59,6 +69,7 @@ export default defineConfig({
   treeshake: true,
   // import.meta.url in the CommonJS build (the SQLite store resolves its worker's driver with it).
   shims: true,
+  external: Object.keys(optionalDependencies),
   noExternal: ['chevrotain'],
   esbuildPlugins: [cjsPeerLoaders, chevrotainExternalInEsm],
 });

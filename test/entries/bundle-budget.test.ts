@@ -30,7 +30,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const KB = 1024;
 const ROOT = new URL('../../', import.meta.url);
-const PEERS = Object.keys((JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies);
+const MANIFEST = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as Record<'peerDependencies' | 'optionalDependencies', Record<string, string>>;
+/** What the application installs beside the package: its optional peers and optional dependencies. */
+const PEERS = [...Object.keys(MANIFEST.peerDependencies), ...Object.keys(MANIFEST.optionalDependencies)];
 
 interface Size {
   readonly raw: number;
