@@ -1,8 +1,11 @@
 /**
- * The optional peers of two entry points: `backlink-query/kysely` needs kysely and
- * `backlink-query/testing` needs fast-check. Each entry loads its peer itself, so that a missing
- * one becomes a message naming what to install (as the server's peers do, `src/server/deps.ts`),
- * not a bare `ERR_MODULE_NOT_FOUND`. The server's peers (`src/server/deps.ts`) throw the same error.
+ * Loading the packages backlink-query does not always need, so that a missing one becomes a
+ * message naming what to install, not a bare `ERR_MODULE_NOT_FOUND`:
+ *
+ * - the optional peers of two entry points: `backlink-query/kysely` needs kysely and
+ *   `backlink-query/testing` needs fast-check (the application's own copy);
+ * - the optional dependencies ({@link OPTIONAL_DEPENDENCIES}): the server's and the stores'
+ *   packages (`src/server/deps.ts`) and the MCP SDK (`src/mcp/deps.ts`).
  *
  * An ES module cannot catch a missing static import: linking fails before any of its code runs.
  * So each entry imports its peer from an `optional-peer.ts` that loads it with a top-level
@@ -14,8 +17,28 @@
  */
 
 /**
- * Thrown when an optional peer is missing; its message names the npm command to run. The
- * entries `backlink-query/kysely` and `backlink-query/testing` and the server throw it.
+ * The packages that come with backlink-query as `optionalDependencies` (package.json; a test
+ * compares the two): the server's, its stores' and the MCP command's. npm installs them with the
+ * package, so `npx backlink-query serve` and `npx backlink-query mcp` work from the registry;
+ * `npm install --omit=optional`, or a failed install of one of them, leaves them out, and a
+ * client-only application never loads them.
+ *
+ * @internal
+ */
+export const OPTIONAL_DEPENDENCIES: readonly string[] = ['@duckdb/node-api', '@modelcontextprotocol/sdk', 'better-sqlite3', 'fastify', 'pg', 'tldts'];
+
+/** Options of {@link MissingDependencyError}. */
+export interface MissingDependencyOptions {
+  /** The error the failed load threw. */
+  readonly cause?: unknown;
+  /** The `backlink-query` command that needs the packages (`serve`), for the `npx` line of the message. */
+  readonly command?: string;
+}
+
+/**
+ * Thrown when an optional package is missing; its message names the npm command to run and, for a
+ * command of the CLI, the `npx` command that runs it with the package. The entries
+ * `backlink-query/kysely` and `backlink-query/testing`, the server and the MCP command throw it.
  *
  * @example
  * ```ts
@@ -29,17 +52,36 @@ export class MissingDependencyError extends Error {
   /**
    * @param who - what needs the packages, as the message names it (`backlink-query/kysely`)
    * @param packages - the missing packages, in the order to install them
-   * @param cause - the error the failed load threw
+   * @param options - the load's error, and the command that needs them
    */
-  constructor(who: string, packages: readonly string[], cause?: unknown) {
+  constructor(who: string, packages: readonly string[], options: MissingDependencyOptions = {}) {
     const one = packages.length === 1;
-    super(
-      `${who} needs ${one ? 'an optional package that is' : 'optional packages that are'} not installed: ${packages.join(', ')}.\n` +
-        `Install ${one ? 'it' : 'them'} with:\n  npm install ${packages.join(' ')}`,
-      cause === undefined ? undefined : { cause },
-    );
+    const lines = [`${who} needs ${one ? 'an optional package that is' : 'optional packages that are'} not installed: ${packages.join(', ')}.`];
+    if (packages.every((name) => OPTIONAL_DEPENDENCIES.includes(name))) {
+      lines.push(
+        `backlink-query installs ${one ? 'it as an optional dependency' : 'them as optional dependencies'}; npm install --omit=optional, or a failed install of ${one ? 'it' : 'one of them'} (see npm's log), leaves ${one ? 'it' : 'them'} out.`,
+      );
+    }
+    lines.push(`Install ${one ? 'it' : 'them'} with:`, `  npm install ${packages.join(' ')}`);
+    if (options.command !== undefined) lines.push('or, with npx:', `  npx -p backlink-query ${packages.map((name) => `-p ${name} `).join('')}backlink-query ${options.command}`);
+    super(lines.join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
     this.packages = packages;
   }
+}
+
+/**
+ * Memoizes a loader: the first call loads, later calls share its promise; a failed load is
+ * forgotten, so that a later call (after the user installed the package) tries again.
+ *
+ * @internal
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }
 
 /** Whether `error` says that `name` itself could not be found (ESM or CommonJS). @internal */
@@ -49,12 +91,12 @@ export const isMissing = (error: unknown, name: string): boolean =>
   ['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes(String((error as { code?: unknown }).code)) &&
   String((error as { message?: unknown }).message).includes(name);
 
-/** Loads a peer with `import()` (the ESM build). @internal */
-export async function importPeer<T>(entry: string, name: string, load: () => Promise<T>): Promise<T> {
+/** Loads a package with `import()`; `command`: the CLI command that needs it, for the message's `npx` line. @internal */
+export async function importPeer<T>(entry: string, name: string, load: () => Promise<T>, command?: string): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    throw isMissing(error, name) ? new MissingDependencyError(entry, [name], error) : error;
+    throw isMissing(error, name) ? new MissingDependencyError(entry, [name], { cause: error, ...(command === undefined ? {} : { command }) }) : error;
   }
 }
 
@@ -63,6 +105,6 @@ export function requirePeer<T>(entry: string, name: string, load: () => T): T {
   try {
     return load();
   } catch (error) {
-    throw isMissing(error, name) ? new MissingDependencyError(entry, [name], error) : error;
+    throw isMissing(error, name) ? new MissingDependencyError(entry, [name], { cause: error }) : error;
   }
 }

@@ -66,10 +66,7 @@ export const mcpCommand: Command = {
       return EXIT.ok;
     }
     if (parsed.positionals.length > 0) throw new UsageError(`mcp takes no arguments, only options; got ${JSON.stringify(parsed.positionals[0])}.`);
-    const budget = integerOption(parsed.values, 'budget', 0);
-    const maxCallUnits = integerOption(parsed.values, 'max-call-units', 0) ?? DEFAULT_MAX_CALL_UNITS;
-    const { client, baseUrl } = connectedClient(parsed.values, io.env, budget);
-    const log = (line: string) => io.stderr.write(`backlink-query mcp: ${line}\n`);
+    // A missing SDK is said first: no key or budget helps without it.
     let server: typeof import('../mcp/server.js');
     try {
       server = await import('../mcp/server.js');
@@ -80,6 +77,10 @@ export const mcpCommand: Command = {
       io.stderr.write(`${error.message}\n`);
       return EXIT.failure;
     }
+    const budget = integerOption(parsed.values, 'budget', 0);
+    const maxCallUnits = integerOption(parsed.values, 'max-call-units', 0) ?? DEFAULT_MAX_CALL_UNITS;
+    const { client, baseUrl } = connectedClient(parsed.values, io.env, budget);
+    const log = (line: string) => io.stderr.write(`backlink-query mcp: ${line}\n`);
     const limits = `${budget === undefined ? 'no session budget' : `budget ${formatUnits(budget)} units`}, at most ${formatUnits(maxCallUnits)} units a call`;
     log(`serving ${OPERATION_NAMES.length + 2} tools on stdio for ${baseUrl} (${limits})`);
     await server.runMcpServer({ client, budget, maxCallUnits, version: packageVersion(), stdin: io.stdin as never, stdout: io.stdout as never, log });

@@ -1,8 +1,8 @@
 /**
- * The MCP SDK (`@modelcontextprotocol/sdk`) is an optional peer: only `backlink-query mcp` needs
- * it. It is loaded here with `import()` when the command runs, as the server loads its peers
- * (`src/server/deps.ts`), and a missing SDK becomes a {@link MissingDependencyError} naming the
- * command to install it, not a bare `ERR_MODULE_NOT_FOUND`.
+ * The MCP SDK (`@modelcontextprotocol/sdk`) is an optional dependency: only `backlink-query mcp`
+ * needs it. It is loaded here with `import()` when the command runs, as the server loads its
+ * packages (`src/server/deps.ts`), and a missing SDK becomes a {@link MissingDependencyError}
+ * naming the commands that install it (npm, and npx), not a bare `ERR_MODULE_NOT_FOUND`.
  *
  * @module
  * @internal
@@ -10,12 +10,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { importPeer, type MissingDependencyError } from '../peers.js';
+import { importPeer, loadOnce, type MissingDependencyError } from '../peers.js';
 
 /** The package name, as the message about installing it names it. @internal */
 export const MCP_SDK = '@modelcontextprotocol/sdk';
 
-/** What the missing-package message calls the command that needs the SDK. @internal */
+/** What the missing-package message calls what needs the SDK. @internal */
 export const MCP_COMMAND = 'backlink-query mcp';
 
 /** The parts of the SDK the tool server uses. @internal */
@@ -25,8 +25,6 @@ export interface McpSdk {
   readonly ListToolsRequestSchema: typeof ListToolsRequestSchema;
   readonly CallToolRequestSchema: typeof CallToolRequestSchema;
 }
-
-let loaded: Promise<McpSdk> | undefined;
 
 /**
  * Loads the SDK's low-level server, its stdio transport and the request schemas once; throws
@@ -38,21 +36,14 @@ let loaded: Promise<McpSdk> | undefined;
  * ```
  * @internal
  */
-export function loadMcpSdk(): Promise<McpSdk> {
-  loaded ??= loadAll().catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  });
-  return loaded;
-}
-
-async function loadAll(): Promise<McpSdk> {
+export const loadMcpSdk: () => Promise<McpSdk> = loadOnce(async () => {
   const [server, stdio, types] = await importPeer(MCP_COMMAND, MCP_SDK, () =>
     Promise.all([
       import('@modelcontextprotocol/sdk/server/index.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
     ]),
+    'mcp',
   );
   return {
     Server: server.Server,
@@ -60,4 +51,4 @@ async function loadAll(): Promise<McpSdk> {
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     CallToolRequestSchema: types.CallToolRequestSchema,
   };
-}
+});

@@ -1,14 +1,18 @@
 /**
- * The server's heavy dependencies (Fastify, better-sqlite3, tldts) are optional peers: users who
- * only want the filter language or the client never install them. They are loaded here, with
- * dynamic `import()`, and a missing one becomes a message that says exactly what to install.
+ * The server's heavy packages (Fastify, better-sqlite3, tldts) are optional dependencies: npm
+ * installs them with backlink-query, `npm install --omit=optional` leaves them out, and users who
+ * only want the filter language or the client never load them. They are loaded here, with dynamic
+ * `import()`, and a missing one becomes a message that says exactly what to install.
+ *
+ * The stores need better-sqlite3 and tldts ({@link loadStoreDeps}: `seed` and `import` need no
+ * more); the HTTP server needs Fastify too ({@link loadServerDeps}).
  *
  * @module
  */
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isMissing, MissingDependencyError } from '../peers.js';
+import { isMissing, loadOnce, MissingDependencyError } from '../peers.js';
 
 export { MissingDependencyError };
 /** What the server's messages about missing packages call it. @internal */
@@ -19,13 +23,18 @@ export interface DomainParser {
   getDomain(host: string): string | null;
 }
 
-/** The loaded optional peers. @internal */
-export interface ServerDeps {
-  readonly fastify: (options?: FastifyHttpOptions<Server>) => FastifyInstance;
+/** The loaded packages of the stores. @internal */
+export interface StoreDeps {
   readonly Database: typeof BetterSqlite3;
   readonly tldts: DomainParser;
 }
 
+/** The loaded optional packages of the server. @internal */
+export interface ServerDeps extends StoreDeps {
+  readonly fastify: (options?: FastifyHttpOptions<Server>) => FastifyInstance;
+}
+
+/** Imports `name`, or adds it to `missing` when it is not installed. */
 async function tryImport<T>(name: string, missing: string[]): Promise<T | undefined> {
   try {
     return (await import(name)) as T;
@@ -38,7 +47,23 @@ async function tryImport<T>(name: string, missing: string[]): Promise<T | undefi
   }
 }
 
-let loaded: Promise<ServerDeps> | undefined;
+/**
+ * Loads better-sqlite3 and tldts once; throws {@link MissingDependencyError} naming every missing
+ * package.
+ *
+ * @example
+ * ```ts
+ * const { Database, tldts } = await loadStoreDeps();
+ * ```
+ * @internal
+ */
+export const loadStoreDeps: () => Promise<StoreDeps> = loadOnce(async () => {
+  const missing: string[] = [];
+  const sqliteModule = await tryImport<{ default: typeof BetterSqlite3 }>('better-sqlite3', missing);
+  const tldtsModule = await tryImport<DomainParser>('tldts', missing);
+  if (!sqliteModule || !tldtsModule) throw new MissingDependencyError(SERVER, missing);
+  return { Database: sqliteModule.default, tldts: tldtsModule };
+});
 
 /**
  * Loads Fastify, better-sqlite3 and tldts once; throws {@link MissingDependencyError} naming
@@ -49,19 +74,14 @@ let loaded: Promise<ServerDeps> | undefined;
  * const { fastify } = await loadServerDeps();
  * ```
  */
-export function loadServerDeps(): Promise<ServerDeps> {
-  loaded ??= loadAll().catch((error: unknown) => {
-    loaded = undefined;
-    throw error;
-  });
-  return loaded;
-}
-
-async function loadAll(): Promise<ServerDeps> {
+export const loadServerDeps: () => Promise<ServerDeps> = loadOnce(async () => {
   const missing: string[] = [];
   const fastifyModule = await tryImport<{ default: ServerDeps['fastify'] }>('fastify', missing);
-  const sqliteModule = await tryImport<{ default: typeof BetterSqlite3 }>('better-sqlite3', missing);
-  const tldtsModule = await tryImport<DomainParser>('tldts', missing);
-  if (missing.length > 0 || !fastifyModule || !sqliteModule || !tldtsModule) throw new MissingDependencyError(SERVER, missing);
-  return { fastify: fastifyModule.default, Database: sqliteModule.default, tldts: tldtsModule };
-}
+  const store = await loadStoreDeps().catch((error: unknown) => {
+    if (!(error instanceof MissingDependencyError)) throw error;
+    missing.push(...error.packages);
+    return undefined;
+  });
+  if (!fastifyModule || !store) throw new MissingDependencyError(SERVER, missing);
+  return { fastify: fastifyModule.default, ...store };
+});

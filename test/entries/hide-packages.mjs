@@ -1,7 +1,7 @@
 // Loaded with `node --import` by optional-peers.test.ts: makes the packages named in
 // BQ_HIDE_PACKAGES (comma-separated) unresolvable, as on a machine where they are not installed,
-// for import (a resolve hook, like test/server/hide-optional-deps.mjs) and for require() (the
-// CommonJS resolver), with Node's own error codes and messages.
+// for import (a resolve hook) and for require() (the CommonJS resolver), with Node's own error
+// codes and messages. lifecycle.test.ts and the MCP tests load it too.
 import Module, { register } from 'node:module';
 
 const hidden = (process.env.BQ_HIDE_PACKAGES ?? '').split(',').filter(Boolean);

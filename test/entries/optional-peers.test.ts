@@ -10,8 +10,10 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'tsup';
+import { OPTIONAL_DEPENDENCIES } from '../../src/peers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = join(ROOT, '.tmp', `optional-peers-${process.pid}`);
@@ -80,5 +82,12 @@ describe.each(ENTRIES)('backlink-query/$entry without $peer', (entry) => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe(entry.entry === 'kysely' ? '[["ValueNode",50]]' : 'string');
+  });
+});
+
+describe('the optional dependencies', () => {
+  it('are the ones package.json installs, and the messages say so of exactly those', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { optionalDependencies: Record<string, string> };
+    expect([...OPTIONAL_DEPENDENCIES].sort()).toEqual(Object.keys(manifest.optionalDependencies).sort());
   });
 });

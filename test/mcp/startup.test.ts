@@ -11,14 +11,28 @@ import { runCli, startSession } from './session.js';
 /** The SDK's entries the tool server loads, as the hook hides them (exact specifiers). */
 const SDK_ENTRIES = ['@modelcontextprotocol/sdk/server/index.js', '@modelcontextprotocol/sdk/server/stdio.js', '@modelcontextprotocol/sdk/types.js'];
 
+/** What the command says without the SDK, written out by hand. */
+const MISSING_SDK = [
+  'backlink-query mcp needs an optional package that is not installed: @modelcontextprotocol/sdk.',
+  "backlink-query installs it as an optional dependency; npm install --omit=optional, or a failed install of it (see npm's log), leaves it out.",
+  'Install it with:',
+  '  npm install @modelcontextprotocol/sdk',
+  'or, with npx:',
+  '  npx -p backlink-query -p @modelcontextprotocol/sdk backlink-query mcp',
+  '',
+].join('\n');
+
 describe('backlink-query mcp without @modelcontextprotocol/sdk', () => {
-  it('names the package and the command to install it, and exits 1', async () => {
+  it('names the package and the commands to install it (npm, npx), and exits 1', async () => {
     const run = await runCli(['mcp', '--base-url', 'http://127.0.0.1:9', '--api-key', 'some-key-000'], { hide: SDK_ENTRIES });
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(
-      'backlink-query mcp needs an optional package that is not installed: @modelcontextprotocol/sdk.\nInstall it with:\n  npm install @modelcontextprotocol/sdk\n',
-    );
+    expect(run.stderr).toBe(MISSING_SDK);
     expect(run.code).toBe(1);
+  });
+
+  it('says so first, before asking for the key and the base URL that would not help', async () => {
+    const run = await runCli(['mcp'], { hide: SDK_ENTRIES });
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, '', MISSING_SDK]);
   });
 
   it('still prints its help, which names the options and the package', async () => {

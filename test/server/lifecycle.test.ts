@@ -105,25 +105,53 @@ describe('missing optional dependencies', () => {
     }
   });
 
-  it('serve, seed and import say exactly what to install when the packages are missing', async () => {
-    for (const command of ['serve', 'seed', 'import']) {
-      const args = [command, ...(command === 'import' ? [join(dir, 'never.ndjson')] : []), '--db', join(dir, 'never.db')];
-      const child = spawn(process.execPath, ['--import', './test/server/hide-optional-deps.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      expect(code, stderr).toBe(1);
-      // --db: the embedded store, whose column side needs DuckDB too.
-      expect(stderr).toContain(
-        'needs optional packages that are not installed: fastify, better-sqlite3, tldts, @duckdb/node-api.\nInstall them with:\n  npm install fastify better-sqlite3 tldts @duckdb/node-api',
-      );
-    }
+  /** Runs the CLI from the sources with `hide` unresolvable (test/entries/hide-packages.mjs). */
+  async function withoutPackages(args: readonly string[], hide: readonly string[]): Promise<{ code: unknown; stderr: string }> {
+    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, BQ_HIDE_PACKAGES: hide.join(',') },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  }
+
+  const SERVER_PACKAGES = ['fastify', 'better-sqlite3', 'tldts', '@duckdb/node-api', 'pg'];
+
+  // Each command names what it needs and no more, with the npm and the npx command, written out by
+  // hand: --db is the embedded store (its column side needs DuckDB), a postgres:// URL needs pg,
+  // and only serve needs Fastify.
+  it.each([
+    ['serve', ['--db', 'never.db'], 'fastify, better-sqlite3, tldts, @duckdb/node-api', '-p fastify -p better-sqlite3 -p tldts -p @duckdb/node-api'],
+    ['seed', ['--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
+    ['import', ['never.ndjson', '--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
+    ['seed', ['--database-url', 'postgres://127.0.0.1:9/none'], 'better-sqlite3, tldts, pg', '-p better-sqlite3 -p tldts -p pg'],
+  ])('%s %j says exactly what to install when the packages are missing', async (command, args, packages, npx) => {
+    const run = await withoutPackages([command, ...args.map((arg) => (arg.startsWith('never') ? join(dir, arg) : arg))], SERVER_PACKAGES);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toBe(
+      `The backlink-query server needs optional packages that are not installed: ${packages}.\n` +
+        "backlink-query installs them as optional dependencies; npm install --omit=optional, or a failed install of one of them (see npm's log), leaves them out.\n" +
+        `Install them with:\n  npm install ${packages.replaceAll(',', '')}\nor, with npx:\n  npx -p backlink-query ${npx} backlink-query ${command}\n`,
+    );
   });
 
-  it('names the packages and the command to install them', () => {
-    const error = new MissingDependencyError('The backlink-query server', ['fastify', 'tldts']);
+  it('seed and import work without Fastify, which only serve needs', async () => {
+    const db = join(dir, 'no-fastify.db');
+    const seed = await withoutPackages(['seed', '--links', '200', '--db', db], ['fastify']);
+    expect(seed.code, seed.stderr).toBe(0);
+    const serve = await withoutPackages(['serve', '--db', db, '--port', '0'], ['fastify']);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('not installed: fastify.\n');
+  });
+
+  it('names one package, and says nothing of npx outside the command line', () => {
+    const error = new MissingDependencyError('The backlink-query server', ['tldts']);
     expect(error.message).toBe(
-      'The backlink-query server needs optional packages that are not installed: fastify, tldts.\nInstall them with:\n  npm install fastify tldts',
+      'The backlink-query server needs an optional package that is not installed: tldts.\n' +
+        "backlink-query installs it as an optional dependency; npm install --omit=optional, or a failed install of it (see npm's log), leaves it out.\n" +
+        'Install it with:\n  npm install tldts',
     );
   });
 });

@@ -80,7 +80,7 @@ export const importCommand: Command = {
     }
     const location = storeLocation(o, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(location);
-    const deps = await loadDepsOrExplain(io, location);
+    const deps = await loadDepsOrExplain(io, 'import', location);
     if (!deps) return EXIT.failure;
     const store = await openStoreOrExplain(io, location, deps.tldts);
     if (!store) return EXIT.unavailable;

@@ -15,8 +15,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CliIo } from '../../cli/command.js';
-import { loadServerDeps, MissingDependencyError, SERVER, type DomainParser, type ServerDeps } from '../deps.js';
+import { loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser, type StoreDeps } from '../deps.js';
 import { loadDuckdb } from '../store/duckdb/connection.js';
+import { loadPg } from '../store/postgres/connection.js';
 import { isStoreUnavailable } from '../store/sql/connection.js';
 import type { Store } from '../store/store.js';
 
@@ -160,11 +161,13 @@ export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 /**
- * The server's optional packages, or `undefined` after telling the user on stderr what to install.
+ * The optional packages a command needs, or `undefined` after telling the user on stderr, in one
+ * message, what to install: every command needs the stores' packages, `serve` Fastify too, the
+ * embedded store DuckDB, and a PostgreSQL database (or ledger) pg.
  *
  * @internal
  */
-export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, location?: StoreLocation): Promise<ServerDeps | undefined> {
+export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'serve' | 'seed' | 'import', location: StoreLocation): Promise<StoreDeps | undefined> {
   const missing: string[] = [];
   const load = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -175,11 +178,11 @@ export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, location?: St
       return undefined;
     }
   };
-  const deps = await load(loadServerDeps);
-  // The embedded store's column side needs DuckDB too: named with the others, in one message.
-  if (location?.kind === 'embedded') await load(loadDuckdb);
+  const deps = await load(command === 'serve' ? loadServerDeps : loadStoreDeps);
+  if (location.kind === 'embedded') await load(loadDuckdb);
+  if (location.kind === 'postgres' || (location.kind === 'clickhouse' && /^postgres(ql)?:\/\//i.test(location.ledger))) await load(loadPg);
   if (missing.length === 0) return deps;
-  io.stderr.write(`${new MissingDependencyError(SERVER, missing).message}\n`);
+  io.stderr.write(`${new MissingDependencyError(SERVER, missing, { command }).message}\n`);
   return undefined;
 }
 

@@ -42,7 +42,7 @@ export const seedCommand: Command = {
     if (typeof now === 'string') return usage(io, now);
     const location = storeLocation(parsed.options, io.env, DEFAULT_SAMPLE_DB);
     if (typeof location === 'string') return usage(io, location);
-    const deps = await loadDepsOrExplain(io, location);
+    const deps = await loadDepsOrExplain(io, 'seed', location);
     if (!deps) return EXIT.failure;
     if (parsed.options['force'] && existsSync(filesOf(location)[0] ?? '')) {
       for (const file of filesOf(location)) rmSync(file, { force: true });

@@ -108,7 +108,7 @@ export const serveCommand: Command = {
     if ((workers as number) > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
       return fail('--workers needs a database the processes share: name one with --db FILE or --database-url URL (or use --sample).');
     }
-    const deps = await loadDepsOrExplain(io, location);
+    const deps = await loadDepsOrExplain(io, 'serve', location);
     if (!deps) return EXIT.failure;
     let keys;
     try {

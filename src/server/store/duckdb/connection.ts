@@ -1,8 +1,8 @@
 /**
  * DuckDB connections for the store port: the column side of the embedded store.
  *
- * - `@duckdb/node-api` is an optional peer, loaded with dynamic `import()`; when it is missing the
- *   server's {@link MissingDependencyError} names it.
+ * - `@duckdb/node-api` is an optional dependency, loaded with dynamic `import()`; when it is missing the
+ *   server's `MissingDependencyError` (src/peers.ts) names it.
  * - Reads run on a small pool of connections to one database instance; DuckDB runs each query on
  *   its own threads, off the event loop, and every reader sees the last committed state (MVCC).
  * - Writes run on one more connection, one at a time (DuckDB would abort a second concurrent
@@ -18,7 +18,7 @@
  */
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import { totalmem } from 'node:os';
-import { isMissing, MissingDependencyError } from '../../../peers.js';
+import { importPeer, loadOnce } from '../../../peers.js';
 import { SERVER } from '../../deps.js';
 import { callSignal, cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
@@ -27,23 +27,15 @@ import type { Fragment } from '../sql/fragment.js';
 /** The module `@duckdb/node-api`. @internal */
 export type DuckdbModule = typeof import('@duckdb/node-api');
 
-let loaded: Promise<DuckdbModule> | undefined;
-
 /**
- * Loads `@duckdb/node-api` once; throws {@link MissingDependencyError} when it is not installed.
+ * Loads `@duckdb/node-api` once; throws `MissingDependencyError` (src/peers.ts) when it is not installed.
  *
  * @example
  * ```ts
  * const { DuckDBInstance } = await loadDuckdb();
  * ```
  */
-export function loadDuckdb(): Promise<DuckdbModule> {
-  loaded ??= import('@duckdb/node-api').catch((error: unknown) => {
-    loaded = undefined;
-    throw isMissing(error, '@duckdb/node-api') ? new MissingDependencyError(SERVER, ['@duckdb/node-api'], error) : error;
-  });
-  return loaded;
-}
+export const loadDuckdb: () => Promise<DuckdbModule> = loadOnce(() => importPeer(SERVER, '@duckdb/node-api', () => import('@duckdb/node-api')));
 
 /** The dialect facts of DuckDB. */
 export const duckdbStoreDialect: StoreDialect = Object.freeze({ filter: 'duckdb' });

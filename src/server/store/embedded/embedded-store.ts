@@ -29,7 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
-import { loadServerDeps, type DomainParser } from '../../deps.js';
+import { loadStoreDeps, type DomainParser } from '../../deps.js';
 import { isNativeOrderSafe } from '../../../evaluate/text-order.js';
 import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';
@@ -148,7 +148,7 @@ class StaleColumnsError extends Error {}
 async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Promise<EmbeddedStore> {
   const file = options.file ?? ':memory:';
   const columnsFile = options.columnsFile ?? (file === ':memory:' ? ':memory:' : `${file}.duckdb`);
-  const parser = options.parser ?? (await loadServerDeps()).tldts;
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
   if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();
   // The column file first: one another process holds is refused before anything is written.
   const columns = await openDuckdbConnection(columnsFile, { ...options.columns, readOnly });

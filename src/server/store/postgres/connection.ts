@@ -1,8 +1,8 @@
 /**
  * A {@link SqlConnection} over a `pg.Pool`.
  *
- * - `pg` is an optional peer, loaded with dynamic `import()`; when it is missing the server's
- *   {@link MissingDependencyError} names the package to install.
+ * - `pg` is an optional dependency, loaded with dynamic `import()`; when it is missing the server's
+ *   `MissingDependencyError` (src/peers.ts) names the package to install.
  * - Type parsers live on the pool, not in pg's global registry: int8 (counts, BIGINT columns)
  *   and numeric (sums of BIGINT) come back as JS numbers, so other pg users in the same process
  *   are not affected.
@@ -19,8 +19,8 @@
  * @module
  */
 import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
-import { isMissing } from '../../../peers.js';
-import { MissingDependencyError, SERVER } from '../../deps.js';
+import { importPeer, loadOnce } from '../../../peers.js';
+import { SERVER } from '../../deps.js';
 import { callSignal, cancelledAlready, isQueryCancelled, onCallAbort, QueryCancelledError } from '../call-signal.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import { numbered, type Fragment } from '../sql/fragment.js';
@@ -31,26 +31,18 @@ export const postgresStoreDialect: StoreDialect = Object.freeze({ filter: 'postg
 /** The pg module (its default export). @internal */
 export type PgModule = typeof import('pg').default;
 
-let loadedPg: Promise<PgModule> | undefined;
-
 /**
- * Loads `pg` once; throws {@link MissingDependencyError} when it is not installed.
+ * Loads `pg` once; throws `MissingDependencyError` (src/peers.ts) when it is not installed.
  *
  * @example
  * ```ts
  * const pg = await loadPg();
  * ```
  */
-export function loadPg(): Promise<PgModule> {
-  loadedPg ??= import('pg').then(
-    (module) => (module.default ?? module) as PgModule,
-    (error: unknown) => {
-      loadedPg = undefined;
-      throw isMissing(error, 'pg') ? new MissingDependencyError(SERVER, ['pg'], error) : error;
-    },
-  );
-  return loadedPg;
-}
+export const loadPg: () => Promise<PgModule> = loadOnce(async () => {
+  const module = await importPeer(SERVER, 'pg', () => import('pg'));
+  return (module.default ?? module) as PgModule;
+});
 
 /** Options of {@link openPostgresConnection}. */
 export interface PostgresConnectionOptions {

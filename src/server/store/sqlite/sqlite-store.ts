@@ -6,7 +6,7 @@
  * @module
  */
 import type { Database } from 'better-sqlite3';
-import { loadServerDeps, type DomainParser } from '../../deps.js';
+import { loadStoreDeps, type DomainParser } from '../../deps.js';
 import { LINK_COLUMNS, type LinkRow } from '../inputs.js';
 import { linkKey } from '../shared.js';
 import type { SqlConnection } from '../sql/connection.js';
@@ -57,7 +57,7 @@ export interface SqliteStore extends Store {
  * ```
  */
 export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-  const { Database: open, tldts } = await loadServerDeps();
+  const { Database: open, tldts } = await loadStoreDeps();
   const file = options.file ?? ':memory:';
   const parser = options.parser ?? tldts;
   const db = new open(file);
