@@ -12,17 +12,56 @@
  *   the install scripts it asks a user to approve when the package comes from a file or a git URL,
  *   although it never runs it there. npm reads the scripts again after `prepack`, so `prepare`
  *   does not run (and build a second time) during the pack.
- * - **postpack** puts package.json back as it was, byte for byte.
+ *   It also rewrites the README's and the guides' relative links to files the tarball does not
+ *   carry (contributor pages, benchmark results) to the same files on GitHub, so that every link
+ *   of the installed package leads somewhere; the clone and the typedoc site keep relative links.
+ * - **postpack** puts package.json and the guides back as they were, byte for byte.
  *
  * The build's log goes to stderr: `npm pack --json` and `npm publish --json` print their JSON on
  * stdout, which the log would break.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const MANIFEST = new URL('../package.json', import.meta.url);
-// Where prepack keeps package.json as it was, for postpack.
-const SAVED = new URL('../.tmp/package.json.before-pack', import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MANIFEST = join(ROOT, 'package.json');
+// Where prepack keeps the files it changes as they were, for postpack.
+const SAVED = join(ROOT, '.tmp', 'before-pack');
+const REPOSITORY = 'https://github.com/backlink-query/backlink-query/blob/main';
+
+/** Whether package.json's `files` (globs with `*`, folders, `!` exclusions) takes `path`. */
+function packs(files, path) {
+  const matches = (pattern) => {
+    const source = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*');
+    return new RegExp(`^${source}(/.*)?$`).test(path);
+  };
+  return files.some((entry) => !entry.startsWith('!') && matches(entry)) && !files.some((entry) => entry.startsWith('!') && matches(entry.slice(1)));
+}
+
+/** The markdown files the tarball carries (README, CHANGELOG, docs/*.md), relative to the root. */
+function packedPages(files) {
+  const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)];
+  return pages.filter((page) => page.endsWith('.md') && packs(files, page));
+}
+
+/** A page's text with its relative links to files the tarball leaves out made absolute; code fences untouched. */
+function linkOut(page, text, files) {
+  return text
+    .split(/(```[\s\S]*?```)/)
+    .map((part, index) =>
+      index % 2 === 1
+        ? part
+        : part.replace(/\]\(([^)\s#]+)(#[^)\s]*)?\)/g, (link, target, anchor = '') => {
+            if (/^[a-z]+:/i.test(target)) return link;
+            const file = normalize(join(dirname(page), target));
+            if (file.startsWith('..') || packs(files, file) || !existsSync(join(ROOT, file))) return link;
+            return `](${REPOSITORY}/${file}${anchor})`;
+          }),
+    )
+    .join('');
+}
 
 function build() {
   // npm_execpath is npm's own CLI script when npm runs this script; otherwise the npm on the PATH.
@@ -43,14 +82,24 @@ if (stage === 'prepare') {
   build();
   const text = readFileSync(MANIFEST, 'utf8');
   const manifest = JSON.parse(text);
-  mkdirSync(new URL('.', SAVED), { recursive: true });
-  writeFileSync(SAVED, text);
+  rmSync(SAVED, { recursive: true, force: true });
+  const change = (file, changed) => {
+    cpSync(join(ROOT, file), join(SAVED, file));
+    writeFileSync(join(ROOT, file), changed);
+  };
+  for (const page of packedPages(manifest.files)) {
+    const before = readFileSync(join(ROOT, page), 'utf8');
+    const after = linkOut(page, before, manifest.files);
+    if (after !== before) change(page, after);
+  }
   delete manifest.scripts.prepare;
-  writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+  change('package.json', `${JSON.stringify(manifest, null, 2)}\n`);
 } else if (stage === 'postpack') {
   if (existsSync(SAVED)) {
-    writeFileSync(MANIFEST, readFileSync(SAVED));
-    rmSync(SAVED);
+    for (const file of readdirSync(SAVED, { recursive: true, withFileTypes: true })) {
+      if (file.isFile()) cpSync(join(file.parentPath, file.name), join(ROOT, relative(SAVED, join(file.parentPath, file.name))));
+    }
+    rmSync(SAVED, { recursive: true });
   }
 } else {
   console.error(`usage: node scripts/lifecycle.mjs prepare|prepack|postpack (got ${stage})`);

@@ -1,23 +1,35 @@
 /**
- * The package as a user installs it: built on a fresh copy of the clone, packed with `npm pack`,
- * installed from the tarball alone into a new project that has none of the optional peers.
+ * The package as a user installs it: a fresh copy of the clone packed with `npm pack` (which
+ * builds it), installed from the tarball alone into two new projects: one with
+ * `--omit=optional` (a client-only application: none of the server's packages), one as `npm
+ * install` and `npx` install it (with its optional dependencies).
  *
- * - The tarball holds what users need and nothing unused; every relative link of its README and
- *   guides leads to a file in it.
+ * - The tarball holds what users need and nothing unused (no contributor pages, benchmark results,
+ *   empty chunks or sources inside the maps); every relative link of its README and guides leads to
+ *   a file in it; `npm pack --json` prints JSON, and installing prints no warning of npm's but the
+ *   one npm 11 gives for every native addon (better-sqlite3's build script).
  * - arethetypeswrong finds no problem on any resolution it checks (node10, node16 from CommonJS and
  *   from ES modules, bundler), and publint reports nothing.
  * - Every entry imports and works as an ES module, through require(), and through require() with
  *   require(esm) turned off (`--no-experimental-require-module`): the CommonJS build must not load
  *   Chevrotain, which is published as ES modules only. Without their peer, /testing and /kysely say
  *   what to install; with it, they work in all three forms. The command runs from the project.
+ * - From the full install, with npx and nothing taken from the clone: `npx backlink-query serve
+ *   --sample` answers HTTP, `npx backlink-query mcp` lists its tools over stdio, and a page bundled
+ *   with esbuild from `backlink-query/client` makes a filtered call to that server in Chromium.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, extname, join, normalize } from 'node:path';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshCopy, ROOT } from '../helpers/fresh-copy.js';
+import { runScript } from '../setup/engine-processes.js';
 
 interface Run {
   readonly code: number | null;
@@ -44,37 +56,100 @@ async function mustRun(command: string, args: readonly string[], cwd: string): P
   return result.stdout;
 }
 
-/** The optional peers of package.json, by hand: none of them may come with the tarball. */
-const OPTIONAL_PEERS = ['@modelcontextprotocol/sdk', 'better-sqlite3', 'fast-check', 'fastify', 'kysely', 'pg', 'tldts'];
+/** The peers the application brings (by hand): none of them comes with the tarball. */
+const PEERS = ['fast-check', 'kysely'];
+/** The server's, stores' and MCP command's packages (by hand): optional dependencies. */
+const OPTIONAL = ['@duckdb/node-api', '@modelcontextprotocol/sdk', 'better-sqlite3', 'fastify', 'pg', 'tldts'];
 
 let work: string;
+let clone: string;
 let tarball: string;
 let packed: readonly string[];
+/** The client-only project (`--omit=optional`). */
 let project: string;
+/** The project installed as `npm install` does it, optional dependencies included. */
+let fromNpm: string;
+/** What npm printed on stderr while installing into each project. */
+const installLog = { project: '', fromNpm: '' };
+/** Files prepack changes, as the copy held them before `npm pack`. */
+const BEFORE_PACK = ['package.json', 'README.md', 'docs/scaling.md'];
+const beforePack = new Map<string, string>();
+
+/** A new empty project folder. */
+function newProject(name: string): string {
+  const folder = join(work, name);
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true }));
+  return folder;
+}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'bq-packed-'));
-  const copy = join(work, 'clone');
-  freshCopy(copy);
-  await mustRun('npm', ['run', 'build'], copy);
-  const [pack] = JSON.parse(await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], copy)) as { filename: string; files: { path: string }[] }[];
+  clone = join(work, 'clone');
+  freshCopy(clone);
+  for (const file of BEFORE_PACK) beforePack.set(file, readFileSync(join(clone, file), 'utf8'));
+  // No --ignore-scripts: the package's prepack builds it, and its log must stay off stdout.
+  const [pack] = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', work], clone)) as { filename: string; files: { path: string }[] }[];
   tarball = join(work, pack!.filename);
   packed = pack!.files.map((file) => file.path);
-  project = join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', version: '1.0.0', private: true }));
-  await mustRun('npm', ['install', '--no-audit', '--no-fund', tarball], project);
-}, 600_000);
+  project = newProject('client-only');
+  fromNpm = newProject('from-npm');
+  const install = async (folder: string, flags: string[]): Promise<string> => {
+    const result = await run('npm', ['install', '--no-audit', '--no-fund', ...flags, tarball], folder, 480_000);
+    if (result.code !== 0) throw new Error(`npm install ${flags.join(' ')} failed with ${result.code}:\n${result.stderr.slice(-4000)}`);
+    return result.stderr;
+  };
+  [installLog.project, installLog.fromNpm] = await Promise.all([install(project, ['--omit=optional']), install(fromNpm, [])]);
+}, 900_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('the tarball', () => {
-  it('installs with its one dependency and none of the optional peers', () => {
+  it('installs with --omit=optional with its one dependency, none of the optional packages and no peer', () => {
     expect(existsSync(join(project, 'node_modules', 'backlink-query', 'package.json'))).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'chevrotain', 'package.json'))).toBe(true);
-    for (const peer of OPTIONAL_PEERS) expect(existsSync(join(project, 'node_modules', peer)), peer).toBe(false);
+    for (const name of [...PEERS, ...OPTIONAL]) expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
+  });
+
+  it('installs as npm install does with every optional dependency (Fastify too, on Node 20) and no peer', () => {
+    for (const name of OPTIONAL) expect(existsSync(join(fromNpm, 'node_modules', name, 'package.json')), name).toBe(true);
+    for (const name of PEERS) expect(existsSync(join(fromNpm, 'node_modules', name)), name).toBe(false);
+  });
+
+  it('installs without a warning from npm, but its list of native build scripts to approve (better-sqlite3 alone)', () => {
+    expect(installLog.project).not.toMatch(/npm warn/i);
+    const warnings = installLog.fromNpm.split('\n').filter((line) => /^npm warn/i.test(line));
+    // npm 11 lists every dependency's install script it has not been told to allow; better-sqlite3
+    // compiles SQLite's binding. Nothing of backlink-query's own (its prepare script) is listed.
+    expect(warnings.filter((line) => !/^npm warn install-scripts/.test(line))).toEqual([]);
+    expect(warnings.filter((line) => /@\d/.test(line))).toEqual([expect.stringMatching(/^npm warn install-scripts +better-sqlite3@\d+\.\d+\.\d+ \(install: /)]);
+  });
+
+  it('leaves the clone as it was after packing (prepack changed its package.json and guides, postpack put them back)', () => {
+    for (const file of BEFORE_PACK) expect(readFileSync(join(clone, file), 'utf8'), file).toBe(beforePack.get(file));
+    expect(existsSync(join(clone, '.tmp', 'before-pack'))).toBe(false);
+  });
+
+  it('has no prepare script in its manifest (npm would list it for approval), and the scripts a user needs none of', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'backlink-query', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts['prepare']).toBeUndefined();
+    for (const script of ['preinstall', 'install', 'postinstall']) expect(manifest.scripts[script], script).toBeUndefined();
+  });
+
+  it('carries no contributor page, benchmark result or empty file, and maps without the sources inlined', () => {
+    expect(packed.filter((file) => /^bench\/|^docs\/(mutation|testing-engines|examples)\.md$/.test(file))).toEqual([]);
+    const installed = (file: string) => readFileSync(join(project, 'node_modules', 'backlink-query', file), 'utf8');
+    // A chunk whose only lines are source-map comments: code that bundles to nothing.
+    expect(packed.filter((file) => /\.(c?js)$/.test(file) && installed(file).replace(/^\/\/# sourceMappingURL=.*$/gm, '').trim() === '')).toEqual([]);
+    const maps = packed.filter((file) => file.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(10);
+    for (const map of maps) {
+      const parsed = JSON.parse(installed(map)) as { sources: string[]; sourcesContent?: unknown };
+      expect(parsed.sourcesContent, map).toBeUndefined();
+      expect(parsed.sources.length, map).toBeGreaterThan(0);
+    }
   });
 
   it('holds the license, changelog, readme, guides, grammar, command and both builds of every entry', () => {
@@ -154,7 +229,7 @@ await client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_s
 
 const node = (args: readonly string[]) => run(process.execPath, args, project, 60_000);
 
-describe('every entry, installed from the tarball without optional peers', () => {
+describe('every entry, installed from the tarball with --omit=optional', () => {
   for (const use of USES) {
     it.each(Object.entries(FORMS))(`${use.entry} as %s`, async (_, form) => {
       const result = await node(form(use.entry, use.body));
@@ -184,7 +259,7 @@ describe('every entry, installed from the tarball without optional peers', () =>
 });
 
 describe('with fast-check and kysely installed beside it', () => {
-  beforeAll(() => mustRun('npm', ['install', '--no-audit', '--no-fund', 'fast-check@^4', 'kysely@0.28'], project), 240_000);
+  beforeAll(() => mustRun('npm', ['install', '--no-audit', '--no-fund', '--omit=optional', 'fast-check@^4', 'kysely@0.28'], project), 240_000);
 
   const uses = [
     { entry: 'backlink-query/testing', body: `const fc = await import('fast-check');\nconsole.log(typeof fc.sample(m.filterTextArbitrary('links'), { numRuns: 1, seed: 1 })[0]);`, prints: 'string' },
@@ -202,4 +277,125 @@ describe('with fast-check and kysely installed beside it', () => {
       expect(result.code).toBe(0);
     });
   }
+});
+
+/** A process started with npx in its own process group, so that closing it ends npx's child too. */
+function npx(args: readonly string[], cwd: string): ChildProcessWithoutNullStreams {
+  return spawn('npx', ['--no-install', 'backlink-query', ...args], { cwd, detached: true, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' } });
+}
+
+function stop(child: ChildProcessWithoutNullStreams | undefined): void {
+  if (child?.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+}
+
+/** The demo key `serve --sample` prints (README). */
+const DEMO_KEY = 'bq_demo_key_0123456789';
+
+describe('from npm: npx backlink-query, with nothing taken from the clone', () => {
+  let serve: ChildProcessWithoutNullStreams | undefined;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    serve = npx(['serve', '--sample', '--port', '0', '--links', '2000'], fromNpm);
+    let output = '';
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not listen within 180 s:\n${output}`)), 180_000);
+      const read = (chunk: Buffer) => {
+        output += String(chunk);
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+        if (url) (clearTimeout(timer), resolve(url));
+      };
+      serve!.stdout.on('data', read);
+      serve!.stderr.on('data', read);
+      serve!.on('close', (code) => (clearTimeout(timer), reject(new Error(`serve exited with ${code}:\n${output}`))));
+    });
+  }, 240_000);
+  afterAll(() => stop(serve));
+
+  it('npx backlink-query serve --sample answers the interface over HTTP with the demo key', async () => {
+    const response = await fetch(`${baseUrl}/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&fields=domain_score&limit=3&filter=${encodeURIComponent('domain_score > 50')}`, {
+      headers: { authorization: `Apikey ${DEMO_KEY}` },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { domain_score: number }[] };
+    expect(body.data.length).toBe(3);
+    for (const row of body.data) expect(row.domain_score).toBeGreaterThan(50);
+  });
+
+  it('npx backlink-query mcp answers tools/list over stdio', async () => {
+    const mcp = npx(['mcp', '--base-url', baseUrl, '--api-key', DEMO_KEY], fromNpm);
+    try {
+      const replies = new Map<number, unknown>();
+      let buffer = '';
+      let stderr = '';
+      mcp.stderr.on('data', (chunk) => (stderr += String(chunk)));
+      mcp.stdout.on('data', (chunk) => {
+        buffer += String(chunk);
+        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+          const message = JSON.parse(buffer.slice(0, end)) as { id?: number };
+          buffer = buffer.slice(end + 1);
+          if (typeof message.id === 'number') replies.set(message.id, message);
+        }
+      });
+      const send = (message: object) => mcp.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      const reply = async (id: number) => {
+        for (let waited = 0; !replies.has(id); waited += 50) {
+          if (waited > 120_000 || mcp.exitCode !== null) throw new Error(`no reply ${id}; stderr:\n${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return replies.get(id) as { result: { tools?: { name: string }[]; serverInfo?: { name: string } } };
+      };
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'packed-test', version: '1.0.0' } } });
+      expect((await reply(1)).result.serverInfo?.name).toBe('backlink-query');
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/list', params: {} });
+      const names = (await reply(2)).result.tools!.map((tool) => tool.name);
+      // The twelve operations and the two free filter tools (docs/mcp.md).
+      expect(names.length).toBe(14);
+      expect(names).toEqual(expect.arrayContaining(['links', 'overview', 'check_filter']));
+    } finally {
+      stop(mcp);
+    }
+  }, 180_000);
+
+  it('a page bundled from backlink-query/client makes a filtered call to it in Chromium, cross-origin', async () => {
+    const site = join(work, 'site');
+    mkdirSync(site);
+    writeFileSync(
+      join(fromNpm, 'page.js'),
+      `import { createClient } from 'backlink-query/client';
+const client = createClient({ apiKey: ${JSON.stringify(DEMO_KEY)}, baseUrl: ${JSON.stringify(baseUrl)} });
+window.result = client
+  .links({ url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['domain_score'], filter: 'domain_score > 50', limit: 3 })
+  .then(({ data }) => data.map((row) => row.domain_score), (error) => 'failed: ' + error.message);
+const bad = client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_scor > 50' });
+window.refused = bad.then(() => 'sent', (error) => error.name + ' ' + error.issues[0].code);`,
+    );
+    // The user's bundler: esbuild from the project, code splitting on, as a browser app builds it.
+    await build({ entryPoints: [join(fromNpm, 'page.js')], absWorkingDir: fromNpm, bundle: true, splitting: true, format: 'esm', platform: 'browser', minify: true, outdir: site, logLevel: 'silent' });
+    writeFileSync(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="./page.js"></script>');
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
+    const server: Server = createServer((request, response) => {
+      const file = join(site, normalize(request.url ?? '/').replace(/^\/$/, '/index.html'));
+      if (!file.startsWith(site) || !existsSync(file)) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const installed = await runScript('chromium.sh', []);
+    const browser = await chromium.launch({ executablePath: installed.stdout.trim().split('\n').pop()!, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const scores = (await page.evaluate('window.result')) as number[] | string;
+      expect(scores).toHaveLength(3);
+      for (const score of scores as number[]) expect(score).toBeGreaterThan(50);
+      expect(await page.evaluate('window.refused')).toBe('FilterError unknown_field');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  }, 240_000);
 });
