@@ -398,4 +398,24 @@ window.refused = bad.then(() => 'sent', (error) => error.name + ' ' + error.issu
       server.close();
     }
   }, 240_000);
+
+  // Last: it stops the server. npm exits on SIGTERM without passing it on; the server sees its
+  // parent gone and stops as on a SIGTERM of its own.
+  it('a SIGTERM to npx alone stops the server it started: nothing of the group is left', async () => {
+    const group = serve!.pid!;
+    process.kill(group, 'SIGTERM');
+    const alive = () => {
+      try {
+        process.kill(-group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let waited = 0; alive(); waited += 100) {
+      if (waited > 20_000) throw new Error('a process of npx backlink-query serve still runs 20 s after SIGTERM to npx');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await expect(fetch(baseUrl)).rejects.toThrow();
+  }, 30_000);
 });

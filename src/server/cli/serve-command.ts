@@ -82,6 +82,23 @@ function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): 
   return { keys: [{ id: 'demo', key, units: 10_000_000 }], generated: key };
 }
 
+/**
+ * `npx backlink-query serve` runs the server as a child of npm, which exits on SIGTERM without
+ * passing the signal on: the server would go on running, orphaned, holding its port. Started by
+ * npm's exec (`npm_command` is `exec`), the server sends itself SIGTERM, and stops as it does on
+ * one, once its parent is gone. Started any other way (a shell, nohup, a supervisor, `npm start`,
+ * whose script execs the server), it does not watch.
+ */
+function stopWithParent(env: Readonly<Record<string, string | undefined>>): void {
+  if (env['npm_command'] !== 'exec') return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500).unref();
+}
+
 /** The `serve` command. @internal */
 export const serveCommand: Command = {
   name: 'serve',
@@ -93,6 +110,7 @@ export const serveCommand: Command = {
     if (!parsed.ok) return fail(parsed.error);
     const o = parsed.options;
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;
+    if (!cluster.isWorker) stopWithParent(io.env);
     const port = integerOption(o, 'port', 3000);
     const links = integerOption(o, 'links', DEFAULT_SAMPLE_LINKS, 1);
     const seed = integerOption(o, 'seed', 1);
