@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+import { nativeLodash } from './scripts/native-lodash.js';
+
+type TsupPlugin = NonNullable<Options['plugins']>[number];
 
 /**
  * The server's, the store's and the MCP command's packages are optionalDependencies (installed with
@@ -26,17 +30,69 @@ const cjsPeerLoaders: Plugin = {
 };
 
 /**
- * Chevrotain 11 is published as ES modules only, so the CommonJS build cannot `require()` it on a
- * Node without require(esm) (20.19 with `--no-experimental-require-module`, or older 20.x). The
- * CommonJS build bundles it (with its own dependencies); the ES module build imports it, so an
- * application that uses Chevrotain itself shares one copy. `noExternal` bundles it in both
- * formats; this plugin, which runs after tsup's own external plugin, puts it back outside for ESM.
+ * Chevrotain is bundled into both builds, its lodash-es imports resolved to native code of ours
+ * (scripts/native-lodash.ts, src/vendor/lodash-es.ts). The CommonJS build has to carry it anyway:
+ * Chevrotain 11 is published as ES modules only, which `require()` cannot load on a Node without
+ * require(esm) (20.19 with `--no-experimental-require-module`, or older 20.x). The ES module build
+ * used to import it instead, so that an application using Chevrotain itself would share one copy;
+ * but then every browser bundle of the client's filter language also carried lodash-es (about
+ * 9 KB of its 64 KB gzip, issue 26), and no import from the published files can avoid that.
+ * Sharing Chevrotain with an application is rare (the package's parsers are built from its own
+ * token types either way); a lighter first filtered call is what every user of the client gets.
  */
-const chevrotainExternalInEsm: Plugin = {
-  name: 'chevrotain-external-in-esm',
-  setup(build) {
-    if (build.initialOptions.define?.['TSUP_FORMAT'] === JSON.stringify('cjs')) return;
-    build.onResolve({ filter: /^chevrotain$/ }, (args) => ({ path: args.path, external: true }));
+const bundledChevrotain = { noExternal: ['chevrotain'], plugins: [nativeLodash] };
+
+/**
+ * After each format is written: the files a bundler reads should give it nothing to warn about
+ * and nothing empty to fetch.
+ *
+ * - esbuild's split chunks import each chunk they depend on, even one they take no binding from,
+ *   with a bare `import './chunk-X.js'` (to keep evaluation order). The package declares
+ *   `"sideEffects": false`, so an application's bundler drops those imports, and esbuild warns
+ *   about each (`ignored-bare-import`, 15 to 17 per entry). No module of the package does anything
+ *   when it is evaluated, so the order is free: the ES module files lose their bare chunk imports
+ *   (the CommonJS files keep their `require()`s, which no bundler warns about).
+ * - A module that only re-exports, imported by another entry (src/client/index.ts, which
+ *   src/index.ts re-exports), becomes a chunk with no code; once nothing imports it, it goes.
+ * - tsup's `treeshake` passes each file through Rollup, whose output already ends with the
+ *   `//# sourceMappingURL=` comment tsup then appends again; one is kept. (Rollup adds nothing to
+ *   esbuild's own tree-shaking of the ES module files, but it makes the CommonJS chunks, which
+ *   this keeps as they are.)
+ *
+ * An import line is removed with its line ending and its (empty) line of the source map, so the
+ * map stays true; a removed line with mappings would be a bug here, and stops the build.
+ */
+const tidyChunks: TsupPlugin = {
+  name: 'tidy-chunks',
+  async buildEnd({ writtenFiles }) {
+    const code = writtenFiles.map((file) => file.name).filter((name) => /\.(c?js)$/.test(name));
+    const emptied = new Set<string>();
+    for (const name of code) {
+      const path = resolve(name);
+      const mapPath = `${path}.map`;
+      const map = JSON.parse(await readFile(mapPath, 'utf8')) as { mappings: string };
+      const groups = map.mappings.split(';');
+      const lines = (await readFile(path, 'utf8')).split('\n');
+      const comment = `//# sourceMappingURL=${basename(name)}.map`;
+      while (lines.length > 1 && (lines.at(-1) === '' || lines.at(-1) === comment) && lines.at(-2) === comment) lines.splice(-1, 1);
+      const kept: string[] = [];
+      const keptGroups: string[] = [];
+      lines.forEach((line, index) => {
+        const bare = name.endsWith('.js') && /^import '\.\/chunk-[A-Z0-9]+\.js';$/.test(line);
+        if (bare && (groups[index] ?? '') !== '') throw new Error(`tidy-chunks: ${name}:${index + 1} has source mappings`);
+        if (bare) return;
+        kept.push(line);
+        if (index < groups.length) keptGroups.push(groups[index]!);
+      });
+      await writeFile(path, kept.join('\n'));
+      await writeFile(mapPath, JSON.stringify({ ...map, mappings: keptGroups.join(';') }));
+      if (kept.every((line) => line.trim() === '' || line === comment || line === '"use strict";')) emptied.add(basename(name));
+    }
+    for (const name of code) {
+      const text = await readFile(resolve(name), 'utf8');
+      for (const empty of emptied) if (text.includes(`'./${empty}'`) || text.includes(`"./${empty}"`)) throw new Error(`tidy-chunks: ${name} still imports the empty ${empty}`);
+    }
+    for (const name of code) if (emptied.has(basename(name))) await Promise.all([rm(resolve(name)), rm(resolve(`${name}.map`))]);
   },
 };
 
@@ -70,6 +126,7 @@ export default defineConfig({
   // import.meta.url in the CommonJS build (the SQLite store resolves its worker's driver with it).
   shims: true,
   external: Object.keys(optionalDependencies),
-  noExternal: ['chevrotain'],
-  esbuildPlugins: [cjsPeerLoaders, chevrotainExternalInEsm],
+  noExternal: bundledChevrotain.noExternal,
+  esbuildPlugins: [cjsPeerLoaders, ...bundledChevrotain.plugins],
+  plugins: [tidyChunks],
 });
