@@ -15,18 +15,30 @@
  * out of its figure, as a bundler puts it in chunks of their own that are fetched only when used;
  * "with everything it may load" inlines it. The budgets are the measured figures with a little
  * headroom, except the client's 12 KB, which is the issue's; docs/client.md states the figures.
+ * Chevrotain's lodash-es is resolved to the package's native stand-in (scripts/native-lodash.ts),
+ * as the build resolves it.
+ *
+ * The client's first filtered call is also measured from the BUILT files, as an application's
+ * bundler gets them from the published package: `dist/client.js` bundled with code splitting
+ * (the split the application's bundler makes, not the one tsup made), and every chunk the first
+ * filtered call loads with `validation: 'local'` counted: the entry chunk with what it imports,
+ * then the chunks of the two `import()`s such a call makes (src/client/query.ts's parameter rules,
+ * `params.js`, and src/client/filter-param.ts's filter language, `local-filter.js`), each chunk
+ * gzipped on its own, as a server sends it. That test needs `npm run build` first; it builds
+ * `dist/` itself when there is none.
  *
  * Set BUNDLE_SIZES=1 to print every figure.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { nativeLodash } from '../../scripts/native-lodash.js';
 
 const KB = 1024;
 const ROOT = new URL('../../', import.meta.url);
@@ -58,7 +70,7 @@ async function measure(entry: { source: string } | { contents: string }, platfor
     format: 'esm',
     platform,
     external: PEERS,
-    plugins: lazy === 'apart' ? [lazyChunksApart] : [],
+    plugins: lazy === 'apart' ? [lazyChunksApart, nativeLodash] : [nativeLodash],
     write: false,
     metafile: true,
     outfile: 'bundle.js',
@@ -88,18 +100,19 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
     expect(client.gzip).toBeLessThanOrEqual(12 * KB);
   });
 
-  it('backlink-query/client carries neither Chevrotain nor lodash-es, the filter language nor the parameter rules', () => {
+  it('backlink-query/client carries neither Chevrotain nor its lodash functions, the filter language nor the parameter rules', () => {
     const carried = Object.keys(client.inputs);
     expect([...new Set(carried.filter((path) => path.includes('node_modules/')).map((path) => path.split('node_modules/')[1]!.split('/')[0]))]).toEqual([]);
-    for (const left of ['src/syntax/', 'src/validate/validate.ts', 'src/print/', 'src/catalogue/rules.ts', 'src/client/local-filter.ts', 'src/client/params.ts']) {
+    for (const left of ['src/vendor/', 'src/syntax/', 'src/validate/validate.ts', 'src/print/', 'src/catalogue/rules.ts', 'src/client/local-filter.ts', 'src/client/params.ts']) {
       expect(carried.filter((path) => path.startsWith(left)), left).toEqual([]);
     }
   });
 
-  it('backlink-query/client with everything local validation loads: at most 68 KB gzip', async () => {
+  it('backlink-query/client with everything local validation loads: at most 56 KB gzip', async () => {
     const all = await measure({ source: 'src/client/index.ts' }, 'browser', 'inlined');
     report('backlink-query/client + local validation', all);
-    expect(all.gzip).toBeLessThanOrEqual(68 * KB);
+    // 55.0 KB; 64.5 KB before Chevrotain's lodash-es was resolved to native code.
+    expect(all.gzip).toBeLessThanOrEqual(56 * KB);
   });
 
   it('backlink-query/filter: Chevrotain, and at most 14 KB gzip of ours on top', async () => {
@@ -108,10 +121,12 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
     const filter = await measure({ source: 'src/filter/index.ts' }, 'browser');
     report('chevrotain (createToken, Lexer, parser)', chevrotain);
     report('backlink-query/filter', filter);
-    if (process.env['BUNDLE_SIZES']) console.log(`  of which lodash-es ${kb(from(filter, 'lodash-es'))} raw (tree-shaken), Chevrotain's own ${kb(from(filter, 'chevrotain') + from(filter, '@chevrotain'))} raw`);
+    if (process.env['BUNDLE_SIZES']) console.log(`  of which the native lodash functions ${kb(filter.inputs['src/vendor/lodash-es.ts'] ?? 0)} raw, lodash-es ${kb(from(filter, 'lodash-es'))} raw, Chevrotain's own ${kb(from(filter, 'chevrotain') + from(filter, '@chevrotain'))} raw`);
+    expect(from(filter, 'lodash-es')).toBe(0);
     // 13.85 KB since maxIssues (the recovering parser stopped at an error budget): about 0.35 KB.
     expect(filter.gzip - chevrotain.gzip).toBeLessThanOrEqual(14 * KB);
-    expect(filter.gzip).toBeLessThanOrEqual(54 * KB);
+    // 43.9 KB; 53.1 KB with lodash-es.
+    expect(filter.gzip).toBeLessThanOrEqual(45 * KB);
   });
 
   it.each([
@@ -124,6 +139,87 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
     const size = await measure({ source }, platform);
     report(name, size);
     expect(size.gzip).toBeLessThanOrEqual(budget * KB);
+  });
+});
+
+/**
+ * Budgets for the client's first filtered call, from `dist/` (see the top of this file): the
+ * measured figures with a little headroom, 12.7 KB before the call and 55.6 KB in all (66 KB
+ * before Chevrotain's lodash-es was replaced by native code). Issue 26 asks for 12 KB and 48 KB;
+ * what is left to cut is Chevrotain itself (about 30 KB of the 55.6), see docs/client.md.
+ */
+const FIRST_CALL_BUDGET = { firstChunk: 13 * KB, total: 56.5 * KB };
+
+describe("backlink-query/client's first filtered call, bundled from dist/ (esbuild, splitting, minified, ESM, browser, gzip -9 per chunk)", () => {
+  interface Chunk {
+    readonly path: string;
+    readonly gzip: number;
+  }
+  let first: Chunk[];
+  let all: Chunk[];
+  let warnings: string[];
+
+  beforeAll(async () => {
+    if (!existsSync(new URL('dist/client.js', ROOT))) execFileSync('npx', ['tsup'], { cwd: ROOT.pathname, stdio: 'ignore' });
+    const dir = await mkdtemp(join(tmpdir(), 'first-call-'));
+    try {
+      // As an application bundles the published package: its files as they are, nothing redirected
+      // (Chevrotain, were the build to leave it outside, would come from node_modules with lodash-es).
+      const result = await build({
+        entryPoints: ['dist/client.js'],
+        absWorkingDir: ROOT.pathname,
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'browser',
+        minify: true,
+        outdir: dir,
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+        external: PEERS,
+      });
+      warnings = result.warnings.map((warning) => `${warning.id}: ${warning.text}`);
+      const outputs = result.metafile.outputs;
+      const gzipOf = (path: string) => gzipSync(result.outputFiles.find((file) => file.path === join(ROOT.pathname, path))!.contents, { level: 9 }).length;
+      const closure = (starts: string[]) => {
+        const seen = new Set<string>();
+        const stack = [...starts];
+        while (stack.length > 0) {
+          const path = stack.pop()!;
+          if (seen.has(path)) continue;
+          seen.add(path);
+          for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && !imported.external) stack.push(imported.path);
+        }
+        return [...seen].map((path) => ({ path, gzip: gzipOf(path) }));
+      };
+      const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint === 'dist/client.js')!;
+      // The chunks of the import()s a filtered call makes: tsup names each after its module.
+      const lazy = Object.keys(outputs).filter((path) => /^dist\/(params|local-filter)-[A-Z0-9]+\.js$/.test(outputs[path]!.entryPoint ?? ''));
+      expect(lazy.map((path) => outputs[path]!.entryPoint!.replace(/-[A-Z0-9]+\.js$/, '')).sort()).toEqual(['dist/local-filter', 'dist/params']);
+      first = closure([entry]);
+      all = closure([entry, ...lazy]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const sum = (chunks: Chunk[]) => chunks.reduce((total, chunk) => total + chunk.gzip, 0);
+    if (process.env['BUNDLE_SIZES']) {
+      console.log(`${'first chunk (the entry and what it imports)'.padEnd(44)} ${kb(sum(first)).padStart(9)} gzip in ${first.length} files`);
+      console.log(`${'first filtered call, in all'.padEnd(44)} ${kb(sum(all)).padStart(9)} gzip in ${all.length} files`);
+      for (const chunk of all) console.log(`  ${basename(chunk.path).padEnd(42)} ${kb(chunk.gzip).padStart(9)}`);
+    }
+  });
+
+  it('gives esbuild nothing to warn about', () => {
+    expect(warnings).toEqual([]);
+  });
+
+  it(`loads at most ${FIRST_CALL_BUDGET.firstChunk / KB} KB before the first call`, () => {
+    expect(first.reduce((total, chunk) => total + chunk.gzip, 0)).toBeLessThanOrEqual(FIRST_CALL_BUDGET.firstChunk);
+  });
+
+  it(`loads at most ${FIRST_CALL_BUDGET.total / KB} KB in all for the first filtered call`, () => {
+    expect(all.reduce((total, chunk) => total + chunk.gzip, 0)).toBeLessThanOrEqual(FIRST_CALL_BUDGET.total);
   });
 });
 
