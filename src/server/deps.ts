@@ -12,9 +12,9 @@
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isMissing, loadOnce, MissingDependencyError } from '../peers.js';
+import { isMissing, loadOnce, MissingDependencyError, type MissingDependencyOptions } from '../peers.js';
 
-export { MissingDependencyError };
+export { MissingDependencyError, type MissingDependencyOptions };
 /** What the server's messages about missing packages call it. @internal */
 export const SERVER = 'The backlink-query server';
 
