@@ -132,7 +132,7 @@ describe('bundle budgets (esbuild, minified, ESM, gzip -9)', () => {
   it.each([
     ['backlink-query', 73, 'src/index.ts', 'browser'], // 70.2 KB with completion (about 3 KB of it, Chevrotain's content assist included)
     ['backlink-query/testing', 14.5, 'src/testing/index.ts', 'browser'],
-    ['backlink-query/kysely', 8.5, 'src/kysely/index.ts', 'browser'],
+    ['backlink-query/kysely', 9, 'src/kysely/index.ts', 'browser'], // 8.5 KB: 8.2 KB before the missing-package message told optional dependencies from peers and gave the npx command (issue 26)
     ['backlink-query/server', 112, 'src/server/index.ts', 'node'], // 111.0 KB with the accounts interface (issue 28's units ledger and workers, about 1 KB); 109.9 KB: 107.9 KB before issue 25's smaller points (query strings decoded again for bad escapes, the bounded 400, 405 on every path, the legacy balance address, maxIssues: about 2 KB); 104.5 KB before abandoned calls were stopped on every engine; the embedded store about 10 KB of it, the ClickHouse store about 4 KB
     ['the CLI (bin/backlink-query)', 98, 'src/cli/main.ts', 'node'], // 96.6 KB: 93.9 KB before serve --workers (the primary, its accounts over IPC: about 2.7 KB); 91.9 KB before issue 25's smaller points
   ] as const)('%s: at most %s KB gzip', async (name, budget, source, platform) => {
