@@ -16,7 +16,9 @@ import type { RawParams } from './params.js';
 import { REAL_TIMING, resolveRetryPolicy, type RetryPolicy, type Timing } from './retry.js';
 import type { CallOptions, OperationMethods, PaginateOptions, PaginationEnd, Paginators, ParamsOf, ResultOf } from './types.js';
 
-/** Options of {@link createClient}. *
+/**
+ * Options of {@link createClient}.
+ *
  * @example
  * ```ts
  * createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com', timeout: 10_000, retry: 3, budget: 5_000, rateLimit: true });
@@ -56,7 +58,9 @@ export interface ClientOptions {
   readonly validation?: ValidationMode;
 }
 
-/** The client: one method per operation, plus units and pagination. *
+/**
+ * The client: one method per operation, plus units and pagination.
+ *
  * @example
  * ```ts
  * const client: Client = createClient({ apiKey: 'KEY', baseUrl: 'https://api.example.com' });

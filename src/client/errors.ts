@@ -11,7 +11,9 @@ import { kindOfStatus, kindOfType, type ErrorDetail, type ErrorEnvelope } from '
 
 const API_ERROR = Symbol.for('backlink-query.ApiError');
 
-/** The kinds of {@link ApiError}. *
+/**
+ * The kinds of {@link ApiError}.
+ *
  * @example
  * ```ts
  * if (isApiError(error) && error.kind === 'timeout') retryLater();

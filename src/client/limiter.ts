@@ -6,7 +6,9 @@
  */
 import type { Timing } from './retry.js';
 
-/** Limits of the client-side limiter. *
+/**
+ * Limits of the client-side limiter.
+ *
  * @example
  * ```ts
  * createClient({ apiKey, baseUrl, rateLimit: { perSecond: 5, concurrency: 2 } });

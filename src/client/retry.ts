@@ -6,7 +6,9 @@
  * @module
  */
 
-/** When and how often a failed attempt is tried again. *
+/**
+ * When and how often a failed attempt is tried again.
+ *
  * @example
  * ```ts
  * const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, limit: 5, retryOnTimeout: true };
@@ -47,7 +49,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   maxRetryAfter: 60_000,
 });
 
-/** Time, waiting and chance, injectable for tests. *
+/**
+ * Time, waiting and chance, injectable for tests.
+ *
  * @example
  * ```ts
  * createClient({ apiKey, baseUrl, timing: { sleep: async () => {}, random: () => 0.5 } });

@@ -8,7 +8,9 @@ import type { FilterNode } from '../ast/nodes.js';
 import type { FieldName, OperationName, Operations } from '../catalogue/operations.js';
 import type { RowOf } from '../catalogue/types.js';
 
-/** Anything with a `toAst()` method, such as a result of the filter builder. *
+/**
+ * Anything with a `toAst()` method, such as a result of the filter builder.
+ *
  * @example
  * ```ts
  * await client.links({ url: 'x.com', scope: 'PAGE', filter: { toAst: () => parseFilter('is_new = true') } });
@@ -18,7 +20,9 @@ export interface FilterBuilderLike {
   toAst(): FilterNode;
 }
 
-/** A filter: text of the filter language, an AST, or a builder result. *
+/**
+ * A filter: text of the filter language, an AST, or a builder result.
+ *
  * @example
  * ```ts
  * const filter: FilterInput = "domain_score > 50 AND anchor LIKE '%seo%'";
@@ -129,7 +133,9 @@ export type RowFor<Op extends OperationName, P> = [SelectedFields<P>] extends [n
   ? DefaultRow<Op>
   : Simplify<Pick<RowOf<Op>, SelectedFields<P> & keyof RowOf<Op>>>;
 
-/** `data` of a call: one row for overview and keyword metrics, an array for list operations. *
+/**
+ * `data` of a call: one row for overview and keyword metrics, an array for list operations.
+ *
  * @example
  * ```ts
  * type D = DataOf<'overview', RowOf<'overview'>>; // one record
@@ -137,7 +143,9 @@ export type RowFor<Op extends OperationName, P> = [SelectedFields<P>] extends [n
  */
 export type DataOf<Op extends OperationName, Row> = Operations[Op]['shape'] extends 'list' ? Row[] : Row;
 
-/** `meta` of a JSON response: the common members, plus the request echoes of each operation. *
+/**
+ * `meta` of a JSON response: the common members, plus the request echoes of each operation.
+ *
  * @example
  * ```ts
  * const { meta } = await client.links(params); meta.total;
@@ -152,7 +160,9 @@ export interface ResponseMeta {
   readonly [echo: string]: unknown;
 }
 
-/** The result of a JSON call. *
+/**
+ * The result of a JSON call.
+ *
  * @example
  * ```ts
  * const { data, meta, units } = await client.anchors({ url: 'x.com', scope: 'PAGE' });
@@ -167,7 +177,9 @@ export interface JsonResult<Op extends OperationName, Row> {
   readonly requestId: string | undefined;
 }
 
-/** The result of a `format: 'csv'` call: the raw text and the rows decoded with the catalogue's types. *
+/**
+ * The result of a `format: 'csv'` call: the raw text and the rows decoded with the catalogue's types.
+ *
  * @example
  * ```ts
  * const { text, data } = await client.refIps({ url: 'x.com', scope: 'PAGE', format: 'csv' });
@@ -183,7 +195,9 @@ export interface CsvResult<Op extends OperationName, Row> {
   readonly requestId: string | undefined;
 }
 
-/** The result of a call with parameters `P`. *
+/**
+ * The result of a call with parameters `P`.
+ *
  * @example
  * ```ts
  * type R = ResultOf<'links', { url: string; scope: 'PAGE'; format: 'csv' }>; // CsvResult
@@ -193,7 +207,9 @@ export type ResultOf<Op extends OperationName, P> = P extends { readonly format:
   ? CsvResult<Op, RowFor<Op, P>>
   : JsonResult<Op, RowFor<Op, P>>;
 
-/** Options of one call. *
+/**
+ * Options of one call.
+ *
  * @example
  * ```ts
  * await client.overview(params, { signal: AbortSignal.timeout(5_000), timeout: 2_000 });
@@ -216,7 +232,9 @@ export interface CallOptions {
  */
 export type NoExtra<P, Allowed> = { readonly [K in Exclude<keyof P, keyof Allowed>]: never };
 
-/** One method of the client. *
+/**
+ * One method of the client.
+ *
  * @example
  * ```ts
  * const links: OperationMethod<'links'> = client.links;
@@ -227,7 +245,9 @@ export type OperationMethod<Op extends OperationName> = <const P extends ParamsO
   options?: CallOptions,
 ) => Promise<ResultOf<Op, P>>;
 
-/** Operations whose data is a list of rows. *
+/**
+ * Operations whose data is a list of rows.
+ *
  * @example
  * ```ts
  * const op: ListOperation = 'ref-domains';
@@ -235,7 +255,9 @@ export type OperationMethod<Op extends OperationName> = <const P extends ParamsO
  */
 export type ListOperation = { [K in OperationName]: Operations[K]['shape'] extends 'list' ? K : never }[OperationName];
 
-/** The parameters of a paginated call: as the operation's, without `limit` and `format` (pages are JSON). *
+/**
+ * The parameters of a paginated call: as the operation's, without `limit` and `format` (pages are JSON).
+ *
  * @example
  * ```ts
  * const params: PageParamsOf<'links'> = { url: 'x.com', scope: 'PAGE', offset: 100 };
@@ -243,7 +265,9 @@ export type ListOperation = { [K in OperationName]: Operations[K]['shape'] exten
  */
 export type PageParamsOf<Op extends ListOperation> = Simplify<Omit<ParamsOf<Op>, 'limit' | 'format'>>;
 
-/** Options of a paginated call. *
+/**
+ * Options of a paginated call.
+ *
  * @example
  * ```ts
  * client.paginate.links(params, { maxRows: 1_000, pageSize: 250 });
@@ -257,7 +281,9 @@ export interface PaginateOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Why pagination stopped; the return value of the iterator. *
+/**
+ * Why pagination stopped; the return value of the iterator.
+ *
  * @example
  * ```ts
  * const end = (await pages.next()).value; // when done: { reason: 'total', rows, units, pages }
@@ -270,7 +296,9 @@ export interface PaginationEnd {
   readonly pages: number;
 }
 
-/** One pagination method. *
+/**
+ * One pagination method.
+ *
  * @example
  * ```ts
  * for await (const row of client.paginate.anchors({ url: 'x.com', scope: 'PAGE' })) console.log(row.anchor);
@@ -281,7 +309,9 @@ export type PaginateMethod<Op extends ListOperation> = <const P extends PagePara
   options?: PaginateOptions,
 ) => AsyncGenerator<RowFor<Op, P>, PaginationEnd, undefined>;
 
-/** The method name of an operation (`'refDomains'` for `'ref-domains'`). *
+/**
+ * The method name of an operation (`'refDomains'` for `'ref-domains'`).
+ *
  * @example
  * ```ts
  * type M = MethodName<'ref-domains'>; // 'refDomains'
@@ -289,7 +319,9 @@ export type PaginateMethod<Op extends ListOperation> = <const P extends PagePara
  */
 export type MethodName<Op extends OperationName> = Operations[Op]['method'];
 
-/** The client's methods, one per operation, named as the catalogue says. *
+/**
+ * The client's methods, one per operation, named as the catalogue says.
+ *
  * @example
  * ```ts
  * const methods: OperationMethods = client;
@@ -297,7 +329,9 @@ export type MethodName<Op extends OperationName> = Operations[Op]['method'];
  */
 export type OperationMethods = { readonly [Op in OperationName as MethodName<Op>]: OperationMethod<Op> };
 
-/** `client.paginate`: one iterator per list operation. *
+/**
+ * `client.paginate`: one iterator per list operation.
+ *
  * @example
  * ```ts
  * const pagers: Paginators = client.paginate;

@@ -1,7 +1,9 @@
 /**
  * The store interface: everything the routes need from a database, and the bulk writer that
- * fills it. The SQLite and PostgreSQL stores implement it over one set of queries (`sql/`), so
- * the routes never know which one runs.
+ * fills it. Four stores implement it: SQLite and PostgreSQL over one set of queries (`sql/`), the
+ * embedded store (SQLite rows with DuckDB columns, `embedded/`) and the ClickHouse cluster
+ * (`clickhouse/`, the same queries with its table of differences), so the routes never know which
+ * one runs.
  *
  * @module
  */
