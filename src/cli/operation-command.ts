@@ -22,15 +22,18 @@ import { confirmCost, DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
 import { connectedClient } from './connection.js';
 import { operationHelp } from './operation-help.js';
 import { optionName, optionParams, optionTable, paramsFromArgs, targetParam } from './operation-options.js';
-import { listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat } from './output.js';
+import { defaultFormat, delimiterOption, listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat, type OutputStyle } from './output.js';
 import { createProgress } from './progress.js';
 import { describeHttpFailure } from './service-error.js';
+import { painter } from './style.js';
 
 type Row = Record<string, unknown>;
 
 /** The settings of one run, from options and environment. */
 interface RunSettings {
   readonly format: OutputFormat;
+  /** The CSV delimiter and the table's styles. */
+  readonly style: OutputStyle;
   readonly all: boolean;
   readonly maxRows: number | undefined;
   readonly maxUnits: number | undefined;
@@ -38,11 +41,14 @@ interface RunSettings {
   readonly yes: boolean;
 }
 
-function settingsOf(parsed: ParsedArgs): RunSettings {
-  const format = stringOption(parsed.values, 'format') ?? 'table';
+function settingsOf(parsed: ParsedArgs, io: CliIo): RunSettings {
+  const format = stringOption(parsed.values, 'format') ?? defaultFormat(io.stdout);
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(format)}.`);
+  const delimiter = delimiterOption(stringOption(parsed.values, 'delimiter'));
+  if (delimiter !== undefined && format !== 'csv') throw new UsageError(`--delimiter sets the CSV delimiter; add --format csv (the output is ${format}).`);
   return {
     format: format as OutputFormat,
+    style: { ...(delimiter !== undefined && { delimiter }), paint: painter(io.stdout, io.env) },
     all: parsed.values['all'] === true,
     maxRows: integerOption(parsed.values, 'max-rows', 0),
     maxUnits: integerOption(parsed.values, 'max-units', 0),
@@ -114,11 +120,11 @@ async function runOnce(client: Client, operation: OperationName, params: Row, se
   const data = result.data as Row | Row[];
   const columns = columnsFor(operation, params);
   if (Array.isArray(data)) {
-    const writer = listWriter(settings.format, io.stdout, columns);
+    const writer = listWriter(settings.format, io.stdout, columns, settings.style);
     for (const row of data) writer.row(row);
     writer.end();
   } else {
-    writeRecord(settings.format, io.stdout, data, columns([data]));
+    writeRecord(settings.format, io.stdout, data, columns([data]), settings.style);
   }
   const rows = Array.isArray(data) ? `${data.length} rows · ` : '';
   io.stderr.write(`${rows}${formatUnits(result.units)} units\n`);
@@ -133,7 +139,7 @@ const STOP_REASONS: Readonly<Record<PaginationEnd['reason'], string>> = {
 };
 
 async function runAll(client: Client, operation: OperationName, params: Row, settings: RunSettings, io: CliIo): Promise<void> {
-  const writer = listWriter(settings.format, io.stdout, columnsFor(operation, params));
+  const writer = listWriter(settings.format, io.stdout, columnsFor(operation, params), settings.style);
   const progress = createProgress(io.stderr, settings.maxRows);
   // With --all, --limit is the page size.
   const { limit, ...rest } = params;
@@ -166,7 +172,7 @@ function operationCommand(operation: OperationName): Command {
         io.stdout.write(help);
         return EXIT.ok;
       }
-      const settings = settingsOf(parsed);
+      const settings = settingsOf(parsed, io);
       const params = paramsFromArgs(operation, parsed);
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
       checkFirst(operation, params, settings);

@@ -33,7 +33,10 @@ Parameters:
 ${parameterHelp(operation).join('\n')}
 
 Output and cost:
-  -f, --format <fmt>            table (default, aligned for people), json, ndjson, csv (semicolons and CRLF, as the service writes it)
+  -f, --format <fmt>            table (aligned for people), json, ndjson, or
+                                csv (semicolons and CRLF, as the service writes it);
+                                default: table on a terminal, ndjson when piped or redirected
+      --delimiter <char>        The CSV delimiter, one character (default ";"); with --format csv
 ${list ? '      --all                     Page through every row (progress on stderr when it is a terminal)\n      --max-rows <n>            With --all: stop after n rows\n' : ''}      --max-units <n>           Spend at most n units (calls that could cost more are not sent);\n                                the cap answers the cost question, as --yes does
       --confirm-above <n>       Ask before a call that may cost more than n units (default ${DEFAULT_CONFIRM_ABOVE}),
                                 unless --yes or --max-units is given; without a terminal on stdin

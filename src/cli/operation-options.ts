@@ -35,6 +35,7 @@ export function optionParams(operation: OperationName): ReadonlyArray<[string, P
 /** The options every operation command has, beside its parameters. @internal */
 export const COMMON_OPTIONS = {
   format: { type: 'string', short: 'f' },
+  delimiter: { type: 'string' },
   all: { type: 'boolean' },
   'max-rows': { type: 'string' },
   'max-units': { type: 'string' },

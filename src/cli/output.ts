@@ -1,20 +1,58 @@
 /**
  * The output formats of operation commands: `table` (aligned, for people), `json`, `ndjson` and
  * `csv` (the service's own dialect, written by the service's own writer: semicolons, a header row,
- * booleans true/false, arrays comma-joined in the cell, RFC 4180 quoting, lines ending in CRLF).
- * ndjson and csv stream row by row; table and json need every row.
+ * booleans true/false, arrays comma-joined in the cell, RFC 4180 quoting, lines ending in CRLF;
+ * `--delimiter` changes only the semicolon). ndjson and csv stream row by row; table and json need
+ * every row.
+ *
+ * Without `--format`, a terminal gets the table and anything else (a pipe, a file) gets NDJSON:
+ * one complete JSON record per line, which `jq`, `grep` and line-based tools read as it streams,
+ * with no dialect to agree on (CSV would flatten arrays and lose the types).
  *
  * @module
  * @internal
  */
-import { toCsv } from '../server/csv.js';
+import { CSV_DELIMITER, toCsv } from '../server/csv.js';
+import { UsageError } from './args.js';
 import type { TextSink } from './command.js';
+import type { Paint } from './style.js';
 import { cellText, renderRecord, renderTable } from './table.js';
 
 /** The output formats. @internal */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 /** An output format. @internal */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/**
+ * The format when `--format` is not given: `table` for a person at a terminal, `ndjson` for a
+ * program (stdout a pipe or a file).
+ *
+ * @internal
+ */
+export const defaultFormat = (stdout: Pick<TextSink, 'isTTY'>): OutputFormat => (stdout.isTTY === true ? 'table' : 'ndjson');
+
+/** How rows are written, beside the format: the CSV delimiter and the styles of the table. @internal */
+export interface OutputStyle {
+  /** The CSV delimiter (default `;`, the service's). */
+  readonly delimiter?: string;
+  /** Styles for the table's header (text unchanged when stdout gets no colour). */
+  readonly paint?: Paint;
+}
+
+/**
+ * Reads `--delimiter`: one character that is not a double quote, CR or LF (those are CSV's own
+ * syntax, so no reader could split the cells back). `undefined` when absent.
+ *
+ * @internal
+ */
+export function delimiterOption(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if ([...raw].length !== 1 || raw === '"' || raw === '\r' || raw === '\n') {
+    const tab = raw === '\\t' ? "; for a tab, pass $'\\t' (bash, zsh) or a literal tab" : '';
+    throw new UsageError(`--delimiter must be one character other than a double quote or a line break, not ${JSON.stringify(raw)}${tab}.`);
+  }
+  return raw;
+}
 
 type Row = Record<string, unknown>;
 
@@ -25,11 +63,15 @@ export interface RowWriter {
 }
 
 /**
- * One CSV line, byte for byte as the service writes it: `toCsv` with no rows is exactly its header
- * line, so any list of cells goes through the service's quoting and its CRLF line end.
+ * One CSV line. With the service's `;`, byte for byte as the service writes it: `toCsv` with no
+ * rows is exactly its header line, so any list of cells goes through the service's quoting and its
+ * CRLF line end. With another delimiter, the same rules around that delimiter: a cell is quoted
+ * (its quotes doubled) only when it holds the delimiter, a quote, CR or LF.
  */
-function csvLine(cells: readonly string[]): string {
-  return toCsv([], cells);
+function csvLine(cells: readonly string[], delimiter: string = CSV_DELIMITER): string {
+  if (delimiter === CSV_DELIMITER) return toCsv([], cells);
+  const quoted = (text: string) => (text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  return `${cells.map(quoted).join(delimiter)}\r\n`;
 }
 
 /**
@@ -38,8 +80,9 @@ function csvLine(cells: readonly string[]): string {
  *
  * @internal
  */
-export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows: readonly Row[]) => readonly string[]): RowWriter {
+export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows: readonly Row[]) => readonly string[], style: OutputStyle = {}): RowWriter {
   const rows: Row[] = [];
+  const { delimiter } = style;
   let columns: readonly string[] | undefined;
   switch (format) {
     case 'ndjson':
@@ -49,12 +92,12 @@ export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows
         row(row) {
           if (!columns) {
             columns = columnsOf([row]);
-            out.write(csvLine(columns));
+            out.write(csvLine(columns, delimiter));
           }
-          out.write(csvLine(columns.map((c) => cellText(row[c]))));
+          out.write(csvLine(columns.map((c) => cellText(row[c])), delimiter));
         },
         end() {
-          if (!columns) out.write(csvLine(columnsOf([])));
+          if (!columns) out.write(csvLine(columnsOf([]), delimiter));
         },
       };
     case 'json':
@@ -62,15 +105,15 @@ export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows
     case 'table':
       return {
         row: (row) => void rows.push(row),
-        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows)),
+        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows, style.paint)),
       };
   }
 }
 
 /** Writes one record (overview, keyword metrics) in a format. @internal */
-export function writeRecord(format: OutputFormat, out: TextSink, record: Row, columns: readonly string[]): void {
-  if (format === 'table') out.write(renderRecord(record));
+export function writeRecord(format: OutputFormat, out: TextSink, record: Row, columns: readonly string[], style: OutputStyle = {}): void {
+  if (format === 'table') out.write(renderRecord(record, style.paint));
   else if (format === 'json') out.write(`${JSON.stringify(record, null, 2)}\n`);
   else if (format === 'ndjson') out.write(`${JSON.stringify(record)}\n`);
-  else out.write(csvLine(columns) + csvLine(columns.map((c) => cellText(record[c]))));
+  else out.write(csvLine(columns, style.delimiter) + csvLine(columns.map((c) => cellText(record[c])), style.delimiter));
 }

@@ -1,12 +1,16 @@
 /**
  * An aligned text table for people: a header, a rule, one line per row; numbers right-aligned,
- * long cells cut with an ellipsis.
+ * long cells cut with an ellipsis. With colour, the header is bold and the rule dim; widths are
+ * measured on the plain text, so the styles never shift a column.
  *
  * @module
  * @internal
  */
+import type { Paint } from './style.js';
 
 const MAX_CELL = 60;
+
+const unstyled: Paint = (_style, text) => text;
 
 /** A cell as text: arrays comma-joined, booleans and numbers as written. @internal */
 export function cellText(value: unknown): string {
@@ -25,13 +29,13 @@ function cut(text: string): string {
  *
  * @internal
  */
-export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], paint: Paint = unstyled): string {
   const cells = rows.map((row) => columns.map((c) => cut(cellText(row[c]))));
   const numeric = columns.map((c) => rows.length > 0 && rows.every((row) => typeof row[c] === 'number'));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((line) => line[i]!.length)));
   const pad = (text: string, i: number): string => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));
   const line = (texts: readonly string[]): string => texts.map(pad).join('  ').trimEnd();
-  return [line(columns), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n') + '\n';
+  return [paint('bold', line(columns)), paint('dim', widths.map((w) => '-'.repeat(w)).join('  ')), ...cells.map(line)].join('\n') + '\n';
 }
 
 /**
@@ -39,8 +43,13 @@ export function renderTable(columns: readonly string[], rows: readonly Record<st
  *
  * @internal
  */
-export function renderRecord(record: Record<string, unknown>): string {
+export function renderRecord(record: Record<string, unknown>, paint: Paint = unstyled): string {
   const names = Object.keys(record);
   const width = Math.max(5, ...names.map((n) => n.length));
-  return `${names.map((n) => `${n.padEnd(width)}  ${cut(cellText(record[n]))}`.trimEnd()).join('\n')}\n`;
+  const line = (name: string) => {
+    const text = `${name.padEnd(width)}  ${cut(cellText(record[name]))}`.trimEnd();
+    // The field names are this table's header column.
+    return `${paint('bold', name)}${text.slice(name.length)}`;
+  };
+  return `${names.map(line).join('\n')}\n`;
 }

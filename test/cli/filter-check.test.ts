@@ -17,12 +17,12 @@ describe('backlink-query filter check', () => {
     expect(run.stdout).toMatch(/1:34 unexpected_token/);
   });
 
-  it('prints the first 10 issues, then how many more and that --json lists them all', async () => {
+  it('prints the first 10 issues, then how many more and that --format json lists them all', async () => {
     const run = await runCli(['filter', 'check', '-'], { stdin: 'a ;'.repeat(15) });
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
     expect(lines).toHaveLength(32);
-    expect(lines.slice(27)).toEqual(['1:30 unexpected_character: Unexpected character ";".', `  ${'a ;'.repeat(15)}`, `  ${' '.repeat(29)}^`, '… and 5 more issues. Use --json to list them all.', '']);
+    expect(lines.slice(27)).toEqual(['1:30 unexpected_character: Unexpected character ";".', `  ${'a ;'.repeat(15)}`, `  ${' '.repeat(29)}^`, '… and 5 more issues. Use --format json to list them all.', '']);
     const json = await runCli(['filter', 'check', '-', '--json'], { stdin: 'a ;'.repeat(15) });
     expect(JSON.parse(json.stdout).issues).toHaveLength(15);
   });

@@ -54,7 +54,7 @@ describe('operation commands', () => {
   });
 
   it('one record as a field/value table (overview) and as CSV with arrays comma-joined (metrics)', async () => {
-    const overview = await runCli(['overview', 'example.com', '--scope', 'root_domain'], { env });
+    const overview = await runCli(['overview', 'example.com', '--scope', 'root_domain', '--format', 'table'], { env });
     expect(overview.code).toBe(0);
     expect(overview.stdout).toMatch(/^backlinks_count\s+7$/m);
     expect(server.requests[0]!.query.get('scope')).toBe('ROOT_DOMAIN');
