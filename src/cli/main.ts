@@ -9,17 +9,19 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exitCodeOf, describeError } from './exit-codes.js';
 import { EXIT, type CliIo, type Command } from './command.js';
+import { completionCommand } from './completion.js';
 import { filterCheckCommand } from './filter-check.js';
 import { mcpCommand } from './mcp-command.js';
 import { nodeIo, packageVersion } from './node-io.js';
 import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
+import { painter } from './style.js';
 import { suggest } from '../validate/suggest.js';
 import { unknownOptionMessage, UsageError } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */
 export function allCommands(): readonly Command[] {
-  return [filterCheckCommand, ...operationCommands, ...serverCommands, mcpCommand];
+  return [filterCheckCommand, ...operationCommands, ...serverCommands, mcpCommand, completionCommand(allCommands)];
 }
 
 /**
@@ -48,7 +50,9 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
   try {
     return await found.command.run(argv.slice(found.words), io);
   } catch (error) {
-    io.stderr.write(`backlink-query ${found.command.name}: ${found.command.describeError?.(error) ?? describeError(error)}\n`);
+    // Only the prefix is red: the message may quote the user's filter, which stays as typed.
+    const paint = painter(io.stderr, io.env);
+    io.stderr.write(`${paint('red', `backlink-query ${found.command.name}:`)} ${found.command.describeError?.(error) ?? describeError(error)}\n`);
     if (error instanceof UsageError) io.stderr.write(`Run "backlink-query ${found.command.name} --help" for usage.\n`);
     return exitCodeOf(error);
   }
@@ -106,9 +110,16 @@ Options:
   -h, --help       Show this help (or "backlink-query <command> --help" for one command).
   -V, --version    Show the version.
 
+Output: a table on a terminal, NDJSON (one JSON record per line) when piped or redirected;
+--format table|json|ndjson|csv chooses. Colour only on a terminal.
+
 Environment:
   BACKLINK_QUERY_API_KEY    API key (or --api-key).
   BACKLINK_QUERY_BASE_URL   Base URL of the service (or --base-url).
+  NO_COLOR                  No colour, even on a terminal (any value but empty).
+  FORCE_COLOR               Colour even when not on a terminal (0 or false: never).
+
+Shell completion: source <(backlink-query completion bash)   (or zsh, fish; see "completion --help")
 
 Exit codes: ${Object.entries(EXIT).map(([name, code]) => `${code} ${name}`).join(', ')}.
 `;
