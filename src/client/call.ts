@@ -14,7 +14,7 @@ import type { RawParams } from './params.js';
 import { queryFor, type ValidationMode } from './query.js';
 import { send, type RawResponse, type TransportConfig } from './transport.js';
 import type { CallOptions, CsvResult, JsonResult } from './types.js';
-import { estimateUnits, unitsOf } from './units.js';
+import { estimateUntyped, unitsOf } from './units.js';
 
 /** What every call shares. @internal */
 export interface CallContext {
@@ -46,7 +46,7 @@ export async function callOperation(context: CallContext, operation: OperationNa
   const checked = queryFor(context.validation, operation, params, context.transport.timing.now());
   const query = typeof checked === 'string' ? checked : await checked;
   const url = requestUrl(context.baseUrl, operation, query);
-  const estimate = estimateUnits(operation, params as never);
+  const estimate = estimateUntyped(operation, params);
   context.ledger.reserve(estimate, url);
   let charged = 0;
   try {

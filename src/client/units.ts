@@ -38,9 +38,19 @@ export function worstCaseRows(operation: OperationName, params: Readonly<Record<
  * ```
  */
 export function estimateUnits<Op extends OperationName>(operation: Op, params: Partial<ParamsOf<Op>>): number {
+  return estimateUntyped(operation, params);
+}
+
+/**
+ * {@link estimateUnits} for parameters whose operation is known only when the program runs (the
+ * client's own calls, the MCP server's, the playground's), read as the catalogue describes them.
+ *
+ * @internal
+ */
+export function estimateUntyped(operation: OperationName, params: Readonly<Record<string, unknown>>): number {
   const price = operations[operation].price;
   if (price.per === 'request') return price.units;
-  return price.units * worstCaseRows(operation, params as Readonly<Record<string, unknown>>);
+  return price.units * worstCaseRows(operation, params);
 }
 
 /**

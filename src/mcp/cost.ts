@@ -9,7 +9,7 @@
  */
 import { operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
-import { estimateUnits } from '../client/units.js';
+import { estimateUntyped } from '../client/units.js';
 import { formatUnits as units } from '../cli/confirm.js';
 
 type Params = Readonly<Record<string, unknown>>;
@@ -57,14 +57,14 @@ function largestThatFits(operation: OperationName, params: Params, allowed: numb
   if (limit?.kind === 'integer') {
     const value = Math.floor(allowed / spec.price.units);
     if (value < limit.min) return undefined;
-    const estimate = estimateUnits(operation, { ...params, limit: value } as never);
+    const estimate = estimateUntyped(operation, { ...params, limit: value });
     return estimate <= allowed ? { parameter: 'limit', max: value, estimate } : undefined;
   }
   const list = Object.entries(specs).find(([, s]) => s.kind === 'string-list');
   if (list !== undefined && Array.isArray(params[list[0]])) {
     const items = params[list[0]] as unknown[];
     for (let count = items.length - 1; count >= 1; count--) {
-      const estimate = estimateUnits(operation, { ...params, [list[0]]: items.slice(0, count) } as never);
+      const estimate = estimateUntyped(operation, { ...params, [list[0]]: items.slice(0, count) });
       if (estimate <= allowed) return { parameter: list[0], max: count, estimate };
     }
   }
@@ -83,7 +83,7 @@ function largestThatFits(operation: OperationName, params: Params, allowed: numb
  * @internal
  */
 export function checkCost(operation: OperationName, params: Params, limits: CostLimits): CostRefusal | undefined {
-  const estimate = estimateUnits(operation, params as never);
+  const estimate = estimateUntyped(operation, params);
   const overCap = limits.maxCallUnits !== undefined && estimate > limits.maxCallUnits;
   const overBudget = limits.remaining !== undefined && estimate > limits.remaining;
   if (!overCap && !overBudget) return undefined;
