@@ -13,7 +13,8 @@ import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } f
 import { parseArgs } from './args.js';
 import { databaseOptionsHelp, describeLocation, loadDepsOrExplain, openStoreOrExplain, storeLocation } from './open-store.js';
 import type { Store } from '../store/store.js';
-import { progressBar } from './progress.js';
+import { painter } from '../../cli/style.js';
+import { finishPhases, phaseProgress } from './progress.js';
 import { DEFAULT_SAMPLE_DB } from './sample-database.js';
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
@@ -108,7 +109,10 @@ async function importFiles(
   const started = performance.now();
   const sizes = job.files.map((file) => statSync(file).size);
   const totalBytes = sizes.reduce((a, b) => a + b, 0);
-  const bar = progressBar(io.stderr, 'bytes');
+  // Phases: the files read and written in batches, then the store's finish (indexes, rollups, the rest).
+  const bar = phaseProgress(io.stderr, { paint: painter(io.stderr, io.env) });
+  const finish = finishPhases(bar);
+  bar.phase('importing records', 'bytes');
   const writer = await job.store.writer();
   let imported = 0;
   let rejected = 0;
@@ -141,8 +145,9 @@ async function importFiles(
   }
   bar.end();
   if (rejected > SHOWN_REJECTS) io.stderr.write(`... and ${(rejected - SHOWN_REJECTS).toLocaleString('en-US')} more rejected lines${job.rejectsFile ? ' (all in --rejects)' : ''}.\n`);
-  io.stderr.write('Updating rollups...\n');
-  const stats = await writer.finish();
+  finish.begin();
+  const stats = await writer.finish({ onProgress: finish.onProgress });
+  bar.end();
   const seconds = (performance.now() - started) / 1000;
   const rate = seconds > 0 ? Math.round(imported / seconds) : imported;
   io.stderr.write(

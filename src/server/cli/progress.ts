@@ -1,10 +1,12 @@
 /**
- * A progress bar on stderr when it is a terminal (no dependency): one line redrawn with `\r`.
+ * Progress on stderr (no dependency): a bar redrawn with `\r` when stderr is a terminal, and for the
+ * phases of a load ({@link phaseProgress}) one line per phase when it is not.
  *
  * @module
  * @internal
  */
 import type { TextSink } from '../../cli/command.js';
+import type { Paint } from '../../cli/style.js';
 
 /**
  * A progress callback drawing `[#####.....]  50%  50,000/100,000 links`; silent when the sink is
@@ -33,6 +35,106 @@ export function progressBar(sink: TextSink, label: string): { update: (done: num
     clear: () => (drawn ? '\r\u001b[K' : ''),
     end: () => {
       if (drawn) sink.write('\n');
+    },
+  };
+}
+
+/** A progress display through the phases of a load (`seed`, `import`). @internal */
+export interface PhaseProgress {
+  /** Starts a phase, ending the one before; `unit` names its counts (`links`, `bytes`) when it has any. */
+  phase(name: string, unit?: string): void;
+  /** The current phase's counts (ignored by a phase without a unit). */
+  update(done: number, total: number): void;
+  /** Text that erases the current line, to print a line above it (it is redrawn on the next update). */
+  clear(): string;
+  /** Ends the last phase. */
+  end(): void;
+}
+
+/**
+ * Progress through named phases, on stderr. On a terminal, each phase gets its own line: its name,
+ * then (for a phase with counts) a bar redrawn at most ten times a second, left with its last
+ * figures when the next phase starts. Anywhere else (a log, a pipe, CI), one line per phase as it
+ * starts, `building rollups...`, and nothing in between: a log gets no carriage returns, and still
+ * says what a long load is doing.
+ *
+ * `paint` styles the phase names (colour only where the caller's stream gets it); `now` is the
+ * clock of the redraw limit, in milliseconds (tests inject theirs).
+ *
+ * @example
+ * ```ts
+ * const progress = phaseProgress(io.stderr);
+ * progress.phase('writing links', 'links');
+ * progress.update(5_000, 10_000);
+ * progress.phase('building rollups', 'domains');
+ * progress.end();
+ * ```
+ * @internal
+ */
+export function phaseProgress(sink: TextSink, options: { readonly paint?: Paint; readonly now?: () => number } = {}): PhaseProgress {
+  const paint: Paint = options.paint ?? ((_style, text) => text);
+  if (!sink.isTTY) {
+    return { phase: (name) => void sink.write(`${name}...\n`), update: () => {}, clear: () => '', end: () => {} };
+  }
+  const now = options.now ?? (() => performance.now());
+  const width = 30;
+  let current: { name: string; unit: string | undefined } | undefined;
+  let last = -Infinity;
+  const close = () => {
+    if (current) sink.write('\n');
+    current = undefined;
+  };
+  return {
+    phase(name, unit) {
+      close();
+      current = { name, unit };
+      last = -Infinity;
+      sink.write(`${paint('cyan', name)}...`);
+    },
+    update(done, total) {
+      if (current?.unit === undefined) return;
+      // At most ten redraws a second, and always the last one.
+      const time = now();
+      if (done < total && time - last < 100) return;
+      last = time;
+      const ratio = total === 0 ? 1 : Math.min(1, done / total);
+      const filled = Math.round(ratio * width);
+      const percent = String(Math.floor(ratio * 100)).padStart(3);
+      const counts = `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${current.unit}`;
+      sink.write(`\r\u001b[K${paint('cyan', current.name)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}%  ${counts}`);
+    },
+    clear: () => (current ? '\r\u001b[K' : ''),
+    end: close,
+  };
+}
+
+/**
+ * The phases of a store writer's `finish`, told apart by its rollup progress, which is all the
+ * store reports: before the first rollup the store prepares (the links' deferred indexes built,
+ * or PostgreSQL's CLUSTER and VACUUM, or the domains a load touched found), then one tick per
+ * domain's rollups, then after the last one it finishes (the rollups' indexes, the statistics,
+ * the embedded store's column file). A finish with no domain to roll up shows the first phase only.
+ *
+ * @example
+ * ```ts
+ * const phases = finishPhases(progress);
+ * phases.begin();
+ * await writer.finish({ onProgress: phases.onProgress });
+ * progress.end();
+ * ```
+ * @internal
+ */
+export function finishPhases(progress: PhaseProgress): { begin(): void; onProgress(done: number, total: number): void } {
+  let rolling = false;
+  return {
+    begin: () => progress.phase('indexing links'),
+    onProgress(done, total) {
+      if (!rolling) {
+        rolling = true;
+        progress.phase('building rollups', 'domains');
+      }
+      progress.update(done, total);
+      if (done >= total) progress.phase('finishing');
     },
   };
 }

@@ -5,10 +5,11 @@
  * @internal
  */
 import type { CliIo } from '../../cli/command.js';
+import { painter } from '../../cli/style.js';
 import type { DomainParser } from '../deps.js';
 import { seedSample, type SampleStats } from '../sample/generate.js';
 import type { Store } from '../store/store.js';
-import { progressBar } from './progress.js';
+import { finishPhases, phaseProgress } from './progress.js';
 
 /** Where `serve --sample` and `seed` keep the sample database by default. @internal */
 export const DEFAULT_SAMPLE_DB = '.backlink-query/sample.db';
@@ -16,7 +17,12 @@ export const DEFAULT_SAMPLE_DB = '.backlink-query/sample.db';
 export const DEFAULT_SAMPLE_LINKS = 50_000;
 
 
-/** Seeds with a progress bar and reports the time taken on stderr. @internal */
+/**
+ * Seeds with progress through each phase on stderr (writing links, writing keyword metrics, then
+ * the store's indexing, rollups and finishing) and reports the time taken.
+ *
+ * @internal
+ */
 export async function seedWithProgress(
   store: Store,
   parser: DomainParser,
@@ -24,10 +30,18 @@ export async function seedWithProgress(
   options: { links: number; seed: number; now?: Date | undefined },
 ): Promise<SampleStats & { seconds: number }> {
   io.stderr.write(`Creating sample data: ${options.links.toLocaleString('en-US')} links, seed ${options.seed}...\n`);
-  const bar = progressBar(io.stderr, 'links');
+  const progress = phaseProgress(io.stderr, { paint: painter(io.stderr, io.env) });
+  const finish = finishPhases(progress);
   const started = performance.now();
-  const stats = await seedSample(store, parser, { ...options, ...(options.now ? { now: options.now } : {}), onProgress: bar.update });
-  bar.end();
+  progress.phase('writing links', 'links');
+  const stats = await seedSample(store, parser, {
+    ...options,
+    ...(options.now ? { now: options.now } : {}),
+    onProgress: progress.update,
+    onPhase: (phase) => (phase === 'keywords' ? progress.phase('writing keyword metrics') : finish.begin()),
+    onRollups: finish.onProgress,
+  });
+  progress.end();
   const seconds = (performance.now() - started) / 1000;
   io.stderr.write(
     `Sample data ready in ${seconds.toFixed(1)} s: ${stats.links.toLocaleString('en-US')} links to ${stats.targets} targets from ` +

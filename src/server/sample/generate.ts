@@ -24,6 +24,13 @@ export interface SampleOptions {
   readonly now?: Date;
   /** Called now and then with the links written so far. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Called as each phase after the links begins: `keywords` (the keyword metrics are written), then
+   * `finish` (the writer's finish: the store's indexes, then the rollups).
+   */
+  readonly onPhase?: (phase: 'keywords' | 'finish') => void;
+  /** Called during `finish` with the domains whose rollups are built so far (the writer's `onProgress`). */
+  readonly onRollups?: (done: number, total: number) => void;
 }
 
 /** What was written. */
@@ -58,9 +65,11 @@ export async function seedSample(store: Store, parser: DomainParser, options: Sa
   await inBatches(writer.domains, [...domains, ...world.referrers]);
   await inBatches(writer.pages, world.targets.flatMap((site) => sitePages(site, random)));
   await writeLinks(writer, world, random, now.getTime(), total, options.onProgress);
+  options.onPhase?.('keywords');
   const snapshots: KeywordSnapshotInput[] = [...keywordSnapshots(random, formatTimestamp(now).slice(0, 7))];
   await inBatches(writer.keywords, snapshots);
-  await writer.finish();
+  options.onPhase?.('finish');
+  await writer.finish(options.onRollups ? { onProgress: options.onRollups } : {});
   return { links: total, targets: world.targets.length, referringDomains: world.referrers.length, keywordSnapshots: snapshots.length, topTarget: world.targets[0]!.domain };
 }
 
