@@ -1,4 +1,6 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { quickExclusions } from './test/setup/engine-selection.js';
 
 /** Server tests that depend on one engine or run both engines themselves; the rest run on each store. */
 const ENGINE_SPECIFIC_SERVER_TESTS = [
@@ -15,8 +17,84 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/load/**',
 ];
 
-/** Starts the database servers the project's selected files need; per project, so the root runs none. */
+/**
+ * Starts the database servers the selected files of all selected projects need, once per run, and
+ * provides their URLs to every project. Projects inherit it (`extends: true`), but only the root
+ * project's call starts anything (see the file).
+ */
 const globalSetup = ['test/setup/global-setup.ts'];
+
+/** The projects of `npm test`. */
+const FULL: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'all',
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/server/load/**'],
+      typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    },
+  },
+  {
+    // The same server suite, every test, on the SQLite store alone (the 'all' project runs it on
+    // the embedded store, the default).
+    extends: true,
+    test: {
+      name: 'server-sqlite',
+      include: ['test/server/*.test.ts'],
+      exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+      env: { BQ_SERVER_STORE: 'sqlite' },
+    },
+  },
+  {
+    // The same server suite, every test, on the PostgreSQL store.
+    extends: true,
+    test: {
+      name: 'server-postgres',
+      include: ['test/server/*.test.ts'],
+      exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+      env: { BQ_SERVER_STORE: 'postgres' },
+    },
+  },
+  {
+    // The same server suite, every test, on the ClickHouse store over a two-shard cluster.
+    extends: true,
+    test: {
+      name: 'server-clickhouse',
+      include: ['test/server/*.test.ts'],
+      exclude: ENGINE_SPECIFIC_SERVER_TESTS,
+      env: { BQ_SERVER_STORE: 'clickhouse' },
+    },
+  },
+  {
+    // Load and fault tests measure time bounds: they run last, one file at a time, on a
+    // machine no other test is using (sequence.groupOrder puts them after both groups above).
+    extends: true,
+    test: {
+      name: 'load',
+      include: ['test/server/load/**/*.test.ts'],
+      fileParallelism: false,
+      sequence: { groupOrder: 1 },
+    },
+  },
+];
+
+/**
+ * `npm run test:quick` (BQ_TESTS=quick): the 'all' project without the files that need a database
+ * server, Chromium, a packed tarball or a fresh copy of the clone (test/setup/engine-selection.ts,
+ * `quickExclusions`), and without the load tests and the server suite's runs on other stores.
+ */
+const QUICK: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'quick',
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/server/load/**', ...quickExclusions(fileURLToPath(new URL('.', import.meta.url)))],
+      typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    },
+  },
+];
 
 export default defineConfig({
   test: {
@@ -24,63 +102,7 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'all',
-          globalSetup,
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/server/load/**'],
-          typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-        },
-      },
-      {
-        // The same server suite, every test, on the SQLite store alone (the 'all' project runs it on
-        // the embedded store, the default).
-        extends: true,
-        test: {
-          name: 'server-sqlite',
-          globalSetup,
-          include: ['test/server/*.test.ts'],
-          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
-          env: { BQ_SERVER_STORE: 'sqlite' },
-        },
-      },
-      {
-        // The same server suite, every test, on the PostgreSQL store.
-        extends: true,
-        test: {
-          name: 'server-postgres',
-          globalSetup,
-          include: ['test/server/*.test.ts'],
-          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
-          env: { BQ_SERVER_STORE: 'postgres' },
-        },
-      },
-      {
-        // The same server suite, every test, on the ClickHouse store over a two-shard cluster.
-        extends: true,
-        test: {
-          name: 'server-clickhouse',
-          globalSetup,
-          include: ['test/server/*.test.ts'],
-          exclude: ENGINE_SPECIFIC_SERVER_TESTS,
-          env: { BQ_SERVER_STORE: 'clickhouse' },
-        },
-      },
-      {
-        // Load and fault tests measure time bounds: they run last, one file at a time, on a
-        // machine no other test is using (sequence.groupOrder puts them after both groups above).
-        extends: true,
-        test: {
-          name: 'load',
-          globalSetup,
-          include: ['test/server/load/**/*.test.ts'],
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
-      },
-    ],
+    globalSetup,
+    projects: process.env.BQ_TESTS === 'quick' ? QUICK : FULL,
   },
 });

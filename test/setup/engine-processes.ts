@@ -5,8 +5,8 @@
  * @internal
  * @module
  */
-import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,9 +88,53 @@ export async function startServer(name: ServerName, base: string): Promise<Runni
   return { url, stop: async () => void (await runScript(script, stop, env)) };
 }
 
-/** A fresh base folder for this run's servers. @internal */
-export async function makeBaseDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+/** A folder of throwaway servers, and how to stop them all and remove it. @internal */
+export interface BaseDir {
+  readonly dir: string;
+  /**
+   * Stops every server still running in the folder and removes it (through the reaper, the same
+   * path as after a signal); rejects when a process or the folder is left behind.
+   */
+  remove(): Promise<void>;
+}
+
+/** The reaper script: see its header. @internal */
+export const REAPER = fileURLToPath(new URL('./engine-reaper.mjs', import.meta.url));
+
+/**
+ * A fresh base folder `bq-engines-XXXXXX` under the system temp dir for servers of this process,
+ * watched by a reaper (test/setup/engine-reaper.mjs): a detached process that stops every server
+ * in the folder and removes it when `remove()` is called, and also when this process ends without
+ * calling it (SIGINT, SIGTERM, SIGKILL, a crash), because its stdin is a pipe from this process.
+ *
+ * @internal
+ */
+export async function makeBaseDir(): Promise<BaseDir> {
   const dir = await mkdtemp(join(tmpdir(), 'bq-engines-'));
   await chmod(dir, 0o755);
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  const servers = Object.entries(SERVERS).map(([name, { script, stop, dirEnv }]) => ({ name, script, stop, dirEnv }));
+  const reaper = spawn(process.execPath, [REAPER, JSON.stringify({ base: dir, scripts: SCRIPTS, servers })], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    reaper.on('exit', (code) => resolve(code));
+    reaper.on('error', () => resolve(null));
+  });
+  // Neither the reaper nor its pipe keeps this process alive; the pipe closes when it exits.
+  reaper.unref();
+  const pipe = reaper.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null;
+  pipe?.unref?.();
+  pipe?.on('error', () => {}); // a reaper that died early is reported by its exit code
+  let removing: Promise<void> | undefined;
+  return {
+    dir,
+    remove: () =>
+      (removing ??= (async () => {
+        reaper.ref(); // now this process waits for it
+        pipe?.end('stop\n');
+        const code = await exited;
+        if (code !== 0) throw new Error(`the reaper of ${dir} exited with ${code}: a server process or the folder was left behind (see its [engines] lines)`);
+      })()),
+  };
 }

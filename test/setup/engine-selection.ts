@@ -11,12 +11,16 @@
  * @internal
  * @module
  */
-import { relative, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { ServerName } from './engine-processes.js';
 
-/** The engine self-tests of test/setup, except the cluster's own, which needs only the cluster. */
-const SETUP_SELF_TESTS = /^test\/setup\/(?!clickhouse-cluster\.test\.ts$).*\.test\.ts$/;
+/**
+ * The engine self-tests of test/setup, except the cluster's own, which needs only the cluster, and
+ * the interrupted-run test, whose child runs start their own.
+ */
+const SETUP_SELF_TESTS = /^test\/setup\/(?!(clickhouse-cluster|interrupted-run)\.test\.ts$).*\.test\.ts$/;
 
 /** Test files that talk to each server, by path from the repository root. Add a file here when a suite needs one. @internal */
 export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
@@ -54,22 +58,46 @@ export function enginesOfFile(file: string, project: string): ServerName[] {
 }
 
 /**
- * The servers the project's selected files need, each with the first file that needs it.
- * `BQ_ENGINES=always` starts all of them; watch mode too, because the selection changes while it runs.
+ * The servers the selected files of the given projects need, each with the first file that needs
+ * it. `BQ_ENGINES=always` starts all of them; watch mode too, because the selection changes while it runs.
  *
  * @internal
  */
-export async function enginesNeeded(project: TestProject): Promise<Map<ServerName, string>> {
+export async function enginesNeeded(projects: readonly TestProject[]): Promise<Map<ServerName, string>> {
   const all = Object.keys(ENGINE_FILES) as ServerName[];
   if (process.env.BQ_ENGINES === 'always') return new Map(all.map((name) => [name, 'BQ_ENGINES=always']));
-  if (project.config.watch) return new Map(all.map((name) => [name, 'watch mode']));
-  // vitest keeps the CLI file filters on its instance; it is not a public field, hence the guard.
-  const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
-  const { testFiles } = await project.globTestFiles(filters);
-  const root = project.config.root;
+  if (projects.some((project) => project.config.watch)) return new Map(all.map((name) => [name, 'watch mode']));
   const needed = new Map<ServerName, string>();
-  for (const file of testFiles.map((f) => relative(root, f).split(sep).join('/')).sort()) {
-    for (const name of enginesOfFile(file, project.name)) if (!needed.has(name)) needed.set(name, file);
+  for (const project of projects) {
+    // vitest keeps the CLI file filters on its instance; it is not a public field, hence the guard.
+    const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+    const { testFiles } = await project.globTestFiles(filters);
+    const root = project.config.root;
+    for (const file of testFiles.map((f) => relative(root, f).split(sep).join('/')).sort()) {
+      for (const name of enginesOfFile(file, project.name)) if (!needed.has(name)) needed.set(name, `${file} (${project.name})`);
+    }
   }
   return needed;
+}
+
+/**
+ * Test files that need something heavier than this checkout, which `npm run test:quick` leaves
+ * out together with every file that needs a database server (`ENGINE_FILES`). @internal
+ */
+export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
+  'Chromium and a fresh copy of the clone': /^test\/playground\/playground\.test\.ts$/,
+  'a packed tarball installed in fresh projects': /^test\/entries\/packed\.test\.ts$/,
+  'a fresh copy of the clone with npm ci': /^test\/docs\/examples\.test\.ts$/,
+  'child vitest runs that start engines': /^test\/setup\/interrupted-run\.test\.ts$/,
+};
+
+/**
+ * The test files under `test/` (paths from `root`) that `npm run test:quick` leaves out: those
+ * that need a database server and those in `HEAVY_FILES`. @internal
+ */
+export function quickExclusions(root: string): string[] {
+  const files = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' })
+    .map((file) => `test/${file.split(sep).join('/')}`)
+    .filter((file) => file.endsWith('.test.ts'));
+  return files.filter((file) => enginesOfFile(file, 'quick').length > 0 || Object.values(HEAVY_FILES).some((pattern) => pattern.test(file))).sort();
 }

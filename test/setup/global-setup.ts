@@ -1,9 +1,14 @@
 /**
  * Vitest global setup: brings up the real database engines the differential, injection, Kysely
- * and server suites run against, and hands their URLs to the tests through `provide`.
+ * and server suites run against, once per vitest run for every project, and hands their URLs to
+ * the tests through `provide`.
  *
+ * - One set of servers per run: the root project starts what the selected files of all selected
+ *   projects need, and every project reads the same URLs (projects do not collide on them: see
+ *   docs/testing-engines.md, "One set of servers per run").
  * - PostgreSQL, MariaDB and ClickHouse are started in parallel by `scripts/engines/*.sh` on free
- *   ports of 127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing.
+ *   ports of 127.0.0.1, after `scripts/engines/install.sh` has installed whatever is missing, in
+ *   one folder `bq-engines-XXXXXX` under the temp dir.
  * - The two-shard ClickHouse cluster `bq_cluster` (two more servers, `clickhouse.sh cluster-start`)
  *   starts beside the single ClickHouse server when a selected file needs it; its URL is shard 1's
  *   and shard 2's HTTP URLs, comma-separated.
@@ -11,6 +16,9 @@
  *   existing servers to use instead.
  * - An engine that cannot start fails the whole run with its log tail; nothing is skipped.
  * - Each server starts only when a selected file needs it (see `engine-selection.ts`).
+ * - Every server is stopped and the folder removed by the folder's reaper (`engine-reaper.mjs`,
+ *   see `makeBaseDir`): at the teardown of a normal run, after a start that failed, and when the
+ *   run ends without a teardown (Ctrl+C, SIGTERM, a crash).
  *
  * @module
  */
@@ -37,30 +45,43 @@ declare module 'vitest' {
 
 const log = (message: string): void => void process.stderr.write(`[engines] ${message}\n`);
 
-/** Starts what the run needs and returns the teardown. @internal */
+/**
+ * Starts what the run needs and returns the teardown. vitest.config.ts names this file in the
+ * root config, and every project inherits it (`extends: true`); only the root project's call
+ * does the work, for the selected files of every selected project at once, and its `provide`
+ * reaches every project. The projects' own calls do nothing.
+ *
+ * @internal
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!project.isRootProject()) return async () => {};
   const started = Date.now();
-  const needed = await enginesNeeded(project);
+  const needed = await enginesNeeded(project.vitest.projects);
   const reason = [...needed].map(([name, file]) => `${name} for ${file}`).join(', ');
   if (needed.size === 0) {
-    log(`${project.name}: none started (no selected file needs one)`);
+    log('none started (no selected file needs one)');
     return async () => {};
   }
+  if (process.env.BQ_TESTS === 'quick') throw new Error(`npm run test:quick selected files that need a database engine (${reason}): list them in test/setup/engine-selection.ts`);
   const toStart = [...needed.keys()].filter((name) => !process.env[SERVERS[name].urlEnv]);
-  if (toStart.length > 0) await runScript('install.sh', []);
-  const base = await makeBaseDir();
-  const results = await Promise.allSettled(toStart.map((name) => startServer(name, base.dir)));
-  const running = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const teardown = async (): Promise<void> => {
-    await Promise.allSettled(running.map((server) => server.stop()));
-    await base.remove();
-  };
-  const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
-  if (failures.length > 0) {
-    await teardown();
-    throw new Error(`database engines failed to start:\n${failures.join('\n\n')}`);
+  let urls = new Map<ServerName, string>();
+  let teardown = async (): Promise<void> => {};
+  if (toStart.length > 0) {
+    await runScript('install.sh', []);
+    const base = await makeBaseDir();
+    teardown = () => base.remove();
+    log(`starting ${toStart.join(', ')} in ${base.dir}`);
+    const results = await Promise.allSettled(toStart.map((name) => startServer(name, base.dir)));
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
+    if (failures.length > 0) {
+      await teardown().catch((error: Error) => failures.push(error.message));
+      throw new Error(`database engines failed to start:\n${failures.join('\n\n')}`);
+    }
+    urls = new Map(toStart.map((name, i) => [name, (results[i] as PromiseFulfilledResult<RunningServer>).value.url]));
+    log(`ready in ${Date.now() - started} ms in ${base.dir} (${reason}): ${[...urls.values()].join(' ')}`);
+  } else {
+    log(`using existing servers (${reason})`);
   }
-  const urls = new Map<ServerName, string>(toStart.map((name, i) => [name, (running[i] as RunningServer).url]));
   project.provide('postgresUrl', needed.has('postgres') ? (process.env.BQ_POSTGRES_URL ?? urls.get('postgres')) : undefined);
   project.provide('mysqlUrl', needed.has('mysql') ? (process.env.BQ_MYSQL_URL ?? urls.get('mysql')) : undefined);
   project.provide('clickhouseUrl', needed.has('clickhouse') ? (process.env.BQ_CLICKHOUSE_URL ?? urls.get('clickhouse')) : undefined);
@@ -68,6 +89,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
     'clickhouseClusterUrl',
     needed.has('clickhouseCluster') ? (process.env.BQ_CLICKHOUSE_CLUSTER_URL ?? urls.get('clickhouseCluster')) : undefined,
   );
-  log(`${project.name}: ready in ${Date.now() - started} ms (${reason}): ${[...urls.values()].join(' ') || 'existing servers'}`);
   return teardown;
 }
