@@ -34,8 +34,11 @@ export type { FieldSpec, FieldType, RecordSpec } from './catalogue/records.js';
 export {
   PARAMETER_RULES,
   PARAMETER_RULE_CODES,
+  SERVICE_RULES,
   checkParameters,
+  type ErrorRule,
   type ParameterRule,
+  type ServiceRule,
   type ParameterIssue,
   type CheckParametersOptions,
   type CheckedParameters,

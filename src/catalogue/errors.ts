@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { ErrorRule } from './rules.js';
 
 /**
  * Every kind of error, with the status it is answered with and a one-line meaning.
@@ -76,8 +77,11 @@ export interface ErrorDetail {
   readonly message: string;
   /** The parameter at fault (`limit`, `filter`, ...), when there is one. */
   readonly parameter?: string;
-  /** A stable snake_case code of the rule broken (`required`, `too_large`, `unknown_field`, ...). */
-  readonly rule?: string;
+  /**
+   * A stable snake_case code of the rule broken (`required`, `too_large`, `unknown_field`, ...):
+   * one of `PARAMETER_RULES`, `ISSUE_CODES` or `SERVICE_RULES`.
+   */
+  readonly rule?: ErrorRule;
   /** Filter issues: 0-based offset and length (UTF-16 units), 1-based line and column. */
   readonly offset?: number;
   readonly length?: number;

@@ -13,6 +13,7 @@
  * @module
  */
 import { suggest } from '../validate/suggest.js';
+import type { IssueCode } from './issue-codes.js';
 import { isOperationName, operations, type OperationName } from './operations.js';
 import type { EnumParam, FieldsParam, IntegerParam, MonthParam, OrderByParam, ParamSpec, StringListParam, StringParam } from './parameters.js';
 import type { RecordSpec } from './records.js';
@@ -72,6 +73,48 @@ export type ParameterRule = keyof typeof PARAMETER_RULES;
  */
 // Pure: a bundle that never reads the codes (the client's) leaves out the rule table with them.
 export const PARAMETER_RULE_CODES = /* @__PURE__ */ Object.keys(PARAMETER_RULES) as readonly ParameterRule[];
+
+/**
+ * The rules the service applies beyond the parameters and the filter, by their code, with what
+ * breaks them: the `rule` of an error detail, as the parameter rules and the filter's issue codes
+ * are. Stable as those are.
+ *
+ * @example
+ * ```ts
+ * SERVICE_RULES.insufficient_units; // 'The key's balance does not cover the most the call can cost (402; ...).'
+ * ```
+ */
+export const SERVICE_RULES = {
+  more_issues: 'The last detail of a 400 whose problems were not all listed: `count` says how many more.',
+  bad_url: 'A request path or query string that is not a valid URL (400).',
+  missing_host: 'An HTTP/1.1 request without a Host header (400).',
+  insufficient_units: "The key's balance does not cover the most the call can cost (402; the detail has required and remaining).",
+  unsupported_filter: "A valid filter the store's SQL cannot run exactly (400; the parameter is filter).",
+  store_unavailable: 'The database cannot answer now: a statement past its time bound, or the database down (503).',
+  shutting_down: 'The server is shutting down and takes no new call (503).',
+  playground_not_built: 'The playground page was asked for, but `npm run build` has not built it (404).',
+} as const satisfies Record<string, string>;
+
+/**
+ * The code of a service rule.
+ *
+ * @example
+ * ```ts
+ * const rule: ServiceRule = 'shutting_down';
+ * ```
+ */
+export type ServiceRule = keyof typeof SERVICE_RULES;
+
+/**
+ * Every code an error detail's `rule` may hold: a parameter rule, a filter issue code, a service
+ * rule.
+ *
+ * @example
+ * ```ts
+ * const rules: ErrorRule[] = ['too_large', 'unknown_field', 'insufficient_units'];
+ * ```
+ */
+export type ErrorRule = ParameterRule | IssueCode | ServiceRule;
 
 /** One broken rule: the parameter, the rule's code, a sentence, and what helps (bounds, a suggestion). */
 export interface ParameterIssue {

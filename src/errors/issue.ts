@@ -4,39 +4,9 @@
  * @module
  */
 
-/**
- * Stable, machine-readable issue codes. Frozen once released: new codes may be added, none is
- * renamed or removed.
- *
- * @example
- * ```ts
- * ISSUE_CODES.includes('unknown_field'); // true
- * ```
- */
-export const ISSUE_CODES = [
-  'empty_filter',
-  'too_long',
-  'too_deep',
-  'too_many_conditions',
-  'unexpected_character',
-  'unterminated_string',
-  'invalid_escape',
-  'invalid_number',
-  'number_out_of_range',
-  'unexpected_token',
-  'unexpected_end',
-  'filter_not_allowed',
-  'unknown_field',
-  'operator_not_allowed',
-  'literal_type_mismatch',
-  'invalid_timestamp',
-  'index_not_allowed',
-  'index_required',
-  'index_out_of_range',
-] as const;
+import type { IssueCode } from '../catalogue/issue-codes.js';
 
-/** An issue code. */
-export type IssueCode = (typeof ISSUE_CODES)[number];
+export { ISSUE_CODES, type IssueCode } from '../catalogue/issue-codes.js';
 
 /** One problem in a filter text, with its place. */
 export interface FilterIssue {

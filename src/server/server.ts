@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastif
 import type { AddressInfo, Socket } from 'node:net';
 import { backlinkQueryApp, type AppOptions } from './app.js';
 import { clientErrorHandler, MAX_HEADER_SIZE } from './client-error.js';
-import { errorEnvelope, ServiceError } from './errors.js';
+import { errorEnvelope, ServiceError, type ErrorDetail } from './errors.js';
 import { loadServerDeps } from './deps.js';
 import type { Store } from './store/store.js';
 
@@ -53,7 +53,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // body would echo the whole URL, `?key=` included. The envelope names no part of it.
     frameworkErrors: (error, request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL has a percent-escape that does not decode to UTF-8 (such as %FF, %zz or a lone %).' : 'The request could not be routed.';
-      const details = error.code === 'FST_ERR_BAD_URL' ? [{ rule: 'bad_url', message }] : [];
+      const details: ErrorDetail[] = error.code === 'FST_ERR_BAD_URL' ? [{ rule: 'bad_url', message }] : [];
       void (reply as FastifyReply).code(400).header('X-Request-Id', request.id).send(errorEnvelope(request.id, 400, message, details, listeningDocsUrl()));
     },
   });
