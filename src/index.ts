@@ -31,6 +31,7 @@ export {
   type Price,
 } from './catalogue/operations.js';
 export type { FieldSpec, FieldType, RecordSpec } from './catalogue/records.js';
+export { FIELD_DOCS, fieldDoc } from './catalogue/field-docs.js';
 export {
   PARAMETER_RULES,
   PARAMETER_RULE_CODES,

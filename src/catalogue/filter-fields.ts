@@ -6,6 +6,7 @@
  * @module
  * @internal
  */
+import { fieldDoc } from './field-docs.js';
 import { MAX_MATRIX_TARGETS, operations, type OperationName } from './operations.js';
 import type { FieldType, RecordSpec } from './records.js';
 
@@ -21,7 +22,7 @@ export interface FilterField {
   /** What the filter text says: `domain_score`, `backlinks_counts[2]`. */
   readonly label: string;
   readonly type: FilterFieldType;
-  /** The field's meaning, from the record. */
+  /** The field's meaning (`fieldDoc`). */
   readonly doc: string;
 }
 
@@ -44,7 +45,8 @@ export function filterFieldsOf(operation: OperationName, targets?: number): read
     const out: FilterField[] = [];
     const spec = operations[operation];
     if (spec.filter) {
-      for (const [name, { type, doc }] of Object.entries(spec.record as RecordSpec)) {
+      for (const [name, { type }] of Object.entries(spec.record as RecordSpec)) {
+        const doc = fieldDoc(spec.record, name) ?? '';
         if (type === 'integer[]') {
           for (let n = 1; n <= (targets ?? MAX_MATRIX_TARGETS); n++) {
             out.push(Object.freeze({ name, index: n, label: `${name}[${n}]`, type: 'integer', doc: `${doc} (target ${n})` }));

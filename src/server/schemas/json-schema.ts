@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { fieldDoc } from '../../catalogue/field-docs.js';
 import { operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
 import type { ParamSpec } from '../../catalogue/parameters.js';
 import type { FieldType, RecordSpec } from '../../catalogue/records.js';
@@ -53,7 +54,7 @@ const META_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
  */
 export function recordSchema(record: RecordSpec): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const [name, spec] of Object.entries(record)) properties[name] = { ...FIELD_SCHEMAS[spec.type], description: spec.doc };
+  for (const [name, spec] of Object.entries(record)) properties[name] = { ...FIELD_SCHEMAS[spec.type], description: fieldDoc(record, name) ?? '' };
   return { type: 'object', properties, additionalProperties: false };
 }
 
