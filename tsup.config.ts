@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
@@ -60,7 +60,9 @@ const bundledChevrotain = { noExternal: ['chevrotain'], plugins: [nativeLodash] 
  *   this keeps as they are.)
  *
  * An import line is removed with its line ending and its (empty) line of the source map, so the
- * map stays true; a removed line with mappings would be a bug here, and stops the build.
+ * map stays true; a removed line with mappings would be a bug here, and stops the build. A build
+ * without source maps (test/entries/optional-peers.test.ts builds with `sourcemap: false`) has
+ * only the code to tidy.
  */
 const tidyChunks: TsupPlugin = {
   name: 'tidy-chunks',
@@ -70,8 +72,8 @@ const tidyChunks: TsupPlugin = {
     for (const name of code) {
       const path = resolve(name);
       const mapPath = `${path}.map`;
-      const map = JSON.parse(await readFile(mapPath, 'utf8')) as { mappings: string };
-      const groups = map.mappings.split(';');
+      const map = existsSync(mapPath) ? (JSON.parse(await readFile(mapPath, 'utf8')) as { mappings: string }) : undefined;
+      const groups = map ? map.mappings.split(';') : [];
       const lines = (await readFile(path, 'utf8')).split('\n');
       const comment = `//# sourceMappingURL=${basename(name)}.map`;
       while (lines.length > 1 && (lines.at(-1) === '' || lines.at(-1) === comment) && lines.at(-2) === comment) lines.splice(-1, 1);
@@ -85,14 +87,14 @@ const tidyChunks: TsupPlugin = {
         if (index < groups.length) keptGroups.push(groups[index]!);
       });
       await writeFile(path, kept.join('\n'));
-      await writeFile(mapPath, JSON.stringify({ ...map, mappings: keptGroups.join(';') }));
+      if (map) await writeFile(mapPath, JSON.stringify({ ...map, mappings: keptGroups.join(';') }));
       if (kept.every((line) => line.trim() === '' || line === comment || line === '"use strict";')) emptied.add(basename(name));
     }
     for (const name of code) {
       const text = await readFile(resolve(name), 'utf8');
       for (const empty of emptied) if (text.includes(`'./${empty}'`) || text.includes(`"./${empty}"`)) throw new Error(`tidy-chunks: ${name} still imports the empty ${empty}`);
     }
-    for (const name of code) if (emptied.has(basename(name))) await Promise.all([rm(resolve(name)), rm(resolve(`${name}.map`))]);
+    for (const name of code) if (emptied.has(basename(name))) await Promise.all([rm(resolve(name)), rm(resolve(`${name}.map`), { force: true })]);
   },
 };
 
