@@ -5,18 +5,30 @@
  * the well-formed ones they start like. Any other character is a lexer error (not a catch-all
  * token: a complement-set pattern would switch off Chevrotain's first-character optimization).
  *
+ * Every token type with a RegExp pattern states the characters its matches start with
+ * (`start_chars_hint`), for that optimization: Chevrotain would otherwise work them out from the
+ * RegExp with its RegExp parser (@chevrotain/regexp-to-ast), which the build then leaves out of
+ * the package (scripts/chevrotain-stubs.ts). test/unit/syntax/definition.test.ts checks that each
+ * hint is exactly what Chevrotain works out.
+ *
  * @module
  * @internal
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type ILexerConfig, type TokenType } from 'chevrotain';
 
-export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
+/** The characters from `first` to `last`, for a `start_chars_hint`. */
+const from = (first: string, last: string) =>
+  Array.from({ length: last.charCodeAt(0) - first.charCodeAt(0) + 1 }, (_, index) => String.fromCharCode(first.charCodeAt(0) + index));
+const LETTERS = [...from('A', 'Z'), ...from('a', 'z'), '_'];
+const DIGITS = from('0', '9');
+
+export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, start_chars_hint: [' ', '\t', '\r', '\n'], group: Lexer.SKIPPED });
 
 // Labels name each token as grammar/filter.ebnf does; the railroad diagrams show them.
-export const Word = createToken({ name: 'Word', label: 'name', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+export const Word = createToken({ name: 'Word', label: 'name', pattern: /[A-Za-z_][A-Za-z0-9_]*/, start_chars_hint: LETTERS });
 
 const keyword = (name: string) =>
-  createToken({ name, pattern: new RegExp(name, 'i'), longer_alt: Word });
+  createToken({ name, pattern: new RegExp(name, 'i'), start_chars_hint: [name[0]!.toUpperCase(), name[0]!.toLowerCase()], longer_alt: Word });
 
 export const And = keyword('AND');
 export const Or = keyword('OR');
@@ -51,23 +63,26 @@ export const NumberLit = createToken({ name: 'NumberLit', label: 'number', patte
 export const BadNumber = createToken({
   name: 'BadNumber',
   pattern: /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-][0-9]+|[A-Za-z_])[A-Za-z0-9_]*/,
+  start_chars_hint: ['-', ...DIGITS],
   categories: [NumberLit],
 });
-export const Decimal = createToken({ name: 'Decimal', pattern: /-?[0-9]+\.[0-9]+/, categories: [NumberLit] });
-export const NegativeInteger = createToken({ name: 'NegativeInteger', pattern: /-[0-9]+/, categories: [NumberLit] });
-export const Digits = createToken({ name: 'Digits', label: 'digits', pattern: /[0-9]+/, categories: [NumberLit] });
+export const Decimal = createToken({ name: 'Decimal', pattern: /-?[0-9]+\.[0-9]+/, start_chars_hint: ['-', ...DIGITS], categories: [NumberLit] });
+export const NegativeInteger = createToken({ name: 'NegativeInteger', pattern: /-[0-9]+/, start_chars_hint: ['-'], categories: [NumberLit] });
+export const Digits = createToken({ name: 'Digits', label: 'digits', pattern: /[0-9]+/, start_chars_hint: DIGITS, categories: [NumberLit] });
 
 /** Every string literal is in this category. */
 export const StringLit = createToken({ name: 'StringLit', label: 'string', pattern: Lexer.NA });
 export const SingleQuoted = createToken({
   name: 'SingleQuoted',
   pattern: /'(?:[^'\\]|\\[^])*'/,
+  start_chars_hint: ["'"],
   categories: [StringLit],
   line_breaks: true,
 });
 export const DoubleQuoted = createToken({
   name: 'DoubleQuoted',
   pattern: /"(?:[^"\\]|\\[^])*"/,
+  start_chars_hint: ['"'],
   categories: [StringLit],
   line_breaks: true,
 });
@@ -75,6 +90,7 @@ export const DoubleQuoted = createToken({
 export const UnterminatedString = createToken({
   name: 'UnterminatedString',
   pattern: /(?:'(?:[^'\\]|\\[^])*|"(?:[^"\\]|\\[^])*)\\?/,
+  start_chars_hint: ["'", '"'],
   categories: [StringLit],
   line_breaks: true,
 });
@@ -111,13 +127,22 @@ export const allTokens: TokenType[] = [
   CompareOp,
 ];
 
+/**
+ * The lexer's configuration. Line tracking is off: positions are computed only when reporting.
+ * Chevrotain's checks of the token definitions are skipped (`skipValidations`): they would run on
+ * every first lex of a program, and the build leaves them out (scripts/chevrotain-stubs.ts);
+ * test/unit/syntax/definition.test.ts runs them.
+ * @internal
+ */
+export const LEXER_CONFIG: ILexerConfig = { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true };
+
 let lexer: Lexer | undefined;
 
 /**
  * The one lexer, built on its first `tokenize` rather than when this module loads: building a
  * Chevrotain lexer analyses every pattern, which a program that imports the package but never
- * parses should not pay for. Line tracking is off: positions are computed only when reporting.
+ * parses should not pay for.
  */
 export const filterLexer: Pick<Lexer, 'tokenize'> = {
-  tokenize: (text) => (lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true })).tokenize(text),
+  tokenize: (text) => (lexer ??= new Lexer(allTokens, LEXER_CONFIG)).tokenize(text),
 };
