@@ -81,8 +81,9 @@ const FULL: TestProjectInlineConfiguration[] = [
 
 /**
  * `npm run test:quick` (BQ_TESTS=quick): the 'all' project without the files that need a database
- * server, Chromium, a packed tarball or a fresh copy of the clone (test/setup/engine-selection.ts,
- * `quickExclusions`), and without the load tests and the server suite's runs on other stores.
+ * server, Chromium, a packed tarball, a fresh copy of the clone, child processes or a long time
+ * (test/setup/engine-selection.ts, `quickExclusions`), and without the load tests and the server
+ * suite's runs on other stores.
  */
 const QUICK: TestProjectInlineConfiguration[] = [
   {
@@ -91,6 +92,8 @@ const QUICK: TestProjectInlineConfiguration[] = [
       name: 'quick',
       include: ['test/**/*.test.ts'],
       exclude: ['test/server/load/**', ...quickExclusions(fileURLToPath(new URL('.', import.meta.url)))],
+      // vitest's default on 2 cores is 1 worker; these tests use no process but their own, so 2 fit.
+      maxWorkers: 2,
       typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     },
   },

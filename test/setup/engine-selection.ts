@@ -17,10 +17,10 @@ import type { TestProject } from 'vitest/node';
 import type { ServerName } from './engine-processes.js';
 
 /**
- * The engine self-tests of test/setup, except the cluster's own, which needs only the cluster, and
- * the interrupted-run test, whose child runs start their own.
+ * The engine self-tests of test/setup (the cluster's own needs only the cluster; the other files
+ * of test/setup need no server of this run: the interrupted-run test's child runs start their own).
  */
-const SETUP_SELF_TESTS = /^test\/setup\/(?!(clickhouse-cluster|interrupted-run)\.test\.ts$).*\.test\.ts$/;
+const SETUP_SELF_TESTS = /^test\/setup\/engines\.test\.ts$/;
 
 /** Test files that talk to each server, by path from the repository root. Add a file here when a suite needs one. @internal */
 export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
@@ -81,14 +81,22 @@ export async function enginesNeeded(projects: readonly TestProject[]): Promise<M
 }
 
 /**
- * Test files that need something heavier than this checkout, which `npm run test:quick` leaves
- * out together with every file that needs a database server (`ENGINE_FILES`). @internal
+ * Test files that need something heavier than vitest's own processes, which `npm run test:quick`
+ * leaves out together with every file that needs a database server (`ENGINE_FILES`): a browser,
+ * a packed tarball, a fresh copy of the clone, child processes, or a long time (test/setup/quick-selection.test.ts
+ * fails when a file that starts processes is missing here). @internal
  */
 export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
   'Chromium and a fresh copy of the clone': /^test\/playground\/playground\.test\.ts$/,
   'a packed tarball installed in fresh projects': /^test\/entries\/packed\.test\.ts$/,
   'a fresh copy of the clone with npm ci': /^test\/docs\/examples\.test\.ts$/,
   'child vitest runs that start engines': /^test\/setup\/interrupted-run\.test\.ts$/,
+  'the CLI run as processes': /^test\/cli\/.*\.test\.ts$/,
+  'the MCP server over stdio': /^test\/mcp\/(?!cost\.test\.ts$).*\.test\.ts$/,
+  'builds of the package and bundlers': /^test\/entries\/.*\.test\.ts$/,
+  'server processes (serve, --workers, a second server on the column file)': /^test\/server\/(workers|embedded-store|lifecycle|cluster|e2e)\.test\.ts$/,
+  'the playground build script': /^test\/playground\/build\.test\.ts$/,
+  'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/rollups-(embedded|sqlite)|unit\/errors\/bounded)\.test\.ts$/,
 };
 
 /**
