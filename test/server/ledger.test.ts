@@ -173,3 +173,32 @@ describe('writes', () => {
     expect(store.writes()).toBeLessThanOrEqual(4);
   });
 });
+
+describe('reads', () => {
+  it('that each overlap a write never put back a balance older than what the writes reported', async () => {
+    const real = await storeWith(1_000);
+    let ledger!: Ledger;
+    let overlapping = 0;
+    // Each read of the balance takes its value, then lets one more call charge 10 and that charge
+    // be written, before it answers: every read overlaps a write.
+    const store: Pick<Store, 'balance' | 'charge'> = {
+      charge: (keyId, units) => real.charge(keyId, units),
+      balance: async (keyId) => {
+        const value = await real.balance(keyId);
+        if (overlapping > 0) {
+          overlapping--;
+          ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
+          await ledger.flush();
+        }
+        return value;
+      },
+    };
+    ledger = new Ledger(store);
+    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
+    await ledger.flush();
+    overlapping = 3;
+    // 1,000 - 10, then three more charges of 10 while the balance was being read: 960.
+    expect(await ledger.balance('k')).toBe(960);
+    expect(ledger.charge(await held(ledger, 10), 10).remaining).toBe(950);
+  });
+});

@@ -134,18 +134,21 @@ export class Ledger {
 
   /**
    * Reads the key's balance from the store, between writes: a write running meanwhile may or may
-   * not be in what the read returns, so the read is made again (up to three times; the last one
-   * is kept, and the next write's result corrects it).
+   * not be in what the read returns, so the read is made again (up to three times). A read that
+   * overlapped a write never replaces a balance that write reported (newer than the read, and
+   * matched with the charges it took off); only a key with no balance yet keeps it, and the next
+   * write's result corrects it.
    */
   async #read(keyId: string, state: KeyState): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.#writing;
       const writes = this.#writes;
       const stored = (await this.#store.balance(keyId)) ?? 0;
-      if (attempt === 2 || (writes === this.#writes && !this.#writing)) {
+      if (writes === this.#writes && !this.#writing) {
         state.stored = stored;
         return;
       }
+      if (attempt === 2) state.stored ??= stored;
     }
   }
 
