@@ -73,12 +73,23 @@ function build() {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** Puts back, byte for byte, the files prepack saved, and forgets them. */
+function restoreSaved() {
+  for (const file of readdirSync(SAVED, { recursive: true, withFileTypes: true })) {
+    if (file.isFile()) cpSync(join(file.parentPath, file.name), join(ROOT, relative(SAVED, join(file.parentPath, file.name))));
+  }
+  rmSync(SAVED, { recursive: true });
+}
+
 const stage = process.argv[2];
 if (stage === 'prepare') {
   if (process.env.npm_command === 'exec' && existsSync(new URL('../dist/cli.js', import.meta.url))) process.exit(0);
   if (process.env.BACKLINK_QUERY_SKIP_PREPARE === '1') process.exit(0);
   build();
 } else if (stage === 'prepack') {
+  // A pack that failed after prepack never ran postpack: put its originals back first, so that
+  // what is saved below is the clone's own package.json and guides, not the packed ones.
+  if (existsSync(SAVED)) restoreSaved();
   build();
   const text = readFileSync(MANIFEST, 'utf8');
   const manifest = JSON.parse(text);
@@ -95,12 +106,7 @@ if (stage === 'prepare') {
   delete manifest.scripts.prepare;
   change('package.json', `${JSON.stringify(manifest, null, 2)}\n`);
 } else if (stage === 'postpack') {
-  if (existsSync(SAVED)) {
-    for (const file of readdirSync(SAVED, { recursive: true, withFileTypes: true })) {
-      if (file.isFile()) cpSync(join(file.parentPath, file.name), join(ROOT, relative(SAVED, join(file.parentPath, file.name))));
-    }
-    rmSync(SAVED, { recursive: true });
-  }
+  if (existsSync(SAVED)) restoreSaved();
 } else {
   console.error(`usage: node scripts/lifecycle.mjs prepare|prepack|postpack (got ${stage})`);
   process.exit(2);

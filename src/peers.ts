@@ -74,7 +74,7 @@ export class MissingDependencyError extends Error {
       );
     }
     lines.push(`Install ${one ? 'it' : 'them'} with:`, `  npm install ${packages.join(' ')}`);
-    if (options.command !== undefined) lines.push('or, with npx:', `  npx -p backlink-query ${packages.map((name) => `-p ${name} `).join('')}backlink-query ${options.command}`);
+    if (options.command !== undefined) lines.push('or, outside a project that has backlink-query installed, with npx:', `  npx -p backlink-query ${packages.map((name) => `-p ${name} `).join('')}backlink-query ${options.command}`);
     super(lines.join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
     this.packages = packages;
   }

@@ -1,6 +1,6 @@
 /**
  * `backlink-query mcp`: the MCP tool server for agents, on standard input and output. The SDK
- * (`@modelcontextprotocol/sdk`, an optional peer) and the server itself are loaded only when the
+ * (`@modelcontextprotocol/sdk`, an optional dependency) and the server itself are loaded only when the
  * command runs, so the rest of the CLI starts without them.
  *
  * @module

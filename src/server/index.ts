@@ -1,7 +1,7 @@
 /**
  * The reference server of the Backlink and Keyword Data Service (`backlink-query/server`).
- * Fastify, better-sqlite3, tldts and @duckdb/node-api are optional peer dependencies, loaded on
- * first use.
+ * Fastify, better-sqlite3, tldts, @duckdb/node-api and pg are optional dependencies (installed
+ * with the package, left out by `npm install --omit=optional`), loaded on first use.
  *
  * @example
  * ```ts

@@ -17,7 +17,7 @@ const MISSING_SDK = [
   "backlink-query installs it as an optional dependency; npm install --omit=optional, or a failed install of it (see npm's log), leaves it out.",
   'Install it with:',
   '  npm install @modelcontextprotocol/sdk',
-  'or, with npx:',
+  'or, outside a project that has backlink-query installed, with npx:',
   '  npx -p backlink-query -p @modelcontextprotocol/sdk backlink-query mcp',
   '',
 ].join('\n');

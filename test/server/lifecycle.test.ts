@@ -133,7 +133,7 @@ describe('missing optional dependencies', () => {
     expect(run.stderr).toBe(
       `The backlink-query server needs optional packages that are not installed: ${packages}.\n` +
         "backlink-query installs them as optional dependencies; npm install --omit=optional, or a failed install of one of them (see npm's log), leaves them out.\n" +
-        `Install them with:\n  npm install ${packages.replaceAll(',', '')}\nor, with npx:\n  npx -p backlink-query ${npx} backlink-query ${command}\n`,
+        `Install them with:\n  npm install ${packages.replaceAll(',', '')}\nor, outside a project that has backlink-query installed, with npx:\n  npx -p backlink-query ${npx} backlink-query ${command}\n`,
     );
   });
 
