@@ -13,7 +13,7 @@ import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
-import { estimateUnits } from '../client/units.js';
+import { estimateUntyped } from '../client/units.js';
 import { isParameterError } from '../errors/filter-error.js';
 import { DEFAULT_MAX_LIMIT } from '../server/validation/validate-request.js';
 import { integerOption, parseCommandArgs, sentence, stringOption, UsageError, type ParsedArgs } from './args.js';
@@ -96,7 +96,7 @@ function estimateRun(operation: OperationName, params: Row, settings: RunSetting
   const specs = operations[operation].params as Readonly<Record<string, ParamSpec>>;
   if (!settings.all || !('offset' in specs)) {
     const limited = settings.all && settings.maxRows !== undefined && 'limit' in specs ? { ...params, limit: settings.maxRows } : params;
-    return estimateUnits(operation, limited as never);
+    return estimateUntyped(operation, limited);
   }
   const byRows = settings.maxRows === undefined ? Infinity : operations[operation].price.units * settings.maxRows;
   return Math.min(byRows, settings.maxUnits ?? Infinity);

@@ -43,7 +43,7 @@ export function estimateUnits<Op extends OperationName>(operation: Op, params: P
 
 /**
  * {@link estimateUnits} for parameters whose operation is known only when the program runs (the
- * client's own calls, the MCP server's cost checks), read as the catalogue describes them.
+ * client's own calls, the MCP server's cost checks, the CLI's confirmation), read as the catalogue describes them.
  *
  * @internal
  */
