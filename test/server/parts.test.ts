@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/server/cli/args.js';
-import { progressBar } from '../../src/server/cli/progress.js';
 import { toCsv } from '../../src/server/csv.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { parseKeys } from '../../src/server/keys-config.js';
@@ -57,23 +56,6 @@ describe('CSV cells', () => {
 });
 
 describe('command parts', () => {
-  it('draws a progress bar on a terminal only', () => {
-    const written: string[] = [];
-    const bar = progressBar({ isTTY: true, write: (text: string) => written.push(text) }, 'links');
-    bar.update(5_000, 10_000);
-    bar.update(10_000, 10_000);
-    bar.end();
-    expect(written).toEqual([
-      `\r[${'#'.repeat(15)}${'.'.repeat(15)}]  50%  5,000/10,000 links`,
-      `\r[${'#'.repeat(30)}] 100%  10,000/10,000 links`,
-      '\n',
-    ]);
-    const silent: string[] = [];
-    const quiet = progressBar({ isTTY: false, write: (text: string) => silent.push(text) }, 'links');
-    quiet.update(1, 2);
-    quiet.end();
-    expect(silent).toEqual([]);
-  });
   it('parses options', () => {
     const specs = { port: { value: true }, sample: { value: false } };
     expect(parseArgs(['--port', '80', '--sample'], specs)).toEqual({ ok: true, options: { port: '80', sample: true } });
