@@ -27,9 +27,13 @@
  */
 export const OPTIONAL_DEPENDENCIES: readonly string[] = [
   '@duckdb/node-api',
+  '@fastify/cors',
+  '@fastify/rate-limit',
   '@modelcontextprotocol/sdk',
   'better-sqlite3',
+  'csv-parse',
   'fastify',
+  'fastify-plugin',
   // Not loaded by us: a pin of Fastify's own dependency (~6.6). light-my-request 6.8 needs cookie 2,
   // which asks for Node 22; npm leaves out an optional dependency whose tree fails an engines
   // check, so on Node 20 Fastify would silently not be installed. Fastify finds this copy first.
