@@ -15,6 +15,7 @@
  * @module
  * @internal
  */
+import { lazy } from './shared/lazy.js';
 
 /**
  * The packages that come with backlink-query as `optionalDependencies` (package.json; a test
@@ -85,18 +86,15 @@ export class MissingDependencyError extends Error {
 }
 
 /**
- * Memoizes a loader: the first call loads, later calls share its promise; a failed load is
- * forgotten, so that a later call (after the user installed the package) tries again.
+ * Memoizes a loader ({@link lazy}), always as a promise: the first call loads, later calls share
+ * it; a failed load is forgotten, so that a later call (after the user installed the package)
+ * tries again.
  *
  * @internal
  */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () =>
-    (loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw error;
-    }));
+  const get = lazy(load);
+  return async () => get();
 }
 
 /** Whether `error` says that `name` itself could not be found (ESM or CommonJS). @internal */

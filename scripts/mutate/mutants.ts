@@ -328,7 +328,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'csv-lf-line-ends',
     area: 'wire',
-    file: 'src/server/csv.ts',
+    file: 'src/catalogue/csv.ts',
     find: "return `${lines.join('\\r\\n')}\\r\\n`;",
     replace: "return `${lines.join('\\n')}\\n`;",
     tests: ['test/server/csv.test.ts'],
@@ -336,7 +336,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: 'csv-semicolon-unquoted',
     area: 'wire',
-    file: 'src/server/csv.ts',
+    file: 'src/catalogue/csv.ts',
     find: 'const NEEDS_QUOTES = /[;"\\r\\n]/;',
     replace: 'const NEEDS_QUOTES = /["\\r\\n]/;',
     tests: ['test/server/csv.test.ts'],

@@ -75,6 +75,17 @@ export interface EnumParam {
   readonly caseInsensitive?: boolean;
   readonly doc: string;
 }
+/**
+ * The largest `limit` a server accepts by default (the interface shows no maximum; a server may
+ * configure its own).
+ *
+ * @example
+ * ```ts
+ * validateRequest('links', { url: 'a.com', scope: 'PAGE', limit: String(DEFAULT_MAX_LIMIT) }).ok; // true (backlink-query/server)
+ * ```
+ */
+export const DEFAULT_MAX_LIMIT = 10_000;
+
 /** A non-negative integer with a minimum. */
 export interface IntegerParam {
   readonly kind: 'integer';

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { suggest } from '../validate/suggest.js';
+import { suggest } from '../shared/suggest.js';
 import type { IssueCode } from './issue-codes.js';
 import { isOperationName, operations, type OperationName } from './operations.js';
 import type { EnumParam, FieldsParam, IntegerParam, MonthParam, OrderByParam, ParamSpec, StringListParam, StringParam } from './parameters.js';

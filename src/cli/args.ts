@@ -6,7 +6,7 @@
  * @internal
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { suggest } from '../validate/suggest.js';
+import { suggest } from '../shared/suggest.js';
 
 /** Bad usage of a command: an unknown option, a missing argument, a value that is not a number. @internal */
 export class UsageError extends Error {
@@ -63,16 +63,6 @@ export function unknownOptionMessage(option: string, known: readonly string[]): 
   const name = option.replace(/=[^]*$/, '');
   const hint = name.startsWith('--') && name.length > 2 ? suggest(name.slice(2), known) : undefined;
   return `unknown option ${name}${hint === undefined ? '.' : `; did you mean --${hint}?`}`;
-}
-
-/**
- * A message of another module as the CLI prints it: a sentence ending in a question (a
- * did-you-mean) followed by a period, `...; did you mean links?.`, loses the period.
- *
- * @internal
- */
-export function sentence(message: string): string {
-  return message.replace(/\?\.(?=\s|$)/g, '?');
 }
 
 /**

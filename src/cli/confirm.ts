@@ -16,15 +16,13 @@
 import type { CliIo } from './command.js';
 import { readLine } from './node-io.js';
 import { RefusedError } from './refused.js';
+import { formatUnits } from '../client/units.js';
 
 /**
  * The default `--confirm-above`: runs that may cost more units than this ask first. Above the
  * worst case of one call at the default limit of any operation (links: 4,500). @internal
  */
 export const DEFAULT_CONFIRM_ABOVE = 5000;
-
-/** Formats units for people: `4,500`, or `no upper bound`. @internal */
-export const formatUnits = (units: number): string => (Number.isFinite(units) ? units.toLocaleString('en-US') : 'an unbounded number of');
 
 /**
  * Asks (or refuses) when `estimate` exceeds `threshold`, unless the user already agreed: `yes`

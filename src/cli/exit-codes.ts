@@ -7,10 +7,10 @@
  */
 import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
-import { sentence, UsageError } from './args.js';
+import { UsageError } from './args.js';
 import { EXIT } from './command.js';
 import { RefusedError } from './refused.js';
-import { describeHttpFailure } from './service-error.js';
+import { describeHttpFailure, sentence } from '../client/failure-text.js';
 
 /** Exit code of each client error kind. */
 const API_ERROR_EXIT: Readonly<Record<ApiError['kind'], number>> = {

@@ -14,7 +14,8 @@ import { isParameterError } from '../errors/filter-error.js';
 import { formatIssues, MAX_FORMATTED_ISSUES } from '../errors/format.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter, type ParseResult } from '../syntax/parse.js';
-import { integerOption, parseCommandArgs, sentence, stringOption, UsageError } from './args.js';
+import { integerOption, parseCommandArgs, stringOption, UsageError } from './args.js';
+import { sentence } from '../client/failure-text.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { readAll } from './node-io.js';
 

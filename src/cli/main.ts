@@ -16,7 +16,7 @@ import { nodeIo, packageVersion } from './node-io.js';
 import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
 import { painter } from './style.js';
-import { suggest } from '../validate/suggest.js';
+import { suggest } from '../shared/suggest.js';
 import { unknownOptionMessage, UsageError } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */

@@ -11,7 +11,8 @@ import { MissingDependencyError } from '../peers.js';
 import { integerOption, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
 import { connectedClient, CONNECTION_OPTIONS } from './connection.js';
-import { DEFAULT_CONFIRM_ABOVE, formatUnits } from './confirm.js';
+import { DEFAULT_CONFIRM_ABOVE } from './confirm.js';
+import { formatUnits } from '../client/units.js';
 import { packageVersion } from './node-io.js';
 
 /**

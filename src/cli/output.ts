@@ -12,7 +12,7 @@
  * @module
  * @internal
  */
-import { CSV_DELIMITER, toCsv } from '../server/csv.js';
+import { CSV_DELIMITER, toCsv } from '../catalogue/csv.js';
 import { UsageError } from './args.js';
 import type { TextSink } from './command.js';
 import type { Paint } from './style.js';

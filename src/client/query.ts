@@ -11,7 +11,8 @@
  */
 import { isOperationName, operations, type OperationName } from '../catalogue/operations.js';
 import { ParameterError } from '../errors/filter-error.js';
-import { filterEncoderFor, lazy, type FilterEncoder } from './filter-param.js';
+import { lazy } from '../shared/lazy.js';
+import { isBlank, isBuilder, isFilterNode, sendAsWritten, type FilterEncoder } from './filter-param.js';
 import type { RawParams } from './params.js';
 
 /**
@@ -22,6 +23,27 @@ export type ValidationMode = 'local' | 'server';
 
 /** The validation modes {@link createClient} accepts. @internal */
 export const VALIDATION_MODES: readonly ValidationMode[] = ['local', 'server'];
+
+/** Parser, validator and printer: the whole filter language. */
+const localEncoder = lazy<FilterEncoder>(() => import('./local-filter.js').then((m) => m.normalizeFilter));
+/** The printer only, for ASTs and builder results sent unchecked. */
+const printingEncoder = lazy<FilterEncoder>(() => import('./printed-filter.js').then((m) => m.printedFilter));
+
+/**
+ * The encoder for the filter of one call, loading what it needs on first use. Calls without a
+ * filter, on operations that take none, or with blank text load nothing; so does text with
+ * `'server'` validation.
+ *
+ * @internal
+ */
+export function filterEncoderFor(validation: ValidationMode, operation: OperationName, params: unknown): FilterEncoder | Promise<FilterEncoder> {
+  const value = typeof params === 'object' && params !== null ? (params as Record<string, unknown>)['filter'] : undefined;
+  if (value === undefined || value === null || !isOperationName(operation) || !operations[operation].filter) return sendAsWritten;
+  if (typeof value === 'string') return validation === 'local' && !isBlank(value) ? localEncoder() : sendAsWritten;
+  // Not a filter at all: sendAsWritten says so, once the other parameters have been checked.
+  if (!isFilterNode(value) && !isBuilder(value)) return sendAsWritten;
+  return validation === 'local' ? localEncoder() : printingEncoder();
+}
 
 /** The parameter rules, loaded on the first call with local validation. */
 const loadCheckedQuery = lazy(() => import('./params.js').then((m) => m.checkedQuery));

@@ -65,3 +65,6 @@ export function unitsOf(operation: OperationName, rows: number): number {
   const price = operations[operation].price;
   return price.per === 'request' ? price.units : price.units * rows;
 }
+
+/** Formats units for people: `4,500`, or `an unbounded number of` (for a run with no bound). @internal */
+export const formatUnits = (units: number): string => (Number.isFinite(units) ? units.toLocaleString('en-US') : 'an unbounded number of');

@@ -11,7 +11,7 @@
  */
 import { isOperationName, OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import { checkParameters, type ParameterIssue } from '../catalogue/rules.js';
-import { describeHttpFailure } from '../cli/service-error.js';
+import { describeHttpFailure } from '../client/failure-text.js';
 import type { AnyResult } from '../client/call.js';
 import type { Client } from '../client/client.js';
 import { BudgetError, isApiError, type HttpError } from '../client/errors.js';
@@ -24,10 +24,10 @@ import type { FilterIssue } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
-import { suggest } from '../validate/suggest.js';
+import { suggest } from '../shared/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
 import { CHECK_FILTER, COMPLETE_FILTER, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
-import { formatUnits as units } from '../cli/confirm.js';
+import { formatUnits as units } from '../client/units.js';
 
 /** A tool's answer, as `tools/call` returns it (the SDK's `CallToolResult`, text content only). @internal */
 export interface ToolResult {

@@ -10,7 +10,7 @@
 import { operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { estimateUntyped } from '../client/units.js';
-import { formatUnits as units } from '../cli/confirm.js';
+import { formatUnits as units } from '../client/units.js';
 
 type Params = Readonly<Record<string, unknown>>;
 

@@ -11,7 +11,7 @@
 import { filterFieldsOf } from '../catalogue/filter-fields.js';
 import { MAX_MATRIX_TARGETS, OPERATION_NAMES, operations, type OperationName, type OperationSpec } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
-import { paramSchema, responseSchema, type JsonSchema } from '../server/schemas/json-schema.js';
+import { paramSchema, responseSchema, type JsonSchema } from '../catalogue/json-schema.js';
 
 /** A tool as `tools/list` returns it. @internal */
 export interface ToolDefinition {

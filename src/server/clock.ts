@@ -4,7 +4,14 @@
  *
  * @module
  */
-import type { Clock } from './store/store.js';
+
+/** What every query needs from the clock: the instant "new" is measured from. */
+export interface Clock {
+  /** `YYYY-MM-DDTHH:MM:SS`: links first seen at or after this are new (30 days before now). */
+  readonly newSince: string;
+  /** `YYYY-MM`: the current month. */
+  readonly month: string;
+}
 
 /**
  * Days a link or domain stays "new" after it is first seen.

@@ -16,14 +16,15 @@ export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
 export { loadServerDeps, MissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps } from './deps.js';
 
-export { validateRequest, DEFAULT_MAX_LIMIT, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
+export { validateRequest, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';
 export type { RequestParams } from './validation/request-params.js';
 export { ServiceError, errorEnvelope, errorKind, ERROR_KINDS, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from './errors.js';
 
 export { openApiDocument } from './openapi.js';
-export { querySchema, recordSchema, responseSchema, type JsonSchema } from './schemas/json-schema.js';
-export { toCsv, csvColumns, CSV_DELIMITER } from './csv.js';
+export { querySchema, recordSchema, responseSchema, type JsonSchema } from '../catalogue/json-schema.js';
+export { DEFAULT_MAX_LIMIT } from '../catalogue/parameters.js';
+export { toCsv, csvColumns, CSV_DELIMITER } from '../catalogue/csv.js';
 export { splitUrl, toTarget, type Scope, type Target, type UrlParts } from './target.js';
 export { clockAt, formatTimestamp, NEW_DAYS } from './clock.js';
 

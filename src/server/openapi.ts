@@ -8,7 +8,7 @@
 import { BALANCE_PATH } from '../catalogue/balance.js';
 import { OPERATION_NAMES, operations, type OperationSpec } from '../catalogue/operations.js';
 import { ERROR_KINDS } from './errors.js';
-import { paramSchema, responseSchema, type JsonSchema } from './schemas/json-schema.js';
+import { paramSchema, responseSchema, type JsonSchema } from '../catalogue/json-schema.js';
 
 const errorSchema: JsonSchema = {
   type: 'object',

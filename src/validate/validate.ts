@@ -13,7 +13,7 @@ import { finishIssues } from '../errors/format.js';
 import type { FilterIssue, IssueDraft } from '../errors/issue.js';
 import { assertFilterNode } from '../ast/shape.js';
 import { resolveLimits, type Limits } from './limits.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../shared/suggest.js';
 import { isTimestampLiteral } from './timestamp.js';
 
 /** The operation a filter is meant for, and for matrix the number of targets. */

@@ -1,14 +1,14 @@
 /**
  * `--format csv` writes the service's CSV byte for byte: `;` between cells, a header row, RFC 4180
  * quoting (only cells holding `;`, `"`, CR or LF), booleans true/false, arrays comma-joined, and
- * every line ending in CRLF, as src/server/csv.ts and the interface's format=csv answer do. The
+ * every line ending in CRLF, as src/catalogue/csv.ts and the interface's format=csv answer do. The
  * expected bytes are written by hand from the fixture rows (test/client/helpers/fixtures.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { FixtureServer } from '../client/helpers/fixture-server.js';
 import { useCliFixture } from './helpers/fixture.js';
 import { listWriter, writeRecord } from '../../src/cli/output.js';
-import { toCsv } from '../../src/server/csv.js';
+import { toCsv } from '../../src/catalogue/csv.js';
 import { runCli } from './helpers/run-cli.js';
 
 let server: FixtureServer;

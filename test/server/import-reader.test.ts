@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backlinkRecord } from '../../src/catalogue/records.js';
-import { csvColumns, toCsv } from '../../src/server/csv.js';
+import { csvColumns, toCsv } from '../../src/catalogue/csv.js';
 import { formatOfFile, readLinkRecords, type ImportFormat, type ReadOptions, type RejectedLine } from '../../src/server/import/read-records.js';
 import type { LinkInput } from '../../src/server/sample/dataset.js';
 

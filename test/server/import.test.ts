@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { toCsv } from '../../src/server/csv.js';
+import { toCsv } from '../../src/catalogue/csv.js';
 import { clickhouseLocation, openStoreAt, type StoreLocation } from '../../src/server/cli/open-store.js';
 import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';

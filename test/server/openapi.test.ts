@@ -9,7 +9,7 @@ import AjvModule from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, operations } from '../../src/catalogue/operations.js';
 import { openApiDocument } from '../../src/server/openapi.js';
-import { responseSchema } from '../../src/server/schemas/json-schema.js';
+import { responseSchema } from '../../src/catalogue/json-schema.js';
 import { build, get } from './helpers.js';
 
 // ajv is CommonJS with a default export; under NodeNext the class is on `.default`.

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/server/cli/args.js';
-import { toCsv } from '../../src/server/csv.js';
+import { toCsv } from '../../src/catalogue/csv.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { parseKeys } from '../../src/server/keys-config.js';
 import { KeyRing } from '../../src/server/plugins/key-ring.js';

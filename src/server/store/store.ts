@@ -10,7 +10,11 @@
 import type { FilterNode } from '../../ast/nodes.js';
 import type { RowOf } from '../../catalogue/types.js';
 import type { Target } from '../target.js';
+import type { Clock } from '../clock.js';
 import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from './inputs.js';
+
+/** The clock every query takes; defined with the server's time (`../clock.ts`), part of the store's interface. */
+export type { Clock };
 
 /** The list operations whose rows are groupings of a target's links. */
 export type GroupedOperation = 'links' | 'ref-domains' | 'ref-ips' | 'pages' | 'anchors';
@@ -22,14 +26,6 @@ export interface Page {
   readonly direction: 'ASC' | 'DESC';
   readonly limit: number;
   readonly offset: number;
-}
-
-/** What every query needs from the clock: the instant "new" is measured from. */
-export interface Clock {
-  /** `YYYY-MM-DDTHH:MM:SS`: links first seen at or after this are new (30 days before now). */
-  readonly newSince: string;
-  /** `YYYY-MM`: the current month. */
-  readonly month: string;
 }
 
 /** A page of rows and the number of rows before paging. */

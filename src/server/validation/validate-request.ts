@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isOperationName, operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
+import { DEFAULT_MAX_LIMIT } from '../../catalogue/parameters.js';
 import { checkParameters, defaultValue, parameterIssue, type ParameterIssue, type RuleContext } from '../../catalogue/rules.js';
 import { formatTimestamp } from '../clock.js';
 import { errorEnvelope, type ErrorDetail, type ErrorEnvelope } from '../errors.js';
@@ -15,16 +16,6 @@ import { readWireValue } from './param-rules.js';
 import { badEscapesOf } from './query-string.js';
 import { checkFilter, returnedFieldList } from './cross-checks.js';
 import type { RequestParams } from './request-params.js';
-
-/**
- * The largest `limit` accepted by default.
- *
- * @example
- * ```ts
- * validateRequest('links', { url: 'a.com', scope: 'PAGE', limit: String(DEFAULT_MAX_LIMIT) }).ok; // true
- * ```
- */
-export const DEFAULT_MAX_LIMIT = 10_000;
 
 /** A raw query: what a framework's query parser yields (repeated names become arrays). */
 export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -1,5 +1,5 @@
 /**
- * How the CLI prints the service's refusal of a call: every detail of the error body, each with
+ * How the CLI and the MCP tools describe the service's refusal of a call: every detail of the error body, each with
  * its parameter (as the option that sets it), its rule and its message, and for a filter detail
  * the filter line with a caret under its place. The details and the kind of error are read from
  * the body by the client's `HttpError` (which reads the older shape too).
@@ -7,11 +7,10 @@
  * @module
  * @internal
  */
-import type { HttpError } from '../client/errors.js';
+import type { HttpError } from './errors.js';
 import { sourceAndCaret } from '../errors/format.js';
-import { sentence } from './args.js';
 
-/** What the CLI needs of an `HttpError`. */
+/** What the description needs of an `HttpError`. */
 type HttpFailure = Pick<HttpError, 'status' | 'url' | 'message' | 'requestId' | 'code' | 'details'>;
 
 /** The filter the service was sent, from the request URL. */
@@ -51,4 +50,14 @@ export function describeHttpFailure(failure: HttpFailure, where: (parameter: str
     if (place) lines.push(`    ${place.source}`, `    ${place.caret}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * A message of another module as the CLI prints it: a sentence ending in a question (a
+ * did-you-mean) followed by a period, `...; did you mean links?.`, loses the period.
+ *
+ * @internal
+ */
+export function sentence(message: string): string {
+  return message.replace(/\?\.(?=\s|$)/g, '?');
 }

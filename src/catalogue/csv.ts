@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RecordSpec } from '../catalogue/records.js';
+import type { RecordSpec } from './records.js';
 
 /**
  * The delimiter between cells.

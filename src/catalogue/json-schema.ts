@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { fieldDoc } from '../../catalogue/field-docs.js';
-import { operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
-import type { ParamSpec } from '../../catalogue/parameters.js';
-import type { FieldType, RecordSpec } from '../../catalogue/records.js';
-import { DEFAULT_MAX_LIMIT } from '../validation/validate-request.js';
+import { fieldDoc } from './field-docs.js';
+import { operations, type OperationName, type OperationSpec } from './operations.js';
+import type { ParamSpec } from './parameters.js';
+import type { FieldType, RecordSpec } from './records.js';
+import { DEFAULT_MAX_LIMIT } from './parameters.js';
 
 /** A JSON Schema (the subset generated here). */
 export type JsonSchema = Readonly<Record<string, unknown>>;

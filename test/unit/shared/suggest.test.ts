@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../../src/index.js';
-import { suggest } from '../../../src/validate/suggest.js';
+import { suggest } from '../../../src/shared/suggest.js';
 
 const links = Object.keys(operations.links.record);
 
