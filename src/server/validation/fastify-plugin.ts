@@ -1,15 +1,27 @@
 /**
  * {@link validateRequest} as a Fastify plugin: any route whose config names an operation
  * (`config: { operation: 'links' }`) has its query validated before the handler runs; invalid
- * requests get the 400 envelope, valid ones expose their typed parameters via {@link requestParams}.
+ * requests get the 400 envelope, valid ones expose their typed parameters as
+ * `request.operationParams` (and {@link requestParams}).
  *
  * @module
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { isOperationName, operations } from '../../catalogue/operations.js';
+import type { FastifyPluginAsync, FastifyRequest, RouteOptions } from 'fastify';
+import { isOperationName, OPERATION_NAMES, operations } from '../../catalogue/operations.js';
+import { serverPlugin } from '../deps.js';
 import { badEscapesOf, parseQueryString } from './query-string.js';
 import type { RequestParams } from './request-params.js';
 import { validateRequest, type RawQuery } from './validate-request.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The validated parameters of a route whose config names an operation, defaults applied (set
+     * by {@link validationPlugin}'s preValidation hook); null on other routes, and before that hook.
+     */
+    operationParams: RequestParams | null;
+  }
+}
 
 /** Options of {@link validationPlugin}. */
 export interface ValidationPluginOptions {
@@ -20,8 +32,6 @@ export interface ValidationPluginOptions {
   /** The error docs page of the envelope's `type` (default `/errors`), or how to read it off a request. */
   readonly docsUrl?: string | ((request: FastifyRequest) => string);
 }
-
-const PARAMS = new WeakMap<FastifyRequest, RequestParams>();
 
 /**
  * The operation named by a route's config, if any.
@@ -37,7 +47,14 @@ export function routeOperation(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The validated parameters of a request (after the plugin's hook has run).
+ * The validated parameters of a request, in a handler of a route whose config names an operation
+ * (`request.operationParams`, never null there).
+ *
+ * @throws TypeError when called where there are none: on a route whose config names no operation,
+ * before the validation's preValidation hook (in an onRequest hook), or on an instance without
+ * {@link validationPlugin}. That is a mistake in the server's code, not in a request (a route
+ * registered after the plugin that names an operation the catalogue does not have is refused at
+ * its registration).
  *
  * @example
  * ```ts
@@ -47,9 +64,21 @@ export function routeOperation(request: FastifyRequest): string | undefined {
  * ```
  */
 export function requestParams(request: FastifyRequest): RequestParams {
-  const params = PARAMS.get(request);
-  if (!params) throw new Error('requestParams: the route has no operation in its config, or validationPlugin is not registered.');
+  const params = request.operationParams;
+  if (params == null) {
+    throw new TypeError(`requestParams: ${request.method} ${request.routeOptions.url ?? request.url} has no validated parameters: its route's config names no operation, or validationPlugin is not registered, or its hook has not run yet.`);
+  }
   return params;
+}
+
+/**
+ * Refuses, when it is registered, a route whose config names an operation the catalogue does not
+ * have (each of its requests would otherwise be refused as the caller's fault).
+ */
+function checkRoute(route: RouteOptions): void {
+  const operation = (route.config as { operation?: unknown } | undefined)?.operation;
+  if (operation === undefined || (typeof operation === 'string' && isOperationName(operation))) return;
+  throw new TypeError(`The route ${String(route.method)} ${route.url} names the operation ${JSON.stringify(operation)} in its config; the operations are ${OPERATION_NAMES.join(', ')}.`);
 }
 
 /**
@@ -67,7 +96,12 @@ function badEscapesIn(url: string, query: RawQuery): ReadonlyMap<string, string>
 
 const NO_BAD_ESCAPES: ReadonlyMap<string, string> = new Map();
 
+/** The name of {@link validationPlugin}, for the `dependencies` of plugins that read `request.operationParams`. */
+export const VALIDATION_PLUGIN = 'backlink-query-validation';
+
 const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, options) => {
+  fastify.decorateRequest('operationParams', null);
+  fastify.addHook('onRoute', checkRoute);
   fastify.addHook('preValidation', async (request, reply) => {
     const operation = routeOperation(request);
     if (operation === undefined) return;
@@ -87,19 +121,19 @@ const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, opti
       ...(options.docsUrl ? { docsUrl: typeof options.docsUrl === 'string' ? options.docsUrl : options.docsUrl(request) } : {}),
     });
     if (!result.ok) return reply.code(result.status).header('X-Request-Id', request.id).send(result.body);
-    PARAMS.set(request, result.params);
+    request.operationParams = result.params;
     return undefined;
   });
 };
-// Hooks must apply to the routes of the instance that registers the plugin, not a child context.
-(plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
 
 /**
- * The server's request validation as a Fastify plugin.
+ * The server's request validation as a Fastify plugin (named `backlink-query-validation`, which
+ * plugins that read the parameters name as a dependency). Its hooks apply to the routes of the
+ * instance that registers it.
  *
  * @example
  * ```ts
  * await fastify.register(validationPlugin, { maxLimit: 1000 });
  * ```
  */
-export const validationPlugin: FastifyPluginAsync<ValidationPluginOptions> = plugin;
+export const validationPlugin: FastifyPluginAsync<ValidationPluginOptions> = serverPlugin(plugin, { name: VALIDATION_PLUGIN });
