@@ -7,19 +7,18 @@
  * @module
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { OPERATION_NAMES } from '../catalogue/operations.js';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
-import type { DomainParser } from './deps.js';
+import { serverPlugin, type DomainParser } from './deps.js';
 import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
-import { admitted, installGuard, keyIdOf } from './plugins/guard.js';
+import { guardPlugin } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { localAccounts, type Accounts } from './plugins/accounts.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limiter.js';
 import { installCors, type CorsOrigins } from './plugins/cors.js';
-import { registerOperation } from './routes/operation-route.js';
-import { registerServiceRoutes } from './routes/service-routes.js';
+import { operationRoutes } from './routes/operation-route.js';
+import { serviceRoutes } from './routes/service-routes.js';
 import { isStoreUnavailable } from './store/sql/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
@@ -119,7 +118,7 @@ function logCall(request: FastifyRequest, outcome: { readonly status: number; re
   request.log.info(
     {
       operation: routeOperation(request) ?? null,
-      key_id: keyIdOf(request) ?? null,
+      key_id: request.apiKeyId,
       status: outcome.status,
       units: outcome.units,
       ...(outcome.abandoned === undefined ? {} : { abandoned: outcome.abandoned }),
@@ -135,35 +134,45 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const ring = new KeyRing(await options.store.keys());
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
+  // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
+  fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
+  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
+  // Every answer names its request, whichever hook or handler gives it.
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
   installCors(fastify, options.corsOrigins ?? false);
+  // The guard's onRequest hook runs after CORS's (its refusals carry the grant), and before
+  // validation (401 and 429 before any 400).
   const accounts =
     options.accounts ??
     localAccounts(options.store, options.wallClock ?? Date.now, {
       onLost: (keyId, units) => fastify.log.warn({ key_id: keyId, units }, 'units lost: another process spent them first'),
       onWriteError: (error) => fastify.log.error({ err: error }, 'charges not written yet; retrying'),
     });
-  installGuard(fastify, () => ring, accounts, (id) => perKey.get(id) ?? defaults, (request, call) =>
-    logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
-  );
+  await fastify.register(guardPlugin, {
+    ring: () => ring,
+    accounts,
+    limitsOf: (id) => perKey.get(id) ?? defaults,
+    onAbandoned: (request, call) => logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
+  });
   await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
   // Runs after the HTTP server has closed (in-flight calls answered); the store closes after it
   // when its own onClose hook was added before this plugin (Fastify runs them last-added first).
   fastify.addHook('onClose', () => accounts.flush());
-  for (const name of OPERATION_NAMES) registerOperation(fastify, name, { store: options.store, parser: options.parser, now, accounts });
-  registerServiceRoutes(fastify, accounts);
+  await fastify.register(operationRoutes, { store: options.store, parser: options.parser, now, accounts });
+  await fastify.register(serviceRoutes, { accounts });
 
   const openapi = openApiDocument();
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
   registerPlayground(fastify, options.playgroundDir === undefined ? {} : { dir: options.playgroundDir });
-  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
-  fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
-  fastify.addHook('onResponse', async (request, reply) => logCall(request, { status: reply.statusCode, units: admitted(request)?.units ?? 0, ms: reply.elapsedTime }));
+  fastify.addHook('onResponse', async (request, reply) => logCall(request, { status: reply.statusCode, units: request.admittedCall?.units ?? 0, ms: reply.elapsedTime }));
 };
-// The app owns the not-found and error handlers of the instance it is registered on.
-(plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
 
 /**
- * The service as a Fastify plugin.
+ * The service as a Fastify plugin (named `backlink-query`). It owns the not-found and error
+ * handlers of the instance it is registered on, and its hooks apply there: a hook or route of your
+ * own on that instance answers in the service's envelope by throwing a {@link ServiceError}.
  *
  * @example
  * ```ts
@@ -171,4 +180,4 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
  * await fastify.register(backlinkQueryApp, { store, parser: tldts, keys: [{ id: 'me', key: 'secret-key', units: 1000 }] });
  * ```
  */
-export const backlinkQueryApp: FastifyPluginAsync<AppOptions> = plugin;
+export const backlinkQueryApp: FastifyPluginAsync<AppOptions> = serverPlugin(plugin, { name: 'backlink-query' });

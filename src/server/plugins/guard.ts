@@ -11,26 +11,24 @@
  * @module
  * @internal
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { serverPlugin } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { routeOperation } from '../validation/fastify-plugin.js';
 import type { KeyRing } from './key-ring.js';
 import type { Accounts } from './accounts.js';
 import type { RateLimits } from './rate-limiter.js';
 
-/** What the guard remembers about an admitted request. @internal */
-export interface Admitted {
-  readonly keyId: string;
-  /** Aborted when the client goes away before its answer is written: the call's queries stop. */
-  readonly signal: AbortSignal;
-  /** Units charged (0 until the answer is charged, and when it is not written). */
-  units: number;
-  /**
-   * Runs the call's store work. The call's slot (its place among the key's calls at once) is held
-   * until this work ends, also when the client leaves first: leaving stops the work, it does not
-   * free the slot early.
-   */
-  work<T>(running: Promise<T>): Promise<T>;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The id of the key the request authenticated with (also when it was then refused with 429);
+     * null on routes that take no key, and before the guard's onRequest hook. @internal
+     */
+    apiKeyId: string | null;
+    /** The call the guard admitted under its key's limits; null when it was not admitted. @internal */
+    admittedCall: AdmittedCall | null;
+  }
 }
 
 /** How an abandoned call ended, for its log line. @internal */
@@ -43,14 +41,61 @@ export interface Abandoned {
   readonly ms: number;
 }
 
-const ADMITTED = new WeakMap<FastifyRequest, Admitted>();
-const KEY_OF = new WeakMap<FastifyRequest, string>();
+/** A call admitted under its key's limits, from admission to the end of its work. @internal */
+export class AdmittedCall {
+  readonly keyId: string;
+  /** Units charged (0 until the answer is charged, and when it is not written). */
+  units = 0;
+  readonly #abort = new AbortController();
+  readonly #release: () => void;
+  readonly #reply: FastifyReply;
+  #released = false;
+  #work: Promise<unknown> | undefined;
+  #running = false;
 
-/** The admitted state of a request, if it was admitted. @internal */
-export const admitted = (request: FastifyRequest): Admitted | undefined => ADMITTED.get(request);
+  constructor(keyId: string, release: () => void, reply: FastifyReply) {
+    this.keyId = keyId;
+    this.#release = release;
+    this.#reply = reply;
+  }
 
-/** The id of the key a request authenticated with (also when it was then refused with 429). @internal */
-export const keyIdOf = (request: FastifyRequest): string | undefined => KEY_OF.get(request);
+  /** Aborted when the client goes away before its answer is written: the call's queries stop. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /**
+   * Runs the call's store work. The call's slot (its place among the key's calls at once) is held
+   * until this work ends, also when the client leaves first: leaving stops the work, it does not
+   * free the slot early.
+   */
+  work<T>(running: Promise<T>): Promise<T> {
+    this.#work = running;
+    this.#running = true;
+    const ended = () => void (this.#running = false);
+    running.then(ended, ended);
+    return running;
+  }
+
+  /** The call is over (answered, or its work stopped): its slot is given back, once. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#release();
+  }
+
+  /**
+   * The client left: stops the work, and gives the slot back once the work has stopped (not when
+   * the client left). Says how the call ended, for its log line.
+   */
+  async abandon(): Promise<Abandoned> {
+    const working = this.#running;
+    this.#abort.abort();
+    await this.#work?.catch(() => undefined);
+    this.release();
+    return { keyId: this.keyId, units: this.units, cancelled: working, ms: this.#reply.elapsedTime };
+  }
+}
 
 /** Whether a route takes a key: every operation, and routes configured `{ keyed: true }`. @internal */
 export const isKeyed = (request: FastifyRequest): boolean =>
@@ -65,57 +110,54 @@ function takeQueryKey(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
 }
 
-/** Installs the guard hooks; `onAbandoned` is told about a call whose client left, once its work has ended. @internal */
-export function installGuard(
-  fastify: FastifyInstance,
-  ring: () => KeyRing,
-  accounts: Pick<Accounts, 'admit'>,
-  limitsOf: (keyId: string) => RateLimits,
-  onAbandoned: (request: FastifyRequest, call: Abandoned) => void,
-): void {
-  const calls = new WeakMap<FastifyRequest, { readonly abort: AbortController; readonly release: () => void; readonly reply: FastifyReply; work?: Promise<unknown>; running: boolean }>();
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    if (!isKeyed(request)) return;
-    const queryKey = request.method === 'GET' ? takeQueryKey(request) : undefined;
-    const keyId = ring().authenticate(request.headers.authorization, queryKey);
-    if (keyId === undefined) {
-      throw new ServiceError(401, 'A valid API key is required: send the header "Authorization: Apikey <key>" or the query parameter key=<key>.');
-    }
-    KEY_OF.set(request, keyId);
-    const admission = await accounts.admit(keyId, limitsOf(keyId));
-    if (!admission.ok) {
-      const what = admission.reason === 'rate' ? 'requests per second' : 'requests at once';
-      throw new ServiceError(429, `Too many ${what} for this key; retry after ${admission.retryAfterSeconds} s.`, [], {
-        'Retry-After': String(admission.retryAfterSeconds),
-      });
-    }
-    const call = { abort: new AbortController(), release: admission.release, reply, work: undefined as Promise<unknown> | undefined, running: false };
-    calls.set(request, call);
-    ADMITTED.set(request, {
-      keyId,
-      signal: call.abort.signal,
-      units: 0,
-      work: (running) => {
-        call.work = running;
-        call.running = true;
-        const ended = () => void (call.running = false);
-        running.then(ended, ended);
-        return running;
-      },
-    });
-  });
-  // A call answered (or refused) is over: its work ended before its answer was written.
-  fastify.addHook('onResponse', async (request) => calls.get(request)?.release());
-  fastify.addHook('onRequestAbort', async (request) => {
-    const call = calls.get(request);
-    const state = ADMITTED.get(request);
-    if (!call || !state) return;
-    const working = call.running;
-    call.abort.abort();
-    // The slot is given back when the work has stopped, not when the client left.
-    await call.work?.catch(() => undefined);
-    call.release();
-    onAbandoned(request, { keyId: state.keyId, units: state.units, cancelled: working, ms: call.reply.elapsedTime });
-  });
+/** The name of {@link guardPlugin}, for the `dependencies` of plugins that read its decorations. @internal */
+export const GUARD_PLUGIN = 'backlink-query-guard';
+
+/** Options of {@link guardPlugin}. @internal */
+export interface GuardOptions {
+  readonly ring: () => KeyRing;
+  readonly accounts: Pick<Accounts, 'admit'>;
+  readonly limitsOf: (keyId: string) => RateLimits;
+  /** Told about a call whose client left, once its work has ended. */
+  readonly onAbandoned: (request: FastifyRequest, call: Abandoned) => void;
 }
+
+/**
+ * The guard's hooks, and the request decorations `apiKeyId` and `admittedCall`.
+ *
+ * @example
+ * ```ts
+ * await fastify.register(guardPlugin, { ring: () => ring, accounts, limitsOf: () => DEFAULT_RATE_LIMITS, onAbandoned: () => {} });
+ * ```
+ * @internal
+ */
+export const guardPlugin = serverPlugin<GuardOptions>(
+  async (fastify, { ring, accounts, limitsOf, onAbandoned }) => {
+    fastify.decorateRequest('apiKeyId', null);
+    fastify.decorateRequest('admittedCall', null);
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!isKeyed(request)) return;
+      const queryKey = request.method === 'GET' ? takeQueryKey(request) : undefined;
+      const keyId = ring().authenticate(request.headers.authorization, queryKey);
+      if (keyId === undefined) {
+        throw new ServiceError(401, 'A valid API key is required: send the header "Authorization: Apikey <key>" or the query parameter key=<key>.');
+      }
+      request.apiKeyId = keyId;
+      const admission = await accounts.admit(keyId, limitsOf(keyId));
+      if (!admission.ok) {
+        const what = admission.reason === 'rate' ? 'requests per second' : 'requests at once';
+        throw new ServiceError(429, `Too many ${what} for this key; retry after ${admission.retryAfterSeconds} s.`, [], {
+          'Retry-After': String(admission.retryAfterSeconds),
+        });
+      }
+      request.admittedCall = new AdmittedCall(keyId, admission.release, reply);
+    });
+    // A call answered (or refused) is over: its work ended before its answer was written.
+    fastify.addHook('onResponse', async (request) => request.admittedCall?.release());
+    fastify.addHook('onRequestAbort', async (request) => {
+      const call = request.admittedCall;
+      if (call) onAbandoned(request, await call.abandon());
+    });
+  },
+  { name: GUARD_PLUGIN },
+);

@@ -1,24 +1,25 @@
 /**
- * One route per operation of the catalogue, all built by the same function: validated
- * parameters (validationPlugin) → the operation's answer → the charge → JSON or CSV.
+ * One route per operation of the catalogue, all built by the same function: the guard's admitted
+ * call and the validated parameters (validationPlugin) → the operation's answer → the charge → JSON
+ * or CSV. A plugin that needs the guard and the validation registered before it.
  *
  * @module
  * @internal
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
+import { OPERATION_NAMES, operations, type OperationName, type OperationSpec } from '../../catalogue/operations.js';
 import { clockAt } from '../clock.js';
 import { csvColumns, toCsv } from '../../catalogue/csv.js';
-import type { DomainParser } from '../deps.js';
+import { serverPlugin, type DomainParser } from '../deps.js';
 import { ServiceError } from '../errors.js';
-import { admitted, type Admitted } from '../plugins/guard.js';
+import { GUARD_PLUGIN, type AdmittedCall } from '../plugins/guard.js';
 import type { Accounts } from '../plugins/accounts.js';
 import type { Hold } from '../plugins/ledger.js';
 import { forCall } from '../store/call-signal.js';
 import { querySchema, responseSchema } from '../../catalogue/json-schema.js';
 import type { Store } from '../store/store.js';
-import { requestParams } from '../validation/fastify-plugin.js';
+import { requestParams, VALIDATION_PLUGIN } from '../validation/fastify-plugin.js';
 import type { RequestParams } from '../validation/request-params.js';
 import type { Answer } from './answer.js';
 import { ANSWERS } from './answers.js';
@@ -38,10 +39,24 @@ export interface RouteContext {
  */
 export const operationPaths = (spec: OperationSpec): readonly string[] => [spec.path, spec.path.replace(/^\/_api(?=\/)/, '')];
 
-/** Registers the GET route of one operation at each of its paths (other methods: 405, see service-routes.ts). @internal */
-export function registerOperation(fastify: FastifyInstance, name: OperationName, ctx: RouteContext): void {
-  for (const path of operationPaths(operations[name])) registerAt(fastify, path, name, ctx);
-}
+/**
+ * The GET route of every operation at each of its paths (other methods: 405, see
+ * service-routes.ts). Its handlers read the guard's `request.admittedCall` and the validation's
+ * `request.operationParams`: registering it without both plugins registered before it fails
+ * `ready()`.
+ *
+ * @example
+ * ```ts
+ * await fastify.register(operationRoutes, { store, accounts, parser, now });
+ * ```
+ * @internal
+ */
+export const operationRoutes = serverPlugin<RouteContext>(
+  async (fastify, ctx) => {
+    for (const name of OPERATION_NAMES) for (const path of operationPaths(operations[name])) registerAt(fastify, path, name, ctx);
+  },
+  { name: 'backlink-query-operations', dependencies: [GUARD_PLUGIN, VALIDATION_PLUGIN] },
+);
 
 function registerAt(fastify: FastifyInstance, path: string, name: OperationName, ctx: RouteContext): void {
   const spec: OperationSpec = operations[name];
@@ -54,7 +69,8 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
     validatorCompiler: () => () => true,
     handler: async (request, reply) => {
       const params = requestParams(request);
-      const call = admitted(request)!;
+      // An operation's route is keyed: the guard admitted the call before validation ran.
+      const call = request.admittedCall!;
       const hold = await admit(ctx, call.keyId, spec, params);
       let answer: Answer;
       try {
@@ -96,11 +112,19 @@ async function admit(ctx: RouteContext, keyId: string, spec: OperationSpec, para
   ]);
 }
 
-/** The most a call can cost: its price per request, or per line times the most lines it can return. @internal */
+/**
+ * The most a call can cost: its price per request, or per line times the most lines it can return
+ * (its `limit`, else its number of `urls`, else the catalogue's `price.maxLines`).
+ *
+ * @throws TypeError for an operation priced per line that has none of the three: a catalogue entry
+ * the server cannot hold units for, a mistake in the catalogue (every operation of it has one; no
+ * request can cause this).
+ * @internal
+ */
 export function worstCase(spec: OperationSpec, params: RequestParams): number {
   if (spec.price.per === 'request') return spec.price.units;
   const lines = params.limit ?? params.urls?.length ?? spec.price.maxLines;
-  if (lines === undefined) throw new Error(`${spec.method}: no bound on the lines a call returns (limit, urls or price.maxLines)`);
+  if (lines === undefined) throw new TypeError(`${spec.method}: no bound on the lines a call returns (limit, urls or price.maxLines)`);
   return spec.price.units * lines;
 }
 
@@ -110,7 +134,7 @@ export function worstCase(spec: OperationSpec, params: RequestParams): number {
  * connection closed on before that, and a call whose client has already left, are not charged.
  * Returns whether the answer is to be written.
  */
-async function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, call: Admitted, hold: Hold, units: number): Promise<boolean> {
+async function charge(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, call: AdmittedCall, hold: Hold, units: number): Promise<boolean> {
   const charged = await ctx.accounts.charge(hold, units);
   if (gone(request)) {
     ctx.accounts.release(charged.hold);

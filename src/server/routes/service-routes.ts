@@ -5,12 +5,13 @@
  * @module
  * @internal
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BALANCE_PATH, type BalanceResponse } from '../../catalogue/balance.js';
 import { ERROR_KINDS } from '../../catalogue/errors.js';
 import { parameterIssue } from '../../catalogue/rules.js';
+import { serverPlugin } from '../deps.js';
 import { ServiceError } from '../errors.js';
-import { keyIdOf } from '../plugins/guard.js';
+import { GUARD_PLUGIN } from '../plugins/guard.js';
 import { invalidRequestMessage } from '../validation/validate-request.js';
 import type { Accounts } from '../plugins/accounts.js';
 
@@ -88,23 +89,46 @@ function answerOtherMethods(fastify: FastifyInstance): void {
   });
 }
 
-/** Registers the balance, the error docs page, and the 405 of every other method on their paths and the operations'. @internal */
-export function registerServiceRoutes(fastify: FastifyInstance, accounts: Pick<Accounts, 'balance'>): void {
-  answerOtherMethods(fastify);
-  for (const path of BALANCE_PATHS) {
-    fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
-      refuseParameters(request.query);
-      const units = await accounts.balance(keyIdOf(request)!);
-      return { meta: { request_id: request.id, status_code: 200, success: true }, data: { units_remaining: units ?? 0 } };
-    });
-  }
-  // Keyed, free and refused like the balance above (401, 429 and 400 in the error envelope); the
-  // answer itself is the bare number.
-  fastify.get(LEGACY_BALANCE_PATH, { config: { keyed: true }, exposeHeadRoute: false }, async (request, reply) => {
-    refuseParameters(request.query);
-    const units = await accounts.balance(keyIdOf(request)!);
-    return reply.type('text/plain; charset=utf-8').send(String(units ?? 0));
-  });
-  const page = errorsPage();
-  fastify.get(ERRORS_PAGE_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+/** The key of a request to a keyed route: the guard authenticated it before the handler runs. */
+const keyIdOf = (request: FastifyRequest): string => request.apiKeyId!;
+
+/** Options of {@link serviceRoutes}. @internal */
+export interface ServiceRoutesOptions {
+  readonly accounts: Pick<Accounts, 'balance'>;
 }
+
+/**
+ * The balance, the error docs page, and the 405 of every other method on their paths and the
+ * operations' (its hook asks the router when a request comes, so it covers the routes registered
+ * after it too). The balance reads the
+ * guard's `request.apiKeyId`: registering this without the guard registered before it fails
+ * `ready()`.
+ *
+ * @example
+ * ```ts
+ * await fastify.register(serviceRoutes, { accounts });
+ * ```
+ * @internal
+ */
+export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
+  async (fastify, { accounts }) => {
+    answerOtherMethods(fastify);
+    for (const path of BALANCE_PATHS) {
+      fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
+        refuseParameters(request.query);
+        const units = await accounts.balance(keyIdOf(request));
+        return { meta: { request_id: request.id, status_code: 200, success: true }, data: { units_remaining: units ?? 0 } };
+      });
+    }
+    // Keyed, free and refused like the balance above (401, 429 and 400 in the error envelope); the
+    // answer itself is the bare number.
+    fastify.get(LEGACY_BALANCE_PATH, { config: { keyed: true }, exposeHeadRoute: false }, async (request, reply) => {
+      refuseParameters(request.query);
+      const units = await accounts.balance(keyIdOf(request));
+      return reply.type('text/plain; charset=utf-8').send(String(units ?? 0));
+    });
+    const page = errorsPage();
+    fastify.get(ERRORS_PAGE_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  },
+  { name: 'backlink-query-service-routes', dependencies: [GUARD_PLUGIN] },
+);
