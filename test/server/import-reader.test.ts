@@ -6,7 +6,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backlinkRecord } from '../../src/catalogue/records.js';
 import { csvColumns, toCsv } from '../../src/catalogue/csv.js';
-import { formatOfFile, readLinkRecords, type ImportFormat, type ReadOptions, type RejectedLine } from '../../src/server/import/read-records.js';
+import {
+  formatOfFile,
+  ImportFileError,
+  isImportFileError,
+  readLinkRecords,
+  type ImportFormat,
+  type ReadOptions,
+  type RejectedLine,
+} from '../../src/server/import/read-records.js';
 import type { LinkInput } from '../../src/server/sample/dataset.js';
 
 const LINK: LinkInput = {
@@ -304,15 +312,26 @@ describe('CSV', () => {
     ]);
   });
 
+  it('reports a broken record at the line it starts on, after quoted line ends in its earlier cells', async () => {
+    const broken = csvRow(COLUMN.anchor!, '"two\nlines"').replace(';Ten SEO tools;', ';say "hi";');
+    const lines = [/* 1 */ HEADER, /* 2-3 */ broken, /* 4 */ LINK_CSV, /* 5-7 */ csvRow(COLUMN.anchor!, '"a\r\nb\nc"').replace(';en;', ';"e"n;'), /* 8 */ LINK_CSV];
+    const result = await read([lines.join('\r\n')], 'csv');
+    expect(result.links).toEqual([LINK, LINK]);
+    expect(result.rejected).toEqual([
+      { line: 2, reason: 'quote inside an unquoted cell' },
+      { line: 5, reason: 'text after a closing quote' },
+    ]);
+  });
+
   it('counts a final ; as one more, empty, cell', async () => {
     const result = await read([`${HEADER}\r\n${LINK_CSV};\r\n${LINK_CSV};`], 'csv');
     expect(result.rejected).toEqual([
       { line: 2, reason: 'expected 28 cells, found 29' },
       { line: 3, reason: 'expected 28 cells, found 29' },
     ]);
-    await expect(read([`${HEADER};\r\n`], 'csv')).rejects.toThrow(new Error('CSV header (line 1): unknown column ""'));
+    await expect(read([`${HEADER};\r\n`], 'csv')).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): unknown column ""', 1));
     const spaced = HEADER.replace(';anchor;', ';anchor ;');
-    await expect(read([`${spaced}\r\n`], 'csv')).rejects.toThrow(new Error('CSV header (line 1): missing column anchor; unknown column "anchor "'));
+    await expect(read([`${spaced}\r\n`], 'csv')).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor; unknown column "anchor "', 1));
   });
 
   it('rejects a record longer than 16 MiB characters without keeping it, and reads on', async () => {
@@ -328,28 +347,56 @@ describe('CSV', () => {
 
     it('fails the whole file on a missing column, naming it', async () => {
       const noAnchor = HEADER.replace(';anchor;', ';');
-      await expect(fails(`${noAnchor}\r\n`)).rejects.toThrow(new Error('CSV header (line 1): missing column anchor'));
+      await expect(fails(`${noAnchor}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor', 1));
     });
 
     it('fails the whole file on an unknown (typo) column, naming both sides', async () => {
       const rejected: RejectedLine[] = [];
       const typo = HEADER.replace(';anchor;', ';anchr;');
       const reading = readLinkRecords(chunked([`${typo}\r\n${LINK_CSV}\r\n${LINK_CSV}\r\n`]), { format: 'csv', onReject: (r) => rejected.push(r) });
-      await expect(reading.next()).rejects.toThrow(new Error('CSV header (line 1): missing column anchor; unknown column anchr'));
+      await expect(reading.next()).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor; unknown column anchr', 1));
       expect(rejected).toEqual([]);
     });
 
     it('names several columns, and duplicates', async () => {
       const header = HEADER.replace(';lang;', ';language;').replace(';ip_address;', ';ip;').replace('is_lost', 'is_lost;is_ugc');
       await expect(fails(`${header}\n`)).rejects.toThrow(
-        new Error('CSV header (line 1): missing columns ip_address, lang; unknown columns ip, language; duplicate column is_ugc'),
+        new ImportFileError('wrong_columns', 'CSV header (line 1): missing columns ip_address, lang; unknown columns ip, language; duplicate column is_ugc', 1),
       );
     });
 
     it('fails an empty file and a broken header line', async () => {
-      await expect(fails('')).rejects.toThrow(new Error('CSV file has no header line'));
-      await expect(fails('\r\n\r\n')).rejects.toThrow(new Error('CSV file has no header line'));
-      await expect(fails(`\n"${HEADER}`)).rejects.toThrow(new Error('CSV header (line 2): unterminated quoted cell at end of file'));
+      await expect(fails('')).rejects.toThrow(new ImportFileError('no_header', 'CSV file has no header line'));
+      await expect(fails('\r\n\r\n')).rejects.toThrow(new ImportFileError('no_header', 'CSV file has no header line'));
+      await expect(fails(`\n"${HEADER}`)).rejects.toThrow(new ImportFileError('invalid_header', 'CSV header (line 2): unterminated quoted cell at end of file', 2));
+    });
+
+    it('fails with an ImportFileError: a code that says why, and the line of the header', async () => {
+      const failure = async (text: string) => {
+        const error: unknown = await fails(text).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(isImportFileError(error)).toBe(true);
+        expect(error).toBeInstanceOf(ImportFileError);
+        const { name, code, line, message } = error as ImportFileError;
+        return { name, code, line, message };
+      };
+      expect(await failure('\r\n')).toEqual({ name: 'ImportFileError', code: 'no_header', line: undefined, message: 'CSV file has no header line' });
+      expect(await failure(`\r\n\r\n${HEADER.replace(';anchor;', ';an"chor;')}\r\n${LINK_CSV}\r\n`)).toEqual({
+        name: 'ImportFileError',
+        code: 'invalid_header',
+        line: 3,
+        message: 'CSV header (line 3): quote inside an unquoted cell',
+      });
+      expect(await failure(`\n${HEADER.replace(';anchor;', ';anchr;')}\n`)).toEqual({
+        name: 'ImportFileError',
+        code: 'wrong_columns',
+        line: 2,
+        message: 'CSV header (line 2): missing column anchor; unknown column anchr',
+      });
+      expect(isImportFileError(new Error('CSV file has no header line'))).toBe(false);
+      expect(isImportFileError(Object.assign(new Error('x'), { name: 'ImportFileError', code: 'no_header' }))).toBe(false);
     });
   });
 });

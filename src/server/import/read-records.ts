@@ -6,7 +6,8 @@
  * The fields and their types are those of the `links` record of the catalogue: every field but
  * `is_new` is required, `is_new` is ignored (it depends on the clock), any other field rejects the
  * record. A bad record is reported with the physical line it starts on and never stops the read;
- * only a CSV header with missing or unknown columns fails the whole file.
+ * only a CSV file whose header is missing, broken or names the wrong columns fails as a whole
+ * ({@link ImportFileError}).
  *
  * @module
  */
@@ -14,6 +15,9 @@ import { operations } from '../../catalogue/operations.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import type { LinkInput } from '../sample/dataset.js';
 import { splitHostPath } from '../target.js';
+import { ImportFileError } from './import-error.js';
+
+export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import-error.js';
 
 /**
  * The format of an export file.
@@ -426,7 +430,7 @@ class CsvParser implements Parser {
         break;
     }
     this.state = CsvState.CellStart;
-    if (this.columns === undefined) throw new Error('CSV file has no header line');
+    if (this.columns === undefined) throw new ImportFileError('no_header', 'CSV file has no header line');
   }
 
   private startRecord(): void {
@@ -469,7 +473,7 @@ class CsvParser implements Parser {
   }
 
   private header(names: string[], line: number, error: string | undefined): void {
-    if (error !== undefined) throw new Error(`CSV header (line ${line}): ${error}`);
+    if (error !== undefined) throw new ImportFileError('invalid_header', `CSV header (line ${line}): ${error}`, line);
     const problems: string[] = [];
     const missing = FIELDS.filter((field) => !names.includes(field.name)).map((field) => field.name);
     const unknown = names.filter((name) => !KNOWN_FIELDS.has(name)).map(shown);
@@ -477,7 +481,7 @@ class CsvParser implements Parser {
     if (missing.length > 0) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
     if (unknown.length > 0) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
     if (duplicate.length > 0) problems.push(`duplicate column${duplicate.length > 1 ? 's' : ''} ${duplicate.join(', ')}`);
-    if (problems.length > 0) throw new Error(`CSV header (line ${line}): ${problems.join('; ')}`);
+    if (problems.length > 0) throw new ImportFileError('wrong_columns', `CSV header (line ${line}): ${problems.join('; ')}`, line);
     this.columns = FIELDS.map((field) => names.indexOf(field.name));
     this.width = names.length;
   }
@@ -501,9 +505,14 @@ class CsvParser implements Parser {
 /**
  * Reads backlink records from a byte stream (e.g. `fs.createReadStream`) and yields batches of the
  * valid ones, in file order; memory stays constant whatever the file's size. A record that is not
- * valid goes to `onReject` with the physical line it starts on and the reason. Throws only for a
- * CSV file whose header misses a field or names an unknown one (or that has no header at all), and
- * for a `batchSize` that is not a positive integer.
+ * valid goes to `onReject` with the physical line it starts on and the reason. Besides the errors of
+ * `input` itself, it throws only for a CSV file that cannot be read at all, before yielding any of
+ * its records, and for a bad `batchSize`.
+ *
+ * @throws ImportFileError (a rejection) when a CSV file has no header line (`no_header`), a header
+ *   line that is not valid CSV (`invalid_header`), or a header that misses a column of the record,
+ *   names an unknown one or names one twice (`wrong_columns`)
+ * @throws RangeError (a rejection) when `batchSize` is not a positive integer
  *
  * @example
  * ```ts

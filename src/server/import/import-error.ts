@@ -1,0 +1,60 @@
+/**
+ * The error of an import file that cannot be read at all, as opposed to a bad record, which is
+ * reported with its line and skipped (`onReject` of {@link readLinkRecords}).
+ *
+ * @module
+ */
+
+/** The brand of {@link ImportFileError} (the package's convention: see docs/errors.md). */
+const IMPORT_FILE_ERROR = Symbol.for('backlink-query.ImportFileError');
+
+/**
+ * Why a whole import file is refused:
+ * - `no_header`: a CSV file without a header line (empty, or blank lines only);
+ * - `invalid_header`: a CSV header line that is not valid CSV (a stray or unterminated quote, a CR
+ *   not followed by LF, longer than the longest record read);
+ * - `wrong_columns`: a CSV header that misses a column of the record, names an unknown one or
+ *   names one twice.
+ */
+export type ImportFileErrorCode = 'no_header' | 'invalid_header' | 'wrong_columns';
+
+/**
+ * An import file that cannot be read at all: thrown by {@link readLinkRecords} before it yields
+ * any record of the file. `code` says why, for programs; the message names the line and the
+ * columns at fault.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   for await (const links of readLinkRecords(createReadStream('links.csv'), { format: 'csv', onReject })) await save(links);
+ * } catch (error) {
+ *   if (isImportFileError(error)) console.error(error.code, error.message); // wrong_columns CSV header (line 1): unknown column anchr
+ *   else throw error;
+ * }
+ * ```
+ */
+export class ImportFileError extends Error {
+  override readonly name = 'ImportFileError';
+  /** Why, for programs. */
+  readonly code: ImportFileErrorCode;
+  /** The 1-based line of the header at fault; `undefined` for `no_header`. */
+  readonly line: number | undefined;
+  constructor(code: ImportFileErrorCode, message: string, line?: number) {
+    super(message);
+    this.code = code;
+    this.line = line;
+    Object.defineProperty(this, IMPORT_FILE_ERROR, { value: true });
+  }
+}
+
+/**
+ * Whether `value` is an {@link ImportFileError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isImportFileError(new ImportFileError('no_header', 'CSV file has no header line')); // true
+ * ```
+ */
+export function isImportFileError(value: unknown): value is ImportFileError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[IMPORT_FILE_ERROR] === true;
+}
