@@ -278,6 +278,12 @@ type CsvState = (typeof CsvState)[keyof typeof CsvState];
 /**
  * The CSV records of a text: an RFC 4180 state machine that keeps the physical line each record
  * starts on, and turns cells into link records after checking the header.
+ *
+ * Not csv-parse (tried for issue 23, with csv-parse 7): after a bad closing quote it stays inside
+ * the quotes and swallows the next lines; it has no error for a CR outside quotes; with
+ * `skip_records_with_error` its `max_record_size` silently drops every later record, so an
+ * unterminated quote makes it hold the rest of the file in memory; it gives no record's first
+ * line; and it takes about twice the CPU of this reader (50,000 against 100,000 records a second).
  */
 class CsvParser implements Parser {
   private state: CsvState = CsvState.CellStart;
