@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     opened = await openPostgresStore({ url: location, parser: tldts });
   } else if (store === 'clickhouse') {
     // `backlink-query seed --database-url clickhouse://...`: the CLI's own parsing and opening (shards, database, ledger).
-    const { clickhouseLocation, openStoreAt } = await import('../../src/server/cli/open-store.js');
+    const { clickhouseLocation, openStoreAt } = await import('../../src/server/store/open.js');
     const where = clickhouseLocation(location);
     if (typeof where === 'string') throw new Error(`seed-child: ${where}`);
     opened = await openStoreAt(where, tldts);

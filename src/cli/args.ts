@@ -23,13 +23,14 @@ export interface ParsedArgs {
 }
 
 /**
- * Parses `args` strictly against `options`. A lone `-` is a positional (it means stdin).
+ * Parses `args` strictly against `options`. A lone `-` is a positional (it means stdin);
+ * `positionals: false` makes any positional a usage error.
  *
  * @internal
  */
-export function parseCommandArgs(args: readonly string[], options: OptionTable): ParsedArgs {
+export function parseCommandArgs(args: readonly string[], options: OptionTable, { positionals: allowPositionals = true } = {}): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals, strict: true });
     return { values: values as ParsedArgs['values'], positionals };
   } catch (error) {
     throw new UsageError(usageMessage(error, Object.keys(options)));
@@ -45,6 +46,7 @@ function usageMessage(error: unknown, known: readonly string[]): string {
   const code = (error as { code?: unknown } | null)?.code;
   const quoted = /'([^']*)'/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) return unknownOptionMessage(quoted, known);
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && quoted !== undefined) return `unexpected argument ${JSON.stringify(quoted)}.`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
     const name = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
     if (message.endsWith('argument missing')) return `${name} needs a value.`;
@@ -83,4 +85,18 @@ export function integerOption(values: ParsedArgs['values'], name: string, min: n
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/**
+ * Reads a date option (ISO 8601: `2026-06-15`, `2026-06-15T12:00:00`, UTC unless it names a
+ * zone); `undefined` when absent.
+ *
+ * @internal
+ */
+export function dateOption(values: ParsedArgs['values'], name: string): Date | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const date = typeof raw === 'string' ? new Date(/[zZ]|[+-]\d\d:\d\d$/.test(raw) ? raw : `${raw}Z`) : new Date(NaN);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`--${name} must be a date such as 2026-06-15 or 2026-06-15T12:00:00, not ${JSON.stringify(raw)}.`);
+  return date;
 }

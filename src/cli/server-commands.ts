@@ -6,9 +6,9 @@
  * @module
  * @internal
  */
-import { importCommand } from '../server/cli/import-command.js';
-import { seedCommand } from '../server/cli/seed-command.js';
-import { serveCommand } from '../server/cli/serve-command.js';
+import { importCommand } from './server/import.js';
+import { seedCommand } from './server/seed.js';
+import { serveCommand } from './server/serve.js';
 import type { Command } from './command.js';
 
 /** The server's commands. */

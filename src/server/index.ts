@@ -14,7 +14,7 @@
  */
 export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
-export { loadServerDeps, MissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps } from './deps.js';
+export { loadServerDeps, MissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps, type StoreDeps } from './deps.js';
 
 export { validateRequest, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';
@@ -68,3 +68,22 @@ export { createSqlStore, type SqlStoreOptions } from './store/sql/sql-store.js';
 export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/sql/connection.js';
 export type { Fragment } from './store/sql/fragment.js';
 export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/sqlite/connection.js';
+
+// What the command line's server commands (src/cli/server) use: stores named as on the command
+// line, the accounts of several processes, and the import reader.
+export {
+  clickhouseLocation,
+  DATABASE_URL_ENV,
+  DEFAULT_LEDGER,
+  describeLocation,
+  filesOf,
+  loadDepsFor,
+  openStoreAt,
+  storeLocation,
+  type ClickhouseLocation,
+  type StoreLocation,
+  type StoreOptions,
+} from './store/open.js';
+export { localAccounts, type Accounts } from './plugins/accounts.js';
+export { remoteAccounts, shareAccounts } from './cluster.js';
+export { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from './import/read-records.js';

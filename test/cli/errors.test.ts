@@ -45,7 +45,7 @@ describe('did you mean', () => {
   it('suggests the closest option of a server command', async () => {
     const run = await runCli(['serve', '--prot', '3000']);
     expect(run.code).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe('Unknown option --prot; did you mean --port?');
+    expect(run.stderr.split('\n')[0]).toBe('backlink-query serve: unknown option --prot; did you mean --port?');
   });
 
   it('says an option needs a value in its own words', async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { finishPhases, phaseProgress, type PhaseProgress } from '../../src/server/cli/progress.js';
+import { finishPhases, phaseProgress, type PhaseProgress } from '../../src/cli/progress.js';
 import { runCli } from './helpers/run-cli.js';
 import { runTty } from './helpers/run-tty.js';
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { toCsv } from '../../src/catalogue/csv.js';
-import { clickhouseLocation, openStoreAt, type StoreLocation } from '../../src/server/cli/open-store.js';
+import { clickhouseLocation, openStoreAt, type StoreLocation } from '../../src/server/store/open.js';
 import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';
 import { runCli } from '../cli/helpers/run-cli.js';

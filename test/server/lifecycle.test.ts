@@ -91,7 +91,7 @@ describe('commands as processes', () => {
   it('serve rejects bad options with the usage exit code', async () => {
     const serve = spawnCli(['serve', '--port', 'abc']);
     expect(await serve.exit).toBe(2);
-    expect(serve.err()).toContain('--port must be an integer');
+    expect(serve.err()).toContain('backlink-query serve: --port must be a whole number of at least 0, not "abc".');
   });
 });
 

@@ -3,7 +3,7 @@
  * cells, the progress bar and the commands' option parsing.
  */
 import { describe, expect, it } from 'vitest';
-import { parseArgs } from '../../src/server/cli/args.js';
+import { parseCommandArgs, UsageError } from '../../src/cli/args.js';
 import { toCsv } from '../../src/catalogue/csv.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { parseKeys } from '../../src/server/keys-config.js';
@@ -56,12 +56,23 @@ describe('CSV cells', () => {
 });
 
 describe('command parts', () => {
-  it('parses options', () => {
-    const specs = { port: { value: true }, sample: { value: false } };
-    expect(parseArgs(['--port', '80', '--sample'], specs)).toEqual({ ok: true, options: { port: '80', sample: true } });
-    expect(parseArgs(['--port=81'], specs)).toEqual({ ok: true, options: { port: '81' } });
-    expect(parseArgs(['--prot', '1'], specs)).toEqual({ ok: false, error: 'Unknown option --prot; did you mean --port?' });
-    expect(parseArgs(['--port'], specs)).toEqual({ ok: false, error: '--port needs a value.' });
-    expect(parseArgs(['--sample=1'], specs)).toEqual({ ok: false, error: '--sample takes no value.' });
+  it('parses the server commands\' options with the one option parser', () => {
+    const specs = { port: { type: 'string' }, sample: { type: 'boolean' } } as const;
+    const parse = (args: string[]) => parseCommandArgs(args, specs, { positionals: false }).values;
+    const usage = (args: string[]) => {
+      try {
+        parseCommandArgs(args, specs, { positionals: false });
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error(`no usage error for ${args.join(' ')}`);
+    };
+    expect(parse(['--port', '80', '--sample'])).toEqual({ port: '80', sample: true });
+    expect(parse(['--port=81'])).toEqual({ port: '81' });
+    expect(usage(['--prot', '1'])).toBe('unknown option --prot; did you mean --port?');
+    expect(usage(['--port'])).toBe('--port needs a value.');
+    expect(usage(['--sample=1'])).toBe('--sample takes no value.');
+    expect(usage(['80'])).toBe('unexpected argument "80".');
   });
 });

@@ -8,14 +8,13 @@
  * @internal
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
-import { EXIT, type CliIo, type Command } from '../../cli/command.js';
-import { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from '../import/read-records.js';
-import { parseArgs } from './args.js';
-import { databaseOptionsHelp, describeLocation, loadDepsOrExplain, openStoreOrExplain, storeLocation } from './open-store.js';
-import type { Store } from '../store/store.js';
-import { painter } from '../../cli/style.js';
-import { finishPhases, phaseProgress } from './progress.js';
-import { DEFAULT_SAMPLE_DB } from './sample-database.js';
+import { describeLocation, formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine, type Store } from '../../server/index.js';
+import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';
+import { EXIT, type CliIo, type Command } from '../command.js';
+import { finishPhases, phaseProgress } from '../progress.js';
+import { painter } from '../style.js';
+import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import { DEFAULT_SAMPLE_DB } from './sample.js';
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
 const SHOWN_REJECTS = 20;
@@ -38,23 +37,9 @@ ${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
 Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or a file unreadable; 2 usage.
 `;
 
-const OPTIONS = { format: { value: true }, db: { value: true }, 'database-url': { value: true }, rejects: { value: true }, batch: { value: true }, help: { value: false } };
-
-/** Splits `import` arguments into files and options (files may come before or after options). */
-function splitArgs(args: readonly string[]): { files: string[]; options: string[] } {
-  const files: string[] = [];
-  const options: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--') || arg === '-') files.push(arg);
-    else {
-      options.push(arg);
-      const name = arg.slice(2);
-      if (!arg.includes('=') && name in OPTIONS && OPTIONS[name as keyof typeof OPTIONS].value && i + 1 < args.length) options.push(args[++i]!);
-    }
-  }
-  return { files, options };
-}
+const OPTIONS = {
+  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, batch: { type: 'string' }, help: { type: 'boolean' },
+} as const satisfies OptionTable;
 
 /** The `import` command. @internal */
 export const importCommand: Command = {
@@ -62,30 +47,25 @@ export const importCommand: Command = {
   summary: 'Import crawl exports of backlink records (NDJSON or CSV) into the store',
   help: HELP,
   async run(args, io) {
-    const { files, options } = splitArgs(args);
-    const parsed = parseArgs(options, OPTIONS);
-    const usage = (message: string) => (io.stderr.write(`${message}\n\n${HELP}`), EXIT.usage);
-    if (!parsed.ok) return usage(parsed.error);
-    const o = parsed.options;
+    const { values: o, positionals: files } = parseCommandArgs(args, OPTIONS);
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;
-    if (files.length === 0) return usage('Name at least one file to import.');
-    const forced = o['format'];
-    if (forced !== undefined && forced !== 'ndjson' && forced !== 'csv') return usage('--format must be ndjson or csv.');
-    const batchSize = o['batch'] === undefined ? 2_000 : Number(o['batch']);
-    if (!Number.isSafeInteger(batchSize) || batchSize < 1) return usage('--batch must be a positive integer.');
+    if (files.length === 0) throw new UsageError('Name at least one file to import.');
+    const forced = stringOption(o, 'format');
+    if (forced !== undefined && forced !== 'ndjson' && forced !== 'csv') throw new UsageError('--format must be ndjson or csv.');
+    const batchSize = integerOption(o, 'batch', 1) ?? 2_000;
     const formats: ImportFormat[] = [];
     for (const file of files) {
-      const format = (forced as ImportFormat | undefined) ?? formatOfFile(file);
-      if (!format) return usage(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
+      const format = forced ?? formatOfFile(file);
+      if (!format) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
       formats.push(format);
     }
-    const location = storeLocation(o, io.env, DEFAULT_SAMPLE_DB);
-    if (typeof location === 'string') return usage(location);
+    const location = locationOf(o, io.env, DEFAULT_SAMPLE_DB);
     const deps = await loadDepsOrExplain(io, 'import', location);
     if (!deps) return EXIT.failure;
     const store = await openStoreOrExplain(io, location, deps.tldts);
     if (!store) return EXIT.unavailable;
-    const rejectsFile = typeof o['rejects'] === 'string' ? createWriteStream(o['rejects']) : undefined;
+    const rejectsPath = stringOption(o, 'rejects');
+    const rejectsFile = rejectsPath === undefined ? undefined : createWriteStream(rejectsPath);
     try {
       return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location) });
     } finally {

@@ -1,21 +1,19 @@
 /**
- * Opening the database for the commands, and filling it with sample data when asked.
+ * The sample database of `seed` and `serve --sample`: where it lives by default, and seeding it
+ * with progress on stderr.
  *
  * @module
  * @internal
  */
-import type { CliIo } from '../../cli/command.js';
-import { painter } from '../../cli/style.js';
-import type { DomainParser } from '../deps.js';
-import { seedSample, type SampleStats } from '../sample/generate.js';
-import type { Store } from '../store/store.js';
-import { finishPhases, phaseProgress } from './progress.js';
+import { seedSample, type DomainParser, type SampleStats, type Store } from '../../server/index.js';
+import type { CliIo } from '../command.js';
+import { finishPhases, phaseProgress } from '../progress.js';
+import { painter } from '../style.js';
 
 /** Where `serve --sample` and `seed` keep the sample database by default. @internal */
 export const DEFAULT_SAMPLE_DB = '.backlink-query/sample.db';
 /** Links in the sample database `serve --sample` creates. @internal */
 export const DEFAULT_SAMPLE_LINKS = 50_000;
-
 
 /**
  * Seeds with progress through each phase on stderr (writing links, writing keyword metrics, then

@@ -1,5 +1,5 @@
 /**
- * The database of the server's commands: a PostgreSQL URL (`--database-url`, or
+ * Where a store lives and how to open it, as the `serve`, `seed` and `import` commands name it: a PostgreSQL URL (`--database-url`, or
  * `BACKLINK_QUERY_DATABASE_URL`) selects the PostgreSQL store, a `clickhouse://` URL the
  * ClickHouse store on a cluster, `sqlite:FILE` the SQLite store alone; otherwise (`--db FILE`, or
  * nothing) the embedded store: the SQLite file `FILE` and its column file `FILE.duckdb`.
@@ -14,12 +14,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CliIo } from '../../cli/command.js';
 import { loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser, type StoreDeps } from '../deps.js';
-import { loadDuckdb } from '../store/duckdb/connection.js';
-import { loadPg } from '../store/postgres/connection.js';
-import { isStoreUnavailable } from '../store/sql/connection.js';
-import type { Store } from '../store/store.js';
+import { loadDuckdb } from './duckdb/connection.js';
+import { loadPg } from './postgres/connection.js';
+import type { Store } from './store.js';
 
 /** The environment variable naming the database when no option does. @internal */
 export const DATABASE_URL_ENV = 'BACKLINK_QUERY_DATABASE_URL';
@@ -48,25 +46,6 @@ export interface ClickhouseLocation {
   readonly ledger: string;
   readonly user?: string;
   readonly password?: string;
-}
-
-/**
- * The help lines of `--db` and `--database-url`, which `serve`, `seed` and `import` share; `db` says
- * what `--db` defaults to.
- *
- * @internal
- */
-export function databaseOptionsHelp(db: string, indent = 23): string {
-  const pad = (text: string) => `${' '.repeat(indent)}${text}`;
-  const option = (name: string, text: string) => (name.length + 2 < indent ? [`  ${name.padEnd(indent - 2)}${text}`] : [`  ${name}`, pad(text)]);
-  return [
-    ...option('--db FILE', 'the embedded store: SQLite file FILE and its column file FILE.duckdb'),
-    pad(`(default ${db})`),
-    ...option('--database-url URL', 'instead: postgres://user:password@host:port/database,'),
-    pad('clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]'),
-    pad('(a cluster, sharded by target domain), or sqlite:FILE (SQLite alone, no'),
-    pad('column file) (default: $BACKLINK_QUERY_DATABASE_URL)'),
-  ].join('\n');
 }
 
 /** The default ledger of a ClickHouse store. @internal */
@@ -100,20 +79,26 @@ export function clickhouseLocation(url: string): ClickhouseLocation | string {
   };
 }
 
+/** What names a store on the command line: `--database-url` and `--db`. @internal */
+export interface StoreOptions {
+  readonly 'database-url'?: string | undefined;
+  readonly db?: string | undefined;
+}
+
 /**
  * The location named by `--database-url`, the environment or `--db`, or a usage error message.
  *
  * @internal
  */
-export function storeLocation(options: Readonly<Record<string, string | true>>, env: Readonly<Record<string, string | undefined>>, defaultFile: string): StoreLocation | string {
-  const url = typeof options['database-url'] === 'string' ? options['database-url'] : options['db'] === undefined ? env[DATABASE_URL_ENV] : undefined;
+export function storeLocation(options: StoreOptions, env: Readonly<Record<string, string | undefined>>, defaultFile: string): StoreLocation | string {
+  const url = options['database-url'] ?? (options.db === undefined ? env[DATABASE_URL_ENV] : undefined);
   if (url !== undefined && url.trim() !== '') {
     if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url };
     if (/^sqlite:/i.test(url)) return { kind: 'sqlite', file: url.replace(/^sqlite:(\/\/)?/i, '') };
     if (/^clickhouse:\/\//i.test(url)) return clickhouseLocation(url);
     return `--database-url must be postgres://..., clickhouse://... or sqlite:FILE; got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
   }
-  return { kind: 'embedded', file: typeof options['db'] === 'string' ? options['db'] : defaultFile };
+  return { kind: 'embedded', file: options.db ?? defaultFile };
 }
 
 /**
@@ -124,11 +109,11 @@ export function storeLocation(options: Readonly<Record<string, string | true>>, 
  */
 export async function openStoreAt(location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean } = {}): Promise<Store> {
   if (location.kind === 'postgres') {
-    const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore({ url: location.url, parser });
   }
   if (location.kind === 'clickhouse') {
-    const { openClickhouseStore } = await import('../store/clickhouse/clickhouse-store.js');
+    const { openClickhouseStore } = await import('./clickhouse/clickhouse-store.js');
     const ledgerAt: StoreLocation = /^postgres(ql)?:\/\//i.test(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
     const ledger = await openStoreAt(ledgerAt, parser);
     try {
@@ -148,11 +133,11 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   }
   if (location.file !== ':memory:') mkdirSync(dirname(location.file), { recursive: true });
   if (location.kind === 'embedded') {
-    const { openEmbeddedStore } = await import('../store/embedded/embedded-store.js');
+    const { openEmbeddedStore } = await import('./embedded/embedded-store.js');
     // A server reads the column file, which other servers may read too; loads write it.
     return openEmbeddedStore({ file: location.file, parser, ...(options.serving ? { readOnly: true } : {}) });
   }
-  const { openSqliteStore } = await import('../store/sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
   return openSqliteStore({ file: location.file, parser });
 }
 
@@ -161,13 +146,14 @@ export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 /**
- * The optional packages a command needs, or `undefined` after telling the user on stderr, in one
- * message, what to install: every command needs the stores' packages, `serve` Fastify too, the
- * embedded store DuckDB, and a PostgreSQL database (or ledger) pg.
+ * The optional packages that serving (`http`) or loading a store at `location` needs, loaded once;
+ * throws one {@link MissingDependencyError} naming every missing package: every store needs
+ * better-sqlite3 and tldts, the HTTP server Fastify too, the embedded store DuckDB, and a
+ * PostgreSQL database (or ledger) pg. `command`: the command named in the message's `npx` line.
  *
  * @internal
  */
-export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'serve' | 'seed' | 'import', location: StoreLocation): Promise<StoreDeps | undefined> {
+export async function loadDepsFor(location: StoreLocation, options: { readonly http: boolean; readonly command?: string }): Promise<StoreDeps> {
   const missing: string[] = [];
   const load = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -178,26 +164,9 @@ export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'ser
       return undefined;
     }
   };
-  const deps = await load(command === 'serve' ? loadServerDeps : loadStoreDeps);
+  const deps = await load(options.http ? loadServerDeps : loadStoreDeps);
   if (location.kind === 'embedded') await load(loadDuckdb);
   if (location.kind === 'postgres' || (location.kind === 'clickhouse' && /^postgres(ql)?:\/\//i.test(location.ledger))) await load(loadPg);
-  if (missing.length === 0) return deps;
-  io.stderr.write(`${new MissingDependencyError(SERVER, missing, { command }).message}\n`);
-  return undefined;
-}
-
-/**
- * Opens the store for a command, or `undefined` after telling the user on stderr why it cannot be
- * opened now (another process holds the embedded store's column file, the database is down).
- *
- * @internal
- */
-export async function openStoreOrExplain(io: Pick<CliIo, 'stderr'>, location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean } = {}): Promise<Store | undefined> {
-  try {
-    return await openStoreAt(location, parser, options);
-  } catch (error) {
-    if (!isStoreUnavailable(error)) throw error;
-    io.stderr.write(`${describeLocation(location)}: ${error.message}\n`);
-    return undefined;
-  }
+  if (deps !== undefined && missing.length === 0) return deps;
+  throw new MissingDependencyError(SERVER, missing, options.command === undefined ? {} : { command: options.command });
 }

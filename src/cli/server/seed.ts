@@ -5,10 +5,11 @@
  * @internal
  */
 import { existsSync, rmSync } from 'node:fs';
-import { EXIT, type Command } from '../../cli/command.js';
-import { dateOption, integerOption, parseArgs } from './args.js';
-import { databaseOptionsHelp, describeLocation, filesOf, loadDepsOrExplain, openStoreOrExplain, storeLocation } from './open-store.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
+import { describeLocation, filesOf } from '../../server/index.js';
+import { dateOption, integerOption, parseCommandArgs, type OptionTable } from '../args.js';
+import { EXIT, type Command } from '../command.js';
+import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
 
 const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
 
@@ -23,7 +24,9 @@ ${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
   --force              replace the files of --db or sqlite:FILE if they already hold links
 `;
 
-const OPTIONS = { links: { value: true }, seed: { value: true }, db: { value: true }, 'database-url': { value: true }, now: { value: true }, force: { value: false }, help: { value: false } };
+const OPTIONS = {
+  links: { type: 'string' }, seed: { type: 'string' }, ...DATABASE_OPTIONS, now: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' },
+} as const satisfies OptionTable;
 
 /** The `seed` command. @internal */
 export const seedCommand: Command = {
@@ -31,20 +34,15 @@ export const seedCommand: Command = {
   summary: 'Write a deterministic sample database (links, referring domains, keyword metrics)',
   help: HELP,
   async run(args, io) {
-    const parsed = parseArgs(args, OPTIONS);
-    if (!parsed.ok) return usage(io, parsed.error);
-    if (parsed.options['help']) return io.stdout.write(HELP), EXIT.ok;
-    const links = integerOption(parsed.options, 'links', DEFAULT_SAMPLE_LINKS, 1);
-    const seed = integerOption(parsed.options, 'seed', 1);
-    const now = dateOption(parsed.options, 'now');
-    if (typeof links === 'string') return usage(io, links);
-    if (typeof seed === 'string') return usage(io, seed);
-    if (typeof now === 'string') return usage(io, now);
-    const location = storeLocation(parsed.options, io.env, DEFAULT_SAMPLE_DB);
-    if (typeof location === 'string') return usage(io, location);
+    const { values } = parseCommandArgs(args, OPTIONS, { positionals: false });
+    if (values['help']) return io.stdout.write(HELP), EXIT.ok;
+    const links = integerOption(values, 'links', 1) ?? DEFAULT_SAMPLE_LINKS;
+    const seed = integerOption(values, 'seed', 0) ?? 1;
+    const now = dateOption(values, 'now');
+    const location = locationOf(values, io.env, DEFAULT_SAMPLE_DB);
     const deps = await loadDepsOrExplain(io, 'seed', location);
     if (!deps) return EXIT.failure;
-    if (parsed.options['force'] && existsSync(filesOf(location)[0] ?? '')) {
+    if (values['force'] && existsSync(filesOf(location)[0] ?? '')) {
       for (const file of filesOf(location)) rmSync(file, { force: true });
     }
     const store = await openStoreOrExplain(io, location, deps.tldts);
@@ -63,8 +61,3 @@ export const seedCommand: Command = {
     }
   },
 };
-
-function usage(io: { stderr: { write(text: string): unknown } }, message: string): number {
-  io.stderr.write(`${message}\n\n${HELP}`);
-  return EXIT.usage;
-}

@@ -7,16 +7,22 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { EXIT, type CliIo, type Command } from '../../cli/command.js';
-import { parseKeys } from '../keys-config.js';
-import { remoteAccounts, shareAccounts } from '../cluster.js';
-import { localAccounts, type Accounts } from '../plugins/accounts.js';
-import type { CorsOrigins } from '../plugins/cors.js';
-import { startServer } from '../server.js';
-import type { KeyConfig, Store } from '../store/store.js';
-import { dateOption, integerOption, parseArgs } from './args.js';
-import { databaseOptionsHelp, loadDepsOrExplain, openStoreAt, openStoreOrExplain, storeLocation } from './open-store.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample-database.js';
+import {
+  localAccounts,
+  openStoreAt,
+  parseKeys,
+  remoteAccounts,
+  shareAccounts,
+  startServer,
+  type Accounts,
+  type CorsOrigins,
+  type KeyConfig,
+  type Store,
+} from '../../server/index.js';
+import { dateOption, integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
+import { EXIT, type CliIo, type Command } from '../command.js';
+import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
@@ -53,32 +59,34 @@ Needs the optional packages fastify, better-sqlite3, tldts and @duckdb/node-api 
 `;
 
 const OPTIONS = {
-  port: { value: true }, host: { value: true }, db: { value: true }, 'database-url': { value: true }, sample: { value: false }, keys: { value: true },
-  now: { value: true }, links: { value: true }, seed: { value: true }, quiet: { value: false }, help: { value: false }, workers: { value: true },
-  'cors-origin': { value: true }, 'error-docs': { value: true },
-};
+  port: { type: 'string' }, host: { type: 'string' }, ...DATABASE_OPTIONS, sample: { type: 'boolean' }, keys: { type: 'string' },
+  now: { type: 'string' }, links: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' }, workers: { type: 'string' },
+  'cors-origin': { type: 'string' }, 'error-docs': { type: 'string' },
+} as const satisfies OptionTable;
 
 /**
  * The text of `--keys`: the file it names when there is one, else the value itself when it looks
- * like keys (inline form or JSON), else an error that says both forms.
+ * like keys (inline form or JSON), else `undefined`.
  */
-function keysText(value: string): string {
+function keysText(value: string): string | undefined {
   if (existsSync(value) && statSync(value).isFile()) return readFileSync(value, 'utf8');
-  if (/[:[{]/.test(value)) return value;
-  throw new Error(`--keys ${JSON.stringify(value)} is neither a file nor keys; write keys as "id:key[:units],..." or name a file that holds them.`);
+  return /[:[{]/.test(value) ? value : undefined;
 }
+
+/** The message for a `--keys` value that is neither a file nor keys. */
+const notKeys = (value: string) => `--keys ${JSON.stringify(value)} is neither a file nor keys; write keys as "id:key[:units],..." or name a file that holds them.`;
 
 /** How the primary of `--workers N` hands its keys (a generated one included) to its workers. */
 const WORKER_KEYS = 'BACKLINK_QUERY_WORKER_KEYS';
 
-function loadKeys(options: Readonly<Record<string, string | true>>, io: CliIo): { keys: KeyConfig[]; generated?: string } {
+/** The keys: handed down by the primary, from `--keys` (its text), from the environment, else one made up. */
+function loadKeys(fromOption: string | undefined, sample: boolean, io: CliIo): { keys: KeyConfig[]; generated?: string } {
   const handed = cluster.isWorker ? io.env[WORKER_KEYS] : undefined;
   if (handed !== undefined) return { keys: parseKeys(handed) };
-  const value = options['keys'];
-  if (typeof value === 'string') return { keys: parseKeys(keysText(value)) };
+  if (fromOption !== undefined) return { keys: parseKeys(fromOption) };
   const env = io.env['BACKLINK_QUERY_KEYS'];
   if (env !== undefined && env.trim() !== '') return { keys: parseKeys(env) };
-  const key = options['sample'] ? DEMO_KEY : `bq_${randomBytes(12).toString('hex')}`;
+  const key = sample ? DEMO_KEY : `bq_${randomBytes(12).toString('hex')}`;
   return { keys: [{ id: 'demo', key, units: 10_000_000 }], generated: key };
 }
 
@@ -105,32 +113,29 @@ export const serveCommand: Command = {
   summary: 'Serve the interface (--sample for sample data)',
   help: HELP,
   async run(args, io) {
-    const parsed = parseArgs(args, OPTIONS);
-    const fail = (message: string) => (io.stderr.write(`${message}\n\n${HELP}`), EXIT.usage);
-    if (!parsed.ok) return fail(parsed.error);
-    const o = parsed.options;
+    const { values: o } = parseCommandArgs(args, OPTIONS, { positionals: false });
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;
     if (!cluster.isWorker) stopWithParent(io.env);
-    const port = integerOption(o, 'port', 3000);
-    const links = integerOption(o, 'links', DEFAULT_SAMPLE_LINKS, 1);
-    const seed = integerOption(o, 'seed', 1);
+    const port = integerOption(o, 'port', 0) ?? 3000;
+    const links = integerOption(o, 'links', 1) ?? DEFAULT_SAMPLE_LINKS;
+    const seed = integerOption(o, 'seed', 0) ?? 1;
     const now = dateOption(o, 'now');
-    const workers = integerOption(o, 'workers', 1, 1);
-    for (const value of [port, links, seed, now, workers]) if (typeof value === 'string') return fail(value);
-    const cors = corsOption(o['cors-origin'], o['sample'] === true);
-    if (typeof cors === 'object' && 'error' in cors) return fail(cors.error);
-    const errorDocs = o['error-docs'];
-    if (errorDocs !== undefined && (typeof errorDocs !== 'string' || !/^https?:\/\/\S+$/.test(errorDocs))) return fail('--error-docs takes an http(s) URL.');
-    const location = storeLocation(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
-    if (typeof location === 'string') return fail(location);
-    if ((workers as number) > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
-      return fail('--workers needs a database the processes share: name one with --db FILE or --database-url URL (or use --sample).');
+    const workers = integerOption(o, 'workers', 1) ?? 1;
+    const cors = corsOption(stringOption(o, 'cors-origin'), o['sample'] === true);
+    const errorDocs = stringOption(o, 'error-docs');
+    if (errorDocs !== undefined && !/^https?:\/\/\S+$/.test(errorDocs)) throw new UsageError('--error-docs takes an http(s) URL.');
+    const location = locationOf(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
+    if (workers > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
+      throw new UsageError('--workers needs a database the processes share: name one with --db FILE or --database-url URL (or use --sample).');
     }
     const deps = await loadDepsOrExplain(io, 'serve', location);
     if (!deps) return EXIT.failure;
+    const keysOption = stringOption(o, 'keys');
+    const keysFromOption = keysOption === undefined ? undefined : keysText(keysOption);
+    if (keysOption !== undefined && keysFromOption === undefined) return io.stderr.write(`Invalid key configuration: ${notKeys(keysOption)}\n`), EXIT.failure;
     let keys;
     try {
-      keys = loadKeys(o, io);
+      keys = loadKeys(keysFromOption, o['sample'] === true, io);
     } catch (error) {
       return io.stderr.write(`Invalid key configuration: ${(error as Error).message}\n`), EXIT.failure;
     }
@@ -139,7 +144,7 @@ export const serveCommand: Command = {
     let store = opened;
     // A worker of `--workers N`: the primary has seeded the sample and stored the keys.
     if (o['sample'] && !cluster.isWorker && !(await store.hasLinks())) {
-      const sample = { links: links as number, seed: seed as number, now: now as Date | undefined };
+      const sample = { links, seed, now };
       if (location.kind === 'embedded' && location.file !== ':memory:') {
         // The serving store reads the column file only: the sample is written through a store that writes it.
         await store.close();
@@ -153,25 +158,24 @@ export const serveCommand: Command = {
       } else await seedWithProgress(store, deps.tldts, io, sample);
     }
     if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
-    const clock = now instanceof Date ? now : undefined;
     const served = {
-      store, keys, clock, port: port as number, host: typeof o['host'] === 'string' ? o['host'] : '127.0.0.1', quiet: o['quiet'] === true,
-      cors, ...(typeof errorDocs === 'string' ? { errorDocsUrl: errorDocs } : {}),
+      store, keys, clock: now, port, host: stringOption(o, 'host') ?? '127.0.0.1', quiet: o['quiet'] === true,
+      cors, ...(errorDocs === undefined ? {} : { errorDocsUrl: errorDocs }),
     };
     if (cluster.isWorker) return serve(io, { ...served, accounts: remoteAccounts() });
-    if ((workers as number) > 1) return serveWorkers(io, { ...served, workers: workers as number });
+    if (workers > 1) return serveWorkers(io, { ...served, workers });
     return serve(io, served);
   },
 };
 
 /** `--cors-origin`: `*`, or a comma-separated list of origins (`https://app.example`); `--sample` alone allows `*`. */
-function corsOption(value: string | true | undefined, sample: boolean): CorsOrigins | { error: string } {
+function corsOption(value: string | undefined, sample: boolean): CorsOrigins {
   if (value === undefined) return sample ? '*' : false;
-  if (value === true || value.trim() === '') return { error: '--cors-origin takes "*" or a comma-separated list of origins such as https://app.example.' };
+  if (value.trim() === '') throw new UsageError('--cors-origin takes "*" or a comma-separated list of origins such as https://app.example.');
   if (value.trim() === '*') return '*';
   const origins = value.split(',').map((origin) => origin.trim());
   const bad = origins.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
-  if (bad !== undefined) return { error: `--cors-origin: ${JSON.stringify(bad)} is not an origin (scheme://host[:port], no path), such as https://app.example.` };
+  if (bad !== undefined) throw new UsageError(`--cors-origin: ${JSON.stringify(bad)} is not an origin (scheme://host[:port], no path), such as https://app.example.`);
   return origins;
 }
 

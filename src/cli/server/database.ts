@@ -1,0 +1,86 @@
+/**
+ * The database options the server's commands (`serve`, `seed`, `import`) share: `--db` and
+ * `--database-url`, their help lines, and opening the store they name, with a message (not a
+ * stack) when a package is missing or the database cannot be reached.
+ *
+ * @module
+ * @internal
+ */
+import {
+  isStoreUnavailable,
+  loadDepsFor,
+  MissingDependencyError,
+  openStoreAt,
+  describeLocation,
+  storeLocation,
+  type StoreDeps,
+  type Store,
+  type StoreLocation,
+} from '../../server/index.js';
+import { stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
+import type { CliIo } from '../command.js';
+
+/** The options `--db FILE` and `--database-url URL`. @internal */
+export const DATABASE_OPTIONS = { db: { type: 'string' }, 'database-url': { type: 'string' } } as const satisfies OptionTable;
+
+/**
+ * The help lines of `--db` and `--database-url`; `db` says what `--db` defaults to.
+ *
+ * @internal
+ */
+export function databaseOptionsHelp(db: string, indent = 23): string {
+  const pad = (text: string) => `${' '.repeat(indent)}${text}`;
+  const option = (name: string, text: string) => (name.length + 2 < indent ? [`  ${name.padEnd(indent - 2)}${text}`] : [`  ${name}`, pad(text)]);
+  return [
+    ...option('--db FILE', 'the embedded store: SQLite file FILE and its column file FILE.duckdb'),
+    pad(`(default ${db})`),
+    ...option('--database-url URL', 'instead: postgres://user:password@host:port/database,'),
+    pad('clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]'),
+    pad('(a cluster, sharded by target domain), or sqlite:FILE (SQLite alone, no'),
+    pad('column file) (default: $BACKLINK_QUERY_DATABASE_URL)'),
+  ].join('\n');
+}
+
+/** The store the options name; throws {@link UsageError} for a URL of no known kind. @internal */
+export function locationOf(values: ParsedArgs['values'], env: CliIo['env'], defaultFile: string): StoreLocation {
+  const location = storeLocation({ db: stringOption(values, 'db'), 'database-url': stringOption(values, 'database-url') }, env, defaultFile);
+  if (typeof location === 'string') throw new UsageError(location);
+  return location;
+}
+
+/**
+ * The optional packages a command needs at `location`, or `undefined` after telling the user on
+ * stderr, in one message, what to install.
+ *
+ * @internal
+ */
+export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'serve' | 'seed' | 'import', location: StoreLocation): Promise<StoreDeps | undefined> {
+  try {
+    return await loadDepsFor(location, { http: command === 'serve', command });
+  } catch (error) {
+    if (!(error instanceof MissingDependencyError)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return undefined;
+  }
+}
+
+/**
+ * Opens the store for a command, or `undefined` after telling the user on stderr why it cannot be
+ * opened now (another process holds the embedded store's column file, the database is down).
+ *
+ * @internal
+ */
+export async function openStoreOrExplain(
+  io: Pick<CliIo, 'stderr'>,
+  location: StoreLocation,
+  parser: StoreDeps['tldts'],
+  options: { readonly serving?: boolean } = {},
+): Promise<Store | undefined> {
+  try {
+    return await openStoreAt(location, parser, options);
+  } catch (error) {
+    if (!isStoreUnavailable(error)) throw error;
+    io.stderr.write(`${describeLocation(location)}: ${error.message}\n`);
+    return undefined;
+  }
+}
