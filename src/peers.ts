@@ -32,7 +32,6 @@ export const OPTIONAL_DEPENDENCIES: readonly string[] = [
   '@fastify/rate-limit',
   '@modelcontextprotocol/sdk',
   'better-sqlite3',
-  'csv-parse',
   'fastify',
   'fastify-plugin',
   // Not loaded by us: a pin of Fastify's own dependency (~6.6). light-my-request 6.8 needs cookie 2,
