@@ -16,7 +16,7 @@ import { guardPlugin } from './plugins/guard.js';
 import { KeyRing } from './plugins/key-ring.js';
 import { localAccounts, type Accounts } from './plugins/accounts.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limiter.js';
-import { installCors, type CorsOrigins } from './plugins/cors.js';
+import { corsPlugin, type CorsOrigins } from './plugins/cors.js';
 import { operationRoutes } from './routes/operation-route.js';
 import { serviceRoutes } from './routes/service-routes.js';
 import { isStoreUnavailable } from './store/sql/connection.js';
@@ -137,13 +137,13 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
   fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
   fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
-  // Every answer names its request, whichever hook or handler gives it.
+  // Every answer names its request, also one answered by a hook below (a CORS preflight).
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
-  installCors(fastify, options.corsOrigins ?? false);
-  // The guard's onRequest hook runs after CORS's (its refusals carry the grant), and before
-  // validation (401 and 429 before any 400).
+  // The onRequest hooks run in the order of these registrations: CORS first, so that the guard's
+  // refusals carry the grant; the guard before validation (401 and 429 before any 400).
+  await fastify.register(corsPlugin, { origins: options.corsOrigins ?? false });
   const accounts =
     options.accounts ??
     localAccounts(options.store, options.wallClock ?? Date.now, {

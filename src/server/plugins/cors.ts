@@ -1,11 +1,17 @@
 /**
- * CORS for browser callers: pages on allowed origins may call every route, read the units and
- * request-id headers, and send the Authorization header (preflight answered with 204).
+ * CORS for browser callers, through @fastify/cors: pages on allowed origins may call every route,
+ * read the units and request-id headers, and send the Authorization header (a preflight, OPTIONS on
+ * any path, is answered 204 in @fastify/cors's onRequest hook, before the key is asked for).
+ * OPTIONS is answered on every path, with `Allow: GET, OPTIONS`, also when CORS is off.
+ *
+ * Registered before the guard (`app.ts`), so that the guard's refusals (401, 429) and every later
+ * error carry the grant too: a page can read why its call failed.
  *
  * @module
  * @internal
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyCorsOptions } from '@fastify/cors';
+import { loadServerDeps, serverPlugin } from '../deps.js';
 
 /**
  * Which origins may call the server from a browser: `'*'` any, a list of exact origins
@@ -15,46 +21,51 @@ export type CorsOrigins = '*' | readonly string[] | false;
 
 /** Response headers a browser page may read. */
 export const EXPOSED_HEADERS = ['X-Request-Id', 'X-Units-Charged', 'X-Units-Remaining', 'Retry-After'] as const;
-/** Request headers a page may send. */
-const ALLOWED_HEADERS = 'Authorization, Content-Type';
-/** How long a browser may cache a preflight answer (seconds). */
-const MAX_AGE = 600;
+/** The methods the server answers (also the `Allow` of OPTIONS and of a 405). */
+const METHODS = ['GET', 'OPTIONS'];
 
-function allowedOrigin(origins: CorsOrigins, origin: string | undefined): string | undefined {
-  if (origin === undefined || origins === false) return undefined;
-  if (origins === '*') return '*';
-  return origins.includes(origin) ? origin : undefined;
-}
+/**
+ * The grant, as @fastify/cors reads it. `'*'` grants every response (no `Vary`); a list answers an
+ * allowed `Origin` with that origin, and every response (granted or not) varies on `Origin`. A
+ * preflight is any OPTIONS (`strictPreflight: false`: one without `Origin` or
+ * `Access-Control-Request-Method` is answered 204 too, where @fastify/cors would answer a plain-text
+ * 400 outside the service's envelope).
+ */
+const corsOptions = (origins: '*' | readonly string[]): FastifyCorsOptions => ({
+  origin: origins === '*' ? '*' : [...origins],
+  methods: METHODS,
+  allowedHeaders: ['Authorization', 'Content-Type'],
+  exposedHeaders: [...EXPOSED_HEADERS],
+  // How long a browser may cache a preflight answer (seconds).
+  maxAge: 600,
+  strictPreflight: false,
+});
 
-function setCors(origins: CorsOrigins, request: FastifyRequest, reply: FastifyReply): boolean {
-  if (origins !== false && origins !== '*') reply.header('Vary', 'Origin');
-  const allowed = allowedOrigin(origins, request.headers.origin);
-  if (allowed === undefined) return false;
-  reply.header('Access-Control-Allow-Origin', allowed).header('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
-  return true;
+/** Options of {@link corsPlugin}. */
+export interface CorsPluginOptions {
+  readonly origins: CorsOrigins;
 }
 
 /**
- * Installs the CORS headers on every response and the preflight route.
+ * The CORS headers on every response and the preflight answer.
  *
  * @example
  * ```ts
- * installCors(fastify, ['https://app.example']);
+ * await fastify.register(corsPlugin, { origins: ['https://app.example'] });
  * ```
  */
-export function installCors(fastify: FastifyInstance, origins: CorsOrigins): void {
-  fastify.addHook('onRequest', async (request, reply) => {
-    setCors(origins, request, reply);
-  });
-  // A preflight names the method and headers the real request will use; any path may be asked.
-  fastify.options('*', { exposeHeadRoute: false }, async (request, reply) => {
-    if (origins !== false && request.headers.origin !== undefined && allowedOrigin(origins, request.headers.origin) !== undefined) {
-      reply
-        .header('Access-Control-Allow-Methods', 'GET, OPTIONS')
-        .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
-        .header('Access-Control-Max-Age', String(MAX_AGE));
+export const corsPlugin = serverPlugin<CorsPluginOptions>(
+  async (fastify, { origins }) => {
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'OPTIONS') reply.header('Allow', METHODS.join(', '));
+    });
+    if (origins !== false) {
+      const { cors } = await loadServerDeps();
+      await fastify.register(cors, corsOptions(origins));
+      return;
     }
-    reply.header('Allow', 'GET, OPTIONS');
-    return reply.code(204).send();
-  });
-}
+    // No CORS: OPTIONS is still answered (the Allow of every 405 names it).
+    fastify.options('*', { exposeHeadRoute: false }, async (_request, reply) => reply.code(204).send());
+  },
+  { name: 'backlink-query-cors' },
+);
