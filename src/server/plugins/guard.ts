@@ -8,6 +8,9 @@
  * The `key` query parameter is taken out of the query before anything else reads it, so it is
  * neither validated as a parameter nor echoed nor logged.
  *
+ * The limits are the accounts' ({@link Accounts.admit}), not @fastify/rate-limit's: see
+ * `rate-limiter.ts` for why.
+ *
  * @module
  * @internal
  */

@@ -1,6 +1,27 @@
 /**
  * Per-key limits: requests per second (a sliding one-second window) and requests at once. In
- * memory, per server process. The clock is injectable so tests need no timing.
+ * memory, per server process (`serve --workers` keeps one in the primary: `../cluster.ts`). The
+ * clock is injectable so tests need no timing.
+ *
+ * Why not @fastify/rate-limit (considered for issue 23; the service interface leaves rate limits
+ * open, docs/server.md "Limits" is the contract): it counts requests per key in a store of its own,
+ * in a hook of its own, and the contract needs three things that store and hook cannot give.
+ *
+ * - One count per server across `serve --workers N` (test/server/workers.test.ts: "4 per second
+ *   means 4 of 12 calls at once"). The accounts give it: the guard's admission is one of a call's
+ *   three round trips to the primary. Its store is one per process (or Redis); a store of ours
+ *   asking the primary would be this limiter again, behind a fourth round trip and a cluster
+ *   message of its own.
+ * - The rate and the concurrency limit decided together: a call refused for concurrency does not
+ *   spend the rate (it is not counted), and an admitted call holds its slot until its work has
+ *   ended, abandoned or not. Its store counts a call before anything else can refuse it and has no
+ *   way to give a count back.
+ * - The wall clock of `AppOptions.wallClock` (`app.ts`: a fixed data clock must not freeze the
+ *   limit; test/server/guard.test.ts steps it by one second): its store reads `Date.now()`.
+ *
+ * Its fixed window would also let a key make twice its rate across a window's edge, where this
+ * sliding window holds any second to the rate. The 429 (the envelope, `Retry-After`) is answered
+ * by the guard (`guard.ts`).
  *
  * @module
  */
