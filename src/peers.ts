@@ -29,7 +29,6 @@ import { lazy } from './shared/lazy.js';
 export const OPTIONAL_DEPENDENCIES: readonly string[] = [
   '@duckdb/node-api',
   '@fastify/cors',
-  '@fastify/rate-limit',
   '@modelcontextprotocol/sdk',
   'better-sqlite3',
   'fastify',
