@@ -6,6 +6,7 @@
  * @module
  * @internal
  */
+import { Readable, Writable } from 'node:stream';
 import { OPERATION_NAMES } from '../catalogue/operations.js';
 import { MissingDependencyError } from '../peers.js';
 import { integerOption, parseCommandArgs, UsageError } from './args.js';
@@ -84,7 +85,10 @@ export const mcpCommand: Command = {
     const log = (line: string) => io.stderr.write(`backlink-query mcp: ${line}\n`);
     const limits = `${budget === undefined ? 'no session budget' : `budget ${formatUnits(budget)} units`}, at most ${formatUnits(maxCallUnits)} units a call`;
     log(`serving ${OPERATION_NAMES.length + 2} tools on stdio for ${baseUrl} (${limits})`);
-    await server.runMcpServer({ client, budget, maxCallUnits, version: packageVersion(), stdin: io.stdin as never, stdout: io.stdout as never, log });
+    const { stdin, stdout } = io;
+    // The protocol runs on the process's own streams; a CliIo of other sinks is a programmer's mistake.
+    if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) throw new TypeError('backlink-query mcp needs stream stdin and stdout (the process\'s own).');
+    await server.runMcpServer({ client, budget, maxCallUnits, version: packageVersion(), stdin, stdout, log });
     log(`input ended; ${formatUnits(client.unitsSpent)} units spent`);
     return EXIT.ok;
   },

@@ -8,7 +8,6 @@
 import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import type { Client } from '../client/client.js';
-import type { AnyResult } from '../client/call.js';
 import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
@@ -114,10 +113,8 @@ function columnsFor(operation: OperationName, params: Row): (rows: readonly Row[
 }
 
 async function runOnce(client: Client, operation: OperationName, params: Row, settings: RunSettings, io: CliIo): Promise<void> {
-  // The parameters were built from the catalogue at run time; their static type is not known here.
-  const call = client.call as unknown as (op: OperationName, p: Row) => Promise<AnyResult>;
-  const result = await call(operation, params);
-  const data = result.data as Row | Row[];
+  // The parameters were built from the catalogue at run time: the call by name, checked at run time.
+  const { data, units } = await client.callOperation(operation, params);
   const columns = columnsFor(operation, params);
   if (Array.isArray(data)) {
     const writer = listWriter(settings.format, io.stdout, columns, settings.style);
@@ -127,7 +124,7 @@ async function runOnce(client: Client, operation: OperationName, params: Row, se
     writeRecord(settings.format, io.stdout, data, columns([data]), settings.style);
   }
   const rows = Array.isArray(data) ? `${data.length} rows · ` : '';
-  io.stderr.write(`${rows}${formatUnits(result.units)} units\n`);
+  io.stderr.write(`${rows}${formatUnits(units)} units\n`);
 }
 
 const STOP_REASONS: Readonly<Record<PaginationEnd['reason'], string>> = {

@@ -26,7 +26,7 @@ export interface CallContext {
 }
 
 type Row = Record<string, unknown>;
-/** A result before typing: `data` is one row or a list of rows. @internal */
+/** The result of a call typed for any operation (`client.callOperation`): `data` is one row or a list of rows. */
 export type AnyResult =
   | (Omit<JsonResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] })
   | (Omit<CsvResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] });

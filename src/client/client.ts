@@ -8,7 +8,7 @@
 import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import { ParameterError } from '../errors/filter-error.js';
 import { UnitLedger } from './budget.js';
-import { callBalance, callOperation, type CallContext } from './call.js';
+import { callBalance, callOperation, type AnyResult, type CallContext } from './call.js';
 import { preloadChecks, VALIDATION_MODES, type ValidationMode } from './query.js';
 import { DEFAULT_RATE_LIMIT, Limiter, type RateLimit } from './limiter.js';
 import { paginate } from './paginate.js';
@@ -80,6 +80,13 @@ export interface Client extends OperationMethods {
    * Services that do not offer it answer 404 (`HttpError`).
    */
   unitsBalance(options?: CallOptions): Promise<number>;
+  /**
+   * Calls an operation by its name with parameters built at run time (a form, a tool call, a
+   * command line): checked at run time as every call is, its result typed as any operation's.
+   * Where the parameters are known when the code is written, `call` or the operation's method
+   * types them.
+   */
+  callOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<AnyResult>;
   /** Pages through an operation by its name. */
   paginateOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: PaginateOptions): AsyncGenerator<Record<string, unknown>, PaginationEnd, undefined>;
 }
@@ -162,6 +169,7 @@ export function createClient(options: ClientOptions): Client {
       return context.ledger.remaining;
     },
     call: (operation: OperationName, params: RawParams, callOptions?: CallOptions) => callOperation(context, operation, params, callOptions),
+    callOperation: (operation: OperationName, params: RawParams, callOptions?: CallOptions) => callOperation(context, operation, params, callOptions),
     unitsBalance: (callOptions?: CallOptions) => callBalance(context, callOptions),
     paginateOperation: (operation: OperationName, params: RawParams, pageOptions?: PaginateOptions) => paginate(context, operation, params, pageOptions),
   }) as unknown as Client;

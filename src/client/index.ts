@@ -14,6 +14,7 @@
  * @module
  */
 export { createClient, type Client, type ClientOptions } from './client.js';
+export type { AnyResult } from './call.js';
 export type { ValidationMode } from './query.js';
 export { estimateUnits, unitsOf } from './units.js';
 export { decodeCsv } from './decode.js';

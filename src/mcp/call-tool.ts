@@ -170,8 +170,7 @@ async function callOperationTool(operation: OperationName, args: Args, context: 
     checkParams(operation, args, now, normalizeFilter);
     const refusal = checkCost(operation, args, { maxCallUnits: context.maxCallUnits, remaining: context.client.budgetRemaining, budget: context.budget });
     if (refusal !== undefined) return refused(operation, refusal, context);
-    const call = context.client.call as unknown as (op: OperationName, params: Args) => Promise<AnyResult>;
-    return success(operation, await call(operation, args), context);
+    return success(operation, await context.client.callOperation(operation, args), context);
   } catch (error) {
     if (error instanceof BudgetError) {
       // Calls in flight took, at their worst case, the units this one's estimate counted on: the

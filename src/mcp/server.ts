@@ -50,14 +50,14 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const server = new sdk.Server({ name: 'backlink-query', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const context: ToolContext = { client: options.client, budget: options.budget, maxCallUnits: options.maxCallUnits, log: options.log };
   const tools = toolDefinitions();
-  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: tools as never }));
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools }));
   // The calls still running: at the end of input they are answered (and charged) before the close.
   const running = new Set<Promise<unknown>>();
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const call = callTool(request.params.name, request.params.arguments, context);
     running.add(call);
     try {
-      return (await call) as never;
+      return await call;
     } finally {
       running.delete(call);
     }

@@ -220,7 +220,7 @@ async function run(): Promise<void> {
       baseUrl: ($('server') as HTMLInputElement).value.trim(),
       retry: false,
     });
-    const result = (await client.call(operation, params as never)) as { readonly data: unknown; readonly units: number };
+    const result = await client.callOperation(operation, params);
     const rows = (Array.isArray(result.data) ? result.data : [result.data]) as Row[];
     const ms = Math.round(performance.now() - started);
     status.className = 'status ok';
