@@ -1,0 +1,29 @@
+/**
+ * The server's plugins declare what they need: a plugin registered without the plugins it reads
+ * fails when the server starts (`ready()`), and a route naming an operation that does not exist
+ * fails when it is registered. Before, both failed per request.
+ */
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { validationPlugin } from '../../../src/server/validation/fastify-plugin.js';
+import { operationRoutes, type RouteContext } from '../../../src/server/routes/operation-route.js';
+
+describe('plugin dependencies', () => {
+  it('refuses the operations\' routes without the guard and the validation, at ready()', async () => {
+    const app = Fastify();
+    // Never used: the dependency check runs before the plugin does.
+    const unused: Partial<RouteContext> = {};
+    app.register(operationRoutes, unused as RouteContext);
+    await expect(app.ready()).rejects.toThrow("The dependency 'backlink-query-guard' of plugin 'backlink-query-operations' is not registered");
+    await app.close();
+  });
+
+  it('refuses a route whose config names no operation of the catalogue, when it is registered', async () => {
+    const app = Fastify();
+    await app.register(validationPlugin);
+    expect(() => app.get('/x', { config: { operation: 'linkz' } }, async () => 'never')).toThrow(
+      /The route GET \/x names the operation "linkz" in its config; the operations are .*\blinks\b/,
+    );
+    await app.close();
+  });
+});
