@@ -1,6 +1,7 @@
 /**
- * The errors a client call can fail with, in the style of ky: one {@link ApiError} base with a
- * guard that works across realms and package copies, and one class per way a call can fail.
+ * The errors a client call can fail with, in the style of ky: one {@link ApiError} base and one
+ * class per way a call can fail, each with a guard (`isApiError`, `isHttpError`, ...)
+ * that tests its brand (`src/errors/brand.ts`), so it works across realms and package copies.
  * Messages name the method and the URL (which never contains the API key: it travels in a header).
  * Parameter and filter mistakes found before sending are `ParameterError` and `FilterError`.
  *
@@ -8,8 +9,15 @@
  */
 
 import { kindOfStatus, kindOfType, type ErrorDetail, type ErrorEnvelope } from '../catalogue/errors.js';
+import { errorBrand } from '../errors/brand.js';
 
-const API_ERROR = Symbol.for('backlink-query.ApiError');
+const API_ERROR = /* @__PURE__ */ errorBrand<ApiError>('ApiError');
+const HTTP_ERROR = /* @__PURE__ */ errorBrand<HttpError>('HttpError');
+const NETWORK_ERROR = /* @__PURE__ */ errorBrand<NetworkError>('NetworkError');
+const TIMEOUT_ERROR = /* @__PURE__ */ errorBrand<TimeoutError>('TimeoutError');
+const ABORT_ERROR = /* @__PURE__ */ errorBrand<AbortError>('AbortError');
+const RESPONSE_SHAPE_ERROR = /* @__PURE__ */ errorBrand<ResponseShapeError>('ResponseShapeError');
+const BUDGET_ERROR = /* @__PURE__ */ errorBrand<BudgetError>('BudgetError');
 
 /**
  * The kinds of {@link ApiError}.
@@ -28,7 +36,7 @@ export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'abort' | 'response-
  *
  * @example
  * ```ts
- * if (error instanceof HttpError) console.log(error.envelope?.error.details);
+ * if (isHttpError(error)) console.log(error.envelope?.error.details);
  * ```
  */
 export type { ErrorEnvelope, ErrorDetail, ErrorKind } from '../catalogue/errors.js';
@@ -49,12 +57,12 @@ export abstract class ApiError extends Error {
   readonly method: string;
   /** The request URL (no key in it). */
   readonly url: string;
-  readonly [API_ERROR] = true;
 
   constructor(message: string, method: string, url: string, options?: { cause?: unknown }) {
     super(message, options);
     this.method = method;
     this.url = url;
+    API_ERROR.mark(this);
   }
 }
 
@@ -67,7 +75,7 @@ export abstract class ApiError extends Error {
  * ```
  */
 export function isApiError(value: unknown): value is ApiError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
+  return API_ERROR.is(value);
 }
 
 /** The URL as messages show it: the path and at most 120 characters of the query. */
@@ -99,7 +107,7 @@ function readDetails(envelope: ErrorEnvelope | undefined): ErrorDetail[] {
  *
  * @example
  * ```ts
- * if (error instanceof HttpError) console.log(error.status, error.code, error.details[0]?.rule);
+ * if (isHttpError(error)) console.log(error.status, error.code, error.details[0]?.rule);
  * ```
  */
 export class HttpError extends ApiError {
@@ -134,7 +142,20 @@ export class HttpError extends ApiError {
     this.code = code;
     this.details = details;
     this.body = init.body;
+    HTTP_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is an {@link HttpError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isHttpError(error) && error.status === 404) console.log('no data');
+ * ```
+ */
+export function isHttpError(value: unknown): value is HttpError {
+  return HTTP_ERROR.is(value);
 }
 
 /**
@@ -143,7 +164,7 @@ export class HttpError extends ApiError {
  *
  * @example
  * ```ts
- * if (error instanceof NetworkError) console.log(error.cause);
+ * if (isNetworkError(error)) console.log(error.cause);
  * ```
  */
 export class NetworkError extends ApiError {
@@ -151,7 +172,20 @@ export class NetworkError extends ApiError {
   readonly kind = 'network' as const;
   constructor(method: string, url: string, cause: unknown) {
     super(`${method} ${url} failed: ${describeCause(cause)}`, method, url, { cause });
+    NETWORK_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is a {@link NetworkError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isNetworkError(error)) console.log('the service cannot be reached');
+ * ```
+ */
+export function isNetworkError(value: unknown): value is NetworkError {
+  return NETWORK_ERROR.is(value);
 }
 
 /** `fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)`: fetch hides the reason one level down. */
@@ -178,7 +212,21 @@ export class TimeoutError extends ApiError {
   constructor(method: string, url: string, timeout: number) {
     super(`${method} ${url} timed out after ${timeout} ms`, method, url);
     this.timeout = timeout;
+    TIMEOUT_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is the client's {@link TimeoutError} (not a DOMException of that name), across
+ * realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isTimeoutError(error)) console.log(`no answer within ${error.timeout} ms`);
+ * ```
+ */
+export function isTimeoutError(value: unknown): value is TimeoutError {
+  return TIMEOUT_ERROR.is(value);
 }
 
 /**
@@ -196,7 +244,21 @@ export class AbortError extends ApiError {
   readonly kind = 'abort' as const;
   constructor(method: string, url: string, reason: unknown) {
     super(`${method} ${url} was aborted`, method, url, { cause: reason });
+    ABORT_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is the client's {@link AbortError} (not a DOMException of that name), across
+ * realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isAbortError(error)) console.log('cancelled:', error.cause);
+ * ```
+ */
+export function isAbortError(value: unknown): value is AbortError {
+  return ABORT_ERROR.is(value);
 }
 
 /**
@@ -205,7 +267,7 @@ export class AbortError extends ApiError {
  *
  * @example
  * ```ts
- * if (error instanceof ResponseShapeError) console.log(error.problem, error.bodyStart);
+ * if (isResponseShapeError(error)) console.log(error.problem, error.bodyStart);
  * ```
  */
 export class ResponseShapeError extends ApiError {
@@ -220,7 +282,20 @@ export class ResponseShapeError extends ApiError {
     super(`${method} ${url}: unexpected response: ${problem}. Body starts: ${JSON.stringify(bodyStart)}`, method, url);
     this.problem = problem;
     this.bodyStart = bodyStart;
+    RESPONSE_SHAPE_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is a {@link ResponseShapeError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isResponseShapeError(error)) console.log(error.problem);
+ * ```
+ */
+export function isResponseShapeError(value: unknown): value is ResponseShapeError {
+  return RESPONSE_SHAPE_ERROR.is(value);
 }
 
 /**
@@ -243,5 +318,18 @@ export class BudgetError extends ApiError {
     super(`${method} ${url} could cost up to ${estimate} units, but only ${remaining} are left of the budget; not sent`, method, url);
     this.estimate = estimate;
     this.remaining = remaining;
+    BUDGET_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is a {@link BudgetError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * if (isBudgetError(error)) console.log(`${error.estimate} > ${error.remaining}`);
+ * ```
+ */
+export function isBudgetError(value: unknown): value is BudgetError {
+  return BUDGET_ERROR.is(value);
 }

@@ -1,15 +1,17 @@
 /**
  * The errors the front end throws. Nothing else ever leaves it: no raw Chevrotain error, no bare
- * `Error`.
+ * `Error`. Each is recognised by its guard ({@link isFilterError}, {@link isParameterError}), which
+ * tests its brand (`./brand.ts`), across realms and package copies.
  *
  * @module
  */
 import type { FilterIssue } from './issue.js';
 import { formatIssues } from './format.js';
 import type { ParameterRule } from '../catalogue/rules.js';
+import { errorBrand } from './brand.js';
 
-const FILTER_ERROR = Symbol.for('backlink-query.FilterError');
-const PARAMETER_ERROR = Symbol.for('backlink-query.ParameterError');
+const FILTER_ERROR = /* @__PURE__ */ errorBrand<FilterError>('FilterError');
+const PARAMETER_ERROR = /* @__PURE__ */ errorBrand<ParameterError>('ParameterError');
 
 /**
  * Thrown by {@link parseFilter} when a filter has issues; `issues` is never empty.
@@ -29,12 +31,12 @@ export class FilterError extends Error {
   readonly issues: readonly FilterIssue[];
   /** The filter text the issues point into. */
   readonly text: string;
-  readonly [FILTER_ERROR] = true;
 
   constructor(issues: readonly FilterIssue[], text: string) {
     super(formatIssues(issues, text));
     this.issues = issues;
     this.text = text;
+    FILTER_ERROR.mark(this);
   }
 }
 
@@ -47,7 +49,7 @@ export class FilterError extends Error {
  * ```
  */
 export function isFilterError(value: unknown): value is FilterError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[FILTER_ERROR] === true;
+  return FILTER_ERROR.is(value);
 }
 
 /**
@@ -69,12 +71,12 @@ export class ParameterError extends Error {
   readonly parameter: string;
   /** A stable code, one of the parameter rules (`required`, `too_small`, `invalid_value`, ...; see `PARAMETER_RULES`). */
   readonly code: ParameterRule;
-  readonly [PARAMETER_ERROR] = true;
 
   constructor(parameter: string, code: ParameterRule, message: string) {
     super(message);
     this.parameter = parameter;
     this.code = code;
+    PARAMETER_ERROR.mark(this);
   }
 }
 
@@ -87,5 +89,5 @@ export class ParameterError extends Error {
  * ```
  */
 export function isParameterError(value: unknown): value is ParameterError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PARAMETER_ERROR] === true;
+  return PARAMETER_ERROR.is(value);
 }

@@ -17,6 +17,7 @@
  * @internal
  */
 import type { ChildProcess } from 'node:child_process';
+import { errorBrand } from '../errors/brand.js';
 import type { Accounts, Admission } from './plugins/accounts.js';
 import { StoreUnavailableError, isStoreUnavailable } from './store/sql/connection.js';
 import type { Hold } from './plugins/ledger.js';
@@ -33,10 +34,42 @@ interface Failure {
 /** The primary's answer to a request: its id, and its result or its failure. */
 type Answer = readonly [id: number, ok: true, result: unknown] | readonly [id: number, ok: false, failure: Failure];
 
+const PRIMARY_ACCOUNTS_ERROR = /* @__PURE__ */ errorBrand<PrimaryAccountsError>('PrimaryAccountsError');
+
+/**
+ * The primary's accounts failed on a worker's request, other than by a store that cannot answer
+ * now (which stays a {@link StoreUnavailableError}); the server answers it as a 500.
+ *
+ * @example
+ * ```ts
+ * throw new PrimaryAccountsError('disk I/O error');
+ * ```
+ */
+export class PrimaryAccountsError extends Error {
+  override readonly name = 'PrimaryAccountsError';
+  /** @param message - the primary's error message */
+  constructor(message: string) {
+    super(`The server's primary process failed: ${message}`);
+    PRIMARY_ACCOUNTS_ERROR.mark(this);
+  }
+}
+
+/**
+ * Whether `value` is a {@link PrimaryAccountsError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isPrimaryAccountsError(new PrimaryAccountsError('disk I/O error')); // true
+ * ```
+ */
+export function isPrimaryAccountsError(value: unknown): value is PrimaryAccountsError {
+  return PRIMARY_ACCOUNTS_ERROR.is(value);
+}
+
 /** A failure of the primary as the worker's error: the store's stays a retryable 503, anything else a 500. */
 const failed = (failure: Failure): Error =>
   failure.retryAfterSeconds === undefined
-    ? Object.assign(new Error(`The server's primary process failed: ${failure.message}`), { name: 'PrimaryAccountsError' })
+    ? new PrimaryAccountsError(failure.message)
     : new StoreUnavailableError(failure.message, { retryAfterSeconds: failure.retryAfterSeconds });
 
 /** One message of either side: requests (worker to primary) or answers (primary to worker). */

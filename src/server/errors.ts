@@ -6,9 +6,12 @@
  * @module
  */
 import { ERROR_KINDS, isRetryableStatus, kindOfStatus, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from '../catalogue/errors.js';
+import { errorBrand } from '../errors/brand.js';
 
 export type { ErrorDetail, ErrorEnvelope, ErrorKind, ErrorStatus };
 export { ERROR_KINDS };
+
+const SERVICE_ERROR = /* @__PURE__ */ errorBrand<ServiceError>('ServiceError');
 
 /**
  * An error the service answers with its envelope; thrown by hooks and handlers.
@@ -29,7 +32,20 @@ export class ServiceError extends Error {
     this.status = status;
     this.details = details;
     this.headers = headers;
+    SERVICE_ERROR.mark(this);
   }
+}
+
+/**
+ * Whether `value` is a {@link ServiceError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isServiceError(new ServiceError(404, 'No data.')); // true
+ * ```
+ */
+export function isServiceError(value: unknown): value is ServiceError {
+  return SERVICE_ERROR.is(value);
 }
 
 /**

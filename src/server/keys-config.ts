@@ -5,7 +5,53 @@
  *
  * @module
  */
+import { errorBrand } from '../errors/brand.js';
 import type { KeyConfig } from './store/store.js';
+
+const KEY_CONFIG_ERROR = /* @__PURE__ */ errorBrand<KeyConfigError>('KeyConfigError');
+
+/**
+ * What is wrong in a key configuration: `invalid_json` (text that starts as JSON but does not
+ * parse), `not_a_list` (JSON that is neither an array nor `{ "keys": [...] }`), and for one key
+ * `not_an_object`, `invalid_id` (missing or empty), `invalid_key` (shorter than 8 characters, or
+ * with white space), `invalid_units` (not a non-negative integer).
+ */
+export type KeyConfigErrorCode = 'invalid_json' | 'not_a_list' | 'not_an_object' | 'invalid_id' | 'invalid_key' | 'invalid_units';
+
+/**
+ * A key configuration (`--keys`, `BACKLINK_QUERY_KEYS`) that cannot be used: user input, with
+ * the place of the problem (`key`, the 1-based position of the key at fault) and a stable `code`.
+ *
+ * @example
+ * ```ts
+ * try { parseKeys('ci:short'); } catch (error) { if (isKeyConfigError(error)) console.log(error.key, error.code); } // 1 'invalid_key'
+ * ```
+ */
+export class KeyConfigError extends Error {
+  override readonly name = 'KeyConfigError';
+  /** What is wrong. */
+  readonly code: KeyConfigErrorCode;
+  /** The 1-based position of the key at fault; `undefined` when the whole configuration is. */
+  readonly key: number | undefined;
+  constructor(code: KeyConfigErrorCode, message: string, key?: number, options?: { cause?: unknown }) {
+    super(key === undefined ? message : `key ${key}: ${message}`, options);
+    this.code = code;
+    this.key = key;
+    KEY_CONFIG_ERROR.mark(this);
+  }
+}
+
+/**
+ * Whether `value` is a {@link KeyConfigError}, across realms and package copies.
+ *
+ * @example
+ * ```ts
+ * isKeyConfigError(new KeyConfigError('invalid_id', 'id is missing.', 2)); // true
+ * ```
+ */
+export function isKeyConfigError(value: unknown): value is KeyConfigError {
+  return KEY_CONFIG_ERROR.is(value);
+}
 
 /**
  * Units a key gets when its configuration names none.
@@ -22,16 +68,26 @@ export const DEFAULT_KEY_UNITS = 10_000_000;
  *
  * @example
  * ```ts
- * parseKeys('ci:s3cret:5000'); // [{ id: 'ci', key: 's3cret', units: 5000 }]
+ * parseKeys('ci:s3cret-key:5000'); // [{ id: 'ci', key: 's3cret-key', units: 5000 }]
  * ```
+ *
+ * @throws KeyConfigError when the text is not a usable configuration (its message names the key at fault)
  */
 export function parseKeys(text: string): KeyConfig[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
-    const parsed = JSON.parse(trimmed) as unknown;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch (error) {
+      throw new KeyConfigError('invalid_json', `Not valid JSON: ${(error as Error).message}`, undefined, { cause: error });
+    }
     const list = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
-    if (!Array.isArray(list)) throw new Error('The key configuration must be an array of keys or { "keys": [...] }.');
-    return list.map((item, i) => checkKey(item as Partial<KeyConfig>, i));
+    if (!Array.isArray(list)) throw new KeyConfigError('not_a_list', 'The key configuration must be an array of keys or { "keys": [...] }.');
+    return list.map((item: unknown, i) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new KeyConfigError('not_an_object', 'must be an object with an id and a key.', i + 1);
+      return checkKey(item as Partial<KeyConfig>, i);
+    });
   }
   return trimmed
     .split(',')
@@ -43,10 +99,10 @@ export function parseKeys(text: string): KeyConfig[] {
 }
 
 function checkKey(item: Partial<KeyConfig>, index: number): KeyConfig {
-  const where = `key ${index + 1}`;
-  if (typeof item.id !== 'string' || item.id === '') throw new Error(`${where}: id is missing.`);
-  if (typeof item.key !== 'string' || item.key.length < 8 || /\s/.test(item.key)) throw new Error(`${where}: key must be at least 8 characters with no white space.`);
+  const key = index + 1;
+  if (typeof item.id !== 'string' || item.id === '') throw new KeyConfigError('invalid_id', 'id is missing.', key);
+  if (typeof item.key !== 'string' || item.key.length < 8 || /\s/.test(item.key)) throw new KeyConfigError('invalid_key', 'key must be at least 8 characters with no white space.', key);
   const units = item.units ?? DEFAULT_KEY_UNITS;
-  if (!Number.isSafeInteger(units) || units < 0) throw new Error(`${where}: units must be a non-negative integer.`);
+  if (!Number.isSafeInteger(units) || units < 0) throw new KeyConfigError('invalid_units', 'units must be a non-negative integer.', key);
   return { id: item.id, key: item.key, units, ...(item.rate ? { rate: item.rate } : {}), ...(item.concurrency ? { concurrency: item.concurrency } : {}) };
 }

@@ -5,7 +5,9 @@
  * @module
  */
 
-const UNSUPPORTED_ERROR = Symbol.for('backlink-query.UnsupportedError');
+import { errorBrand } from '../errors/brand.js';
+
+const UNSUPPORTED_ERROR = /* @__PURE__ */ errorBrand<UnsupportedError>('UnsupportedError');
 
 /**
  * Thrown by {@link toSql} when a dialect cannot express a filter exactly (a NUL character in a
@@ -26,11 +28,11 @@ export class UnsupportedError extends Error {
   readonly code = 'unsupported' as const;
   /** The dialect that cannot express the filter. */
   readonly dialect: string;
-  readonly [UNSUPPORTED_ERROR] = true;
 
   constructor(dialect: string, message: string) {
     super(`${dialect}: ${message}`);
     this.dialect = dialect;
+    UNSUPPORTED_ERROR.mark(this);
   }
 }
 
@@ -43,5 +45,5 @@ export class UnsupportedError extends Error {
  * ```
  */
 export function isUnsupportedError(value: unknown): value is UnsupportedError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNSUPPORTED_ERROR] === true;
+  return UNSUPPORTED_ERROR.is(value);
 }

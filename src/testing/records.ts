@@ -123,7 +123,12 @@ const vocabularyArbitrary: Arbitrary<Vocabulary> = fc
   .record({ text: fc.array(textArbitrary, { minLength: 1, maxLength: 5 }), timestamps: fc.array(timestampArbitrary, { minLength: 1, maxLength: 3 }) })
   .map(({ text, timestamps }) => ({ text: text.flatMap(textVariants), timestamps: timestamps.flatMap(timestampVariants) }));
 
-/** A value of one field type, drawn from the vocabulary half of the time. @internal */
+/**
+ * A value of one field type, drawn from the vocabulary half of the time.
+ *
+ * @throws TypeError when `type` is not the type of a filterable record field (a list type)
+ * @internal
+ */
 function valueArbitrary(field: string, type: FieldType, vocabulary: Vocabulary | undefined): Arbitrary<unknown> {
   const shared = <T>(own: Arbitrary<T>, pool: readonly T[] | undefined): Arbitrary<T> =>
     pool && pool.length > 0 ? fc.oneof(own, fc.constantFrom(...pool)) : own;
@@ -139,7 +144,7 @@ function valueArbitrary(field: string, type: FieldType, vocabulary: Vocabulary |
     case 'boolean':
       return fc.boolean();
     default:
-      throw new Error(`${field}: ${type} is not a record field of a filterable operation`);
+      throw new TypeError(`${field}: ${type} is not a record field of a filterable operation`);
   }
 }
 

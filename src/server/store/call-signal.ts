@@ -16,8 +16,11 @@
  * @internal
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { errorBrand } from '../../errors/brand.js';
 
 const calls = new AsyncLocalStorage<AbortSignal>();
+
+const QUERY_CANCELLED = /* @__PURE__ */ errorBrand<QueryCancelledError>('QueryCancelledError');
 
 /**
  * A statement was stopped because the call it ran for was abandoned.
@@ -31,19 +34,20 @@ export class QueryCancelledError extends Error {
   override readonly name = 'QueryCancelledError';
   constructor(message = 'The query was cancelled: the call it ran for was abandoned.', options?: { cause?: unknown }) {
     super(message, options);
+    QUERY_CANCELLED.mark(this);
   }
 }
 
 /**
- * Whether an error is a {@link QueryCancelledError} (also across bundles, by name).
+ * Whether an error is a {@link QueryCancelledError}, across realms and package copies (by its
+ * brand: an error that is merely named alike is not one).
  *
  * @example
  * ```ts
  * if (isQueryCancelled(error)) return;
  * ```
  */
-export const isQueryCancelled = (error: unknown): error is QueryCancelledError =>
-  error instanceof QueryCancelledError || (error instanceof Error && error.name === 'QueryCancelledError');
+export const isQueryCancelled = (error: unknown): error is QueryCancelledError => QUERY_CANCELLED.is(error);
 
 /** The signal of the call the current statement runs for (none outside a call: loads, the CLI). */
 export const callSignal = (): AbortSignal | undefined => calls.getStore();

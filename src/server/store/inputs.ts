@@ -8,6 +8,7 @@
 import type { RowOf } from '../../catalogue/types.js';
 import type { DomainParser } from '../deps.js';
 import { splitHostPath, splitUrl } from '../target.js';
+import { StoreError } from './errors.js';
 import { linkKey } from './shared.js';
 
 /** A stored link: every backlink field except `is_new`, which depends on the clock. */
@@ -76,7 +77,7 @@ export function classC(ip: string): string {
 }
 
 /**
- * The stored form of a link; throws when its target URL has no host.
+ * The stored form of a link; throws a `StoreError` (`invalid_record`) when its target URL has no host.
  *
  * @example
  * ```ts
@@ -85,7 +86,7 @@ export function classC(ip: string): string {
  */
 export function linkRow(link: LinkInput, parser: DomainParser): LinkRow {
   const parts = splitHostPath(link.target_url);
-  if (!parts) throw new Error(`Not a URL with a host: ${link.target_url}`);
+  if (!parts) throw new StoreError('invalid_record', `Not a URL with a host: ${link.target_url}`);
   const key = linkKey(link);
   const targetDomain = domainOf(parts.host, parser);
   const derived: Record<string, unknown> = { link_key: key, ip_class_c: classC(link.ip_address), target_host: parts.host, target_domain: targetDomain, target_path: parts.path };
@@ -109,12 +110,12 @@ function domainOf(host: string, parser: DomainParser): string {
 
 /**
  * The host and path a target page is stored under, and the registrable domain whose rollups show
- * it; throws when its URL has no host.
+ * it; throws a `StoreError` (`invalid_record`) when its URL has no host.
  *
  * @internal
  */
 export function pageParts(page: TargetPageInput, parser: DomainParser): { host: string; path: string; domain: string } {
   const parts = splitUrl(page.url, parser);
-  if (!parts) throw new Error(`Not a URL with a host: ${page.url}`);
+  if (!parts) throw new StoreError('invalid_record', `Not a URL with a host: ${page.url}`);
   return { host: parts.host, path: parts.path, domain: domainOf(parts.host, parser) };
 }

@@ -87,7 +87,8 @@ function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnecti
     dialect: CLICKHOUSE_STORE_DIALECT,
     all: (query) => shard.all(query),
     ...(beforeLimit ? { allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query) } : {}),
-    write: () => Promise.reject(new Error('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
+    // Never called: the ledger takes charges (a TypeError, the misuse of a caller).
+    write: () => Promise.reject(new TypeError('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
     transaction: async (statements) => {
       for (const statement of statements) await shard.run(statement);
     },
@@ -208,13 +209,16 @@ function clusterSources(database: string, unmerged: boolean): RelationSources {
  * const ledger = await openSqliteStore({ file: 'ledger.db' });
  * const store = await openClickhouseStore({ urls: ['http://10.0.0.1:8123', 'http://10.0.0.2:8123'], parser: tldts, ledger });
  * ```
+ *
+ * @throws TypeError (a rejection) when `database` or `cluster` is not a name of letters, digits and
+ * `_`, or `urls` is empty: options the caller checks first (the CLI does, from the URL).
  */
 export async function openClickhouseStore(options: ClickhouseStoreOptions): Promise<ClickhouseStore> {
   const database = options.database ?? 'backlinks';
   const cluster = options.cluster ?? 'bq_cluster';
-  if (!NAME.test(database)) throw new Error(`Not a ClickHouse database name: ${JSON.stringify(database)}`);
-  if (!NAME.test(cluster)) throw new Error(`Not a ClickHouse cluster name: ${JSON.stringify(cluster)}`);
-  if (options.urls.length === 0) throw new Error('A ClickHouse store needs the URL of at least one shard.');
+  if (!NAME.test(database)) throw new TypeError(`Not a ClickHouse database name: ${JSON.stringify(database)}`);
+  if (!NAME.test(cluster)) throw new TypeError(`Not a ClickHouse cluster name: ${JSON.stringify(cluster)}`);
+  if (options.urls.length === 0) throw new TypeError('A ClickHouse store needs the URL of at least one shard.');
   const connect = (url: string, timeoutMs?: number) =>
     new ClickhouseShard({
       url,

@@ -10,7 +10,8 @@
  *   (the Debian server, 18.16, has no query parameters).
  *
  * A server that cannot be reached, times out or is overloaded rejects with
- * {@link StoreUnavailableError}; a query error is a plain error with ClickHouse's message.
+ * {@link StoreUnavailableError}; a query error is a {@link StoreQueryError} with ClickHouse's
+ * message and exception number.
  *
  * @module
  * @internal
@@ -18,7 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import { clickhouseLiteral } from '../../../sql/dialects/clickhouse.js';
 import { cancelledAlready, onCallAbort, QueryCancelledError } from '../call-signal.js';
-import { StoreUnavailableError } from '../sql/connection.js';
+import { isStoreQueryError, StoreQueryError } from '../errors.js';
+import { isStoreUnavailable, StoreUnavailableError } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
 
 /** Settings every query runs with: SQL's LEFT JOIN (NULL when no row matches), counts as JSON numbers, and the others said below. */
@@ -41,11 +43,13 @@ const SETTINGS: Readonly<Record<string, string>> = {
  * ```ts
  * render({ sql: 'a = ? AND b = ?', params: ["it's", 2] }); // "a = 'it\\'s' AND b = 2"
  * ```
+ *
+ * @throws TypeError when the fragment has not one value per `?` (a fragment not built with `sql`).
  */
 export function render(fragment: Fragment): string {
   const pieces = fragment.sql.split('?');
   if (pieces.length !== fragment.params.length + 1) {
-    throw new Error(`a query has ${pieces.length - 1} placeholders for ${fragment.params.length} values`);
+    throw new TypeError(`a query has ${pieces.length - 1} placeholders for ${fragment.params.length} values`);
   }
   let text = pieces[0]!;
   for (let i = 0; i < fragment.params.length; i++) text += literal(fragment.params[i]) + pieces[i + 1]!;
@@ -116,7 +120,7 @@ export class ClickhouseShard {
       throw failure(this.url, text.slice(text.lastIndexOf('Code: ')));
     }
     if (!Array.isArray(answer.data) || typeof answer.rows_before_limit_at_least !== 'number') {
-      throw new Error(`ClickHouse at ${this.url} answered a query with a LIMIT without rows_before_limit_at_least.`);
+      throw new StoreQueryError(`ClickHouse at ${this.url} answered a query with a LIMIT without rows_before_limit_at_least.`);
     }
     return { rows: answer.data, beforeLimit: answer.rows_before_limit_at_least };
   }
@@ -140,7 +144,7 @@ export class ClickhouseShard {
     } catch (error) {
       if (abandoned.signal.aborted) throw new QueryCancelledError(undefined, { cause: error });
       // Timed out, or the answer cut off: the query may still run.
-      if (error instanceof StoreUnavailableError) kill();
+      if (isStoreUnavailable(error)) kill();
       throw error;
     } finally {
       done();
@@ -214,7 +218,8 @@ export class ClickhouseShard {
 
   /** The error for a request that failed in transit: the time limit, or the connection lost. */
   #lost(error: unknown, timeoutMs: number): Error {
-    if (error instanceof StoreUnavailableError || (error instanceof Error && error.message.startsWith('ClickHouse at '))) return error;
+    if (isStoreUnavailable(error) || isStoreQueryError(error)) return error;
+    // AbortSignal.timeout's DOMException.
     if ((error as { name?: unknown } | undefined)?.name === 'TimeoutError') {
       return new StoreUnavailableError(`ClickHouse at ${this.url} did not answer within ${timeoutMs} ms.`, { cause: error });
     }
@@ -266,13 +271,17 @@ interface Call {
  */
 const TRANSIENT = new Set(['159', '202', '252', '241', '209', '210']);
 
-/** The error for an exception text of the server: {@link StoreUnavailableError} where waiting may help. */
+/**
+ * The error for an exception text of the server: {@link StoreUnavailableError} where waiting may
+ * help, else {@link StoreQueryError}; the exception number is the query error's `code`.
+ */
 function failure(url: string, text: string): Error {
   const code = /Code: (\d+)/.exec(text)?.[1];
+  const message = `ClickHouse at ${url}: ${text.trim().slice(0, 2_000)}`;
   if (code !== undefined && TRANSIENT.has(code)) {
-    return new StoreUnavailableError(`ClickHouse at ${url} could not answer now (code ${code}).`, { cause: new Error(text) });
+    return new StoreUnavailableError(`ClickHouse at ${url} could not answer now (code ${code}).`, { cause: new StoreQueryError(text, code) });
   }
-  return new Error(`ClickHouse at ${url}: ${text.trim().slice(0, 2_000)}`);
+  return new StoreQueryError(message, code);
 }
 
 /** Attempts of a request whose kept-alive connection turned out closed. */

@@ -54,12 +54,17 @@ const DERIVED: Readonly<Record<string, string>> = {
   target_path: 'String',
 };
 
-/** The type of each stored link column, from the catalogue's backlink record. */
+/**
+ * The type of each stored link column, from the catalogue's backlink record.
+ *
+ * @throws TypeError when the record has a field type with no ClickHouse type here (a catalogue
+ * change this table missed; it throws when the module loads).
+ */
 function linkColumnType(column: (typeof LINK_COLUMNS)[number]): string {
   const derived = DERIVED[column];
   if (derived) return derived;
   const type = TYPES[(backlinkRecord as Readonly<Record<string, { type: FieldType }>>)[column]!.type];
-  if (!type) throw new Error(`no ClickHouse type for links.${column}`);
+  if (!type) throw new TypeError(`no ClickHouse type for links.${column}`);
   return type;
 }
 

@@ -30,10 +30,12 @@ import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { loadStoreDeps, type DomainParser } from '../../deps.js';
+import { errorBrand } from '../../../errors/brand.js';
 import { isNativeOrderSafe } from '../../../evaluate/text-order.js';
 import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';
 import { openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
+import { StoreError } from '../errors.js';
 import {
   COLUMN_ROLLUPS,
   COLUMN_SCHEMA_VERSION,
@@ -133,7 +135,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
     try {
       return await openHalves(options, true);
     } catch (error) {
-      if (!(error instanceof StaleColumnsError)) throw error;
+      if (!STALE_COLUMNS.is(error)) throw error;
       // Rebuilt with the file open for writing, then served from it open for reading.
       await (await openHalves(options, false)).close();
       return openHalves(options, true);
@@ -142,8 +144,20 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Pro
   return openHalves(options, false);
 }
 
-/** The column file is missing or not the SQLite file's current copy, and may not be written now. */
-class StaleColumnsError extends Error {}
+const STALE_COLUMNS = /* @__PURE__ */ errorBrand<StaleColumnsError>('StaleColumnsError');
+
+/**
+ * The column file is missing or not the SQLite file's current copy, and may not be written now
+ * (opened read-only): {@link openEmbeddedStore} rebuilds it and opens the store again. Never leaves
+ * this module.
+ */
+class StaleColumnsError extends Error {
+  override readonly name = 'StaleColumnsError';
+  constructor() {
+    super('The column file is not the current copy of the SQLite file.');
+    STALE_COLUMNS.mark(this);
+  }
+}
 
 async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Promise<EmbeddedStore> {
   const file = options.file ?? ':memory:';
@@ -184,7 +198,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
     competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
     matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
     writer: async () => {
-      if (readOnly) throw new Error(`${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+      if (readOnly) throw new StoreError('read_only', `${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
       return side.writer(await rows.writer(), rows.db);
     },
     close: async () => {

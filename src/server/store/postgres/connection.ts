@@ -22,7 +22,7 @@ import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } 
 import { importPeer, loadOnce } from '../../../peers.js';
 import { SERVER } from '../../deps.js';
 import { callSignal, cancelledAlready, isQueryCancelled, onCallAbort, QueryCancelledError } from '../call-signal.js';
-import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
+import { isStoreUnavailable, StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import { numbered, type Fragment } from '../sql/fragment.js';
 
 /** The dialect facts of PostgreSQL. */
@@ -120,7 +120,7 @@ export function isConnectionFailure(error: unknown): boolean {
  * @internal
  */
 export function toStoreError(error: unknown): unknown {
-  if (error instanceof StoreUnavailableError) return error;
+  if (isStoreUnavailable(error)) return error;
   const message = RETRYABLE_STATES[codeOf(error)];
   if (message !== undefined) return new StoreUnavailableError(message, { cause: error });
   if (isConnectionFailure(error)) {
@@ -344,7 +344,9 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
       let cancelling: Promise<void> | undefined;
       const done = onCallAbort(() => {
         const pid = (client as unknown as { processID: number | null }).processID;
-        cancelling = (pid === null ? Promise.reject(new Error('no backend pid')) : cancels.cancel(pid)).catch(() => void broken.add(client));
+        // Without a backend pid no cancel can be sent: the session is closed instead.
+        if (pid === null) broken.add(client);
+        cancelling = pid === null ? Promise.resolve() : cancels.cancel(pid).catch(() => void broken.add(client));
       });
       try {
         return (await client.query<QueryResultRow>(toQuery(query))).rows as Row[];

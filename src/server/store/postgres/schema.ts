@@ -12,6 +12,7 @@
  * @module
  * @internal
  */
+import { StoreError } from '../errors.js';
 import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../sql/rollups.js';
 import type { PostgresConnection } from './connection.js';
 
@@ -232,8 +233,8 @@ export const MIGRATION_LOCK = 0x62716d69677200n;
 /**
  * Applies the migrations the database has not seen yet, each in its own transaction that first
  * takes the migration lock and re-reads the version (another server may have applied it while
- * this one waited), and returns the version the database had before. Throws when the database is
- * newer than this code.
+ * this one waited), and returns the version the database had before. Throws a `StoreError`
+ * (`schema_too_new`) when the database is newer than this code.
  *
  * @example
  * ```ts
@@ -249,7 +250,7 @@ export async function migrate(connection: Pick<PostgresConnection, 'withTransact
       const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
       const current = Number(rows[0]?.version ?? 0);
       if (current > migrations.length) {
-        throw new Error(`The database schema (version ${current}) is newer than this server knows (${migrations.length}).`);
+        throw new StoreError('schema_too_new', `The database schema (version ${current}) is newer than this server knows (${migrations.length}).`);
       }
       if (current < migrations.length) {
         await client.query(migrations[current]!);

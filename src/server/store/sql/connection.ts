@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { errorBrand } from '../../../errors/brand.js';
 import type { DialectName } from '../../../sql/dialect.js';
 import type { Fragment } from './fragment.js';
 
@@ -39,6 +40,8 @@ export interface SqlConnection {
   close(): Promise<void>;
 }
 
+const STORE_UNAVAILABLE = /* @__PURE__ */ errorBrand<StoreUnavailableError>('StoreUnavailableError');
+
 /**
  * The database cannot answer now (locked, timed out, unreachable); the same request may succeed
  * later. The server answers it with a retryable 503.
@@ -55,11 +58,13 @@ export class StoreUnavailableError extends Error {
   constructor(message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
+    STORE_UNAVAILABLE.mark(this);
   }
 }
 
 /**
- * Whether an error is a {@link StoreUnavailableError} (also across bundles, by name).
+ * Whether an error is a {@link StoreUnavailableError}, across realms and package copies (by its
+ * brand: an error that is merely named alike is not one).
  *
  * @example
  * ```ts
@@ -67,5 +72,5 @@ export class StoreUnavailableError extends Error {
  * ```
  */
 export function isStoreUnavailable(error: unknown): error is StoreUnavailableError {
-  return error instanceof StoreUnavailableError || (error instanceof Error && error.name === 'StoreUnavailableError');
+  return STORE_UNAVAILABLE.is(error);
 }

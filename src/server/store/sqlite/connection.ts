@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { callSignal, QueryCancelledError } from '../call-signal.js';
+import { StoreQueryError } from '../errors.js';
 import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../sql/connection.js';
 import type { Fragment } from '../sql/fragment.js';
 import { interruptExtension, INTERRUPT_SLOTS } from './interrupt.js';
@@ -147,6 +148,8 @@ const run = (query) => {
 // Set by the main thread when it gives up on this thread: finish nothing more, close, exit.
 const retired = new Int32Array(workerData.retired);
 let busyTimeout = workerData.lockTimeoutMs;
+// A failed task is answered with its message and code; the main thread makes it a StoreQueryError.
+const fail = (task, message, code) => parentPort.postMessage({ id: task.id, error: { message, code } });
 parentPort.on('message', (task) => {
   if (Atomics.load(retired, 0) === 1) {
     close();
@@ -155,14 +158,11 @@ parentPort.on('message', (task) => {
   try {
     // A task whose call was abandoned while it waited is not run (0 queued, 1 started, 2 cancelled
     // before it started, 3 interrupted while it ran).
-    if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) {
-      parentPort.postMessage({ id: task.id, error: { message: 'cancelled', code: 'CANCELLED' } });
-      return;
-    }
+    if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) return fail(task, 'cancelled', 'CANCELLED');
     // A task past its deadline is not run at all (its caller was answered already); a lock is
     // waited for only as long as the task's deadline leaves.
     const left = task.deadline - Date.now();
-    if (left <= 0) throw Object.assign(new Error('The database was busy past the time bound.'), { code: 'SQLITE_BUSY_DEADLINE' });
+    if (left <= 0) return fail(task, 'The database was busy past the time bound.', 'SQLITE_BUSY_DEADLINE');
     const wait = Math.min(workerData.lockTimeoutMs, left);
     if (wait !== busyTimeout) db.pragma('busy_timeout = ' + (busyTimeout = wait));
     let rows = [];
@@ -176,12 +176,12 @@ parentPort.on('message', (task) => {
       if (error.code !== 'SQLITE_INTERRUPT') throw error;
       // 3: the main thread interrupted this task, whose call was abandoned. Otherwise the
       // interrupt was meant for a statement that had just ended: this one runs again.
-      if (task.state && Atomics.load(new Int32Array(task.state), 0) === 3) throw Object.assign(new Error('cancelled'), { code: 'CANCELLED' });
+      if (task.state && Atomics.load(new Int32Array(task.state), 0) === 3) return fail(task, 'cancelled', 'CANCELLED');
       attempt();
     }
     parentPort.postMessage({ id: task.id, rows });
   } catch (error) {
-    parentPort.postMessage({ id: task.id, error: { message: error.message, code: error.code } });
+    fail(task, error.message, error.code);
   }
 });
 `;
@@ -240,8 +240,7 @@ class SqliteWorker {
       pending.delete(message.id);
       clearTimeout(task.timer);
       if (message.error) {
-        const error = Object.assign(new Error(message.error.message), { code: message.error.code });
-        task.reject(unavailable(error));
+        task.reject(unavailable(new StoreQueryError(message.error.message, message.error.code)));
       } else task.resolve(message.rows ?? []);
     });
     worker.on('error', (error) => {

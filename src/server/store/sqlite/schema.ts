@@ -7,6 +7,7 @@
  * @internal
  */
 import type { Database } from 'better-sqlite3';
+import { StoreError } from '../errors.js';
 import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../sql/rollups.js';
 
 /**
@@ -197,7 +198,8 @@ export const MIGRATIONS: readonly string[] = [
 
 /**
  * Applies the migrations the database has not seen yet, each in a transaction, and returns the
- * version the database had before.
+ * version the database had before. Throws a `StoreError` (`schema_too_new`) when the database is
+ * newer than this code.
  *
  * @example
  * ```ts
@@ -207,7 +209,7 @@ export const MIGRATIONS: readonly string[] = [
 export function migrate(db: Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}).`);
+    throw new StoreError('schema_too_new', `The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}).`);
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { loadStoreDeps, type DomainParser } from '../../deps.js';
+import { StoreError } from '../errors.js';
 import { LINK_COLUMNS, type LinkRow } from '../inputs.js';
 import { linkKey } from '../shared.js';
 import type { SqlConnection } from '../sql/connection.js';
@@ -67,7 +68,8 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   const layout = (db.prepare(`SELECT value FROM store_meta WHERE key = 'layout'`).get() as { value: string } | undefined)?.value;
   if (layout === 'embedded' && options.layout !== 'embedded') {
     db.close();
-    throw new Error(
+    throw new StoreError(
+      'wrong_layout',
       `${file} is the row file of an embedded store (its list rollups live in ${file}.duckdb): open it with --db ${file} (the default store), not as a plain SQLite database.`,
     );
   }
