@@ -15,6 +15,7 @@
  * @module
  * @internal
  */
+import { errorBrand } from './shared/brand.js';
 import { lazy } from './shared/lazy.js';
 
 /**
@@ -56,7 +57,7 @@ export interface MissingDependencyOptions {
  *
  * @example
  * ```ts
- * try { await loadServerDeps(); } catch (error) { if (error instanceof MissingDependencyError) console.error(error.message); }
+ * try { await loadServerDeps(); } catch (error) { if (isMissingDependencyError(error)) console.error(error.message); }
  * ```
  */
 export class MissingDependencyError extends Error {
@@ -80,8 +81,14 @@ export class MissingDependencyError extends Error {
     if (options.command !== undefined) lines.push('or, outside a project that has backlink-query installed, with npx:', `  npx -p backlink-query ${packages.map((name) => `-p ${name} `).join('')}backlink-query ${options.command}`);
     super(lines.join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
     this.packages = packages;
+    MISSING_DEPENDENCY.mark(this);
   }
 }
+
+const MISSING_DEPENDENCY = /* @__PURE__ */ errorBrand<MissingDependencyError>('MissingDependencyError');
+
+/** Whether `value` is a {@link MissingDependencyError}, whichever copy of the package threw it. */
+export const isMissingDependencyError = MISSING_DEPENDENCY.is;
 
 /**
  * Memoizes a loader ({@link lazy}), always as a promise: the first call loads, later calls share

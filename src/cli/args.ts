@@ -6,12 +6,22 @@
  * @internal
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorBrand } from '../shared/brand.js';
 import { suggest } from '../shared/suggest.js';
 
 /** Bad usage of a command: an unknown option, a missing argument, a value that is not a number. @internal */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super(message);
+    USAGE.mark(this);
+  }
 }
+
+const USAGE = /* @__PURE__ */ errorBrand<UsageError>('UsageError');
+
+/** Whether `value` is a {@link UsageError}. @internal */
+export const isUsageError = USAGE.is;
 
 /** The options table `parseArgs` takes. @internal */
 export type OptionTable = NonNullable<ParseArgsConfig['options']>;

@@ -7,9 +7,9 @@
  */
 import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
-import { UsageError } from './args.js';
+import { isUsageError } from './args.js';
 import { EXIT } from './command.js';
-import { RefusedError } from './refused.js';
+import { isRefusedError } from './refused.js';
 import { describeHttpFailure, sentence } from '../client/failure-text.js';
 
 /** Exit code of each client error kind. */
@@ -24,9 +24,9 @@ const API_ERROR_EXIT: Readonly<Record<ApiError['kind'], number>> = {
 
 /** The exit code for an error a command threw. @internal */
 export function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError || isParameterError(error)) return EXIT.usage;
+  if (isUsageError(error) || isParameterError(error)) return EXIT.usage;
   if (isFilterError(error)) return EXIT.failure;
-  if (error instanceof RefusedError) return EXIT.refused;
+  if (isRefusedError(error)) return EXIT.refused;
   if (isApiError(error)) {
     // A 5xx that survived the retries means the service is unavailable, not that the input is wrong.
     if (error.kind === 'http' && (error as ApiError & { status: number }).status >= 500) return EXIT.unavailable;

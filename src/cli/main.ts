@@ -17,7 +17,7 @@ import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
 import { painter } from './style.js';
 import { suggest } from '../shared/suggest.js';
-import { unknownOptionMessage, UsageError } from './args.js';
+import { isUsageError, unknownOptionMessage } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */
 export function allCommands(): readonly Command[] {
@@ -53,7 +53,7 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
     // Only the prefix is red: the message may quote the user's filter, which stays as typed.
     const paint = painter(io.stderr, io.env);
     io.stderr.write(`${paint('red', `backlink-query ${found.command.name}:`)} ${found.command.describeError?.(error) ?? describeError(error)}\n`);
-    if (error instanceof UsageError) io.stderr.write(`Run "backlink-query ${found.command.name} --help" for usage.\n`);
+    if (isUsageError(error)) io.stderr.write(`Run "backlink-query ${found.command.name} --help" for usage.\n`);
     return exitCodeOf(error);
   }
 }

@@ -8,7 +8,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { OPERATION_NAMES } from '../catalogue/operations.js';
-import { MissingDependencyError } from '../peers.js';
+import { isMissingDependencyError } from '../peers.js';
 import { integerOption, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
 import { connectedClient, CONNECTION_OPTIONS } from './connection.js';
@@ -75,7 +75,7 @@ export const mcpCommand: Command = {
       const { loadMcpSdk } = await import('../mcp/deps.js');
       await loadMcpSdk();
     } catch (error) {
-      if (!(error instanceof MissingDependencyError)) throw error;
+      if (!isMissingDependencyError(error)) throw error;
       io.stderr.write(`${error.message}\n`);
       return EXIT.failure;
     }

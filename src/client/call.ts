@@ -8,7 +8,7 @@
 import { BALANCE_PATH } from '../catalogue/balance.js';
 import { operations, type OperationName } from '../catalogue/operations.js';
 import { UnitLedger } from './budget.js';
-import { decodeCsv, decodeJson, ShapeProblem } from './decode.js';
+import { decodeCsv, decodeJson, isShapeProblem, ShapeProblem } from './decode.js';
 import { ResponseShapeError } from './errors.js';
 import type { RawParams } from './params.js';
 import { queryFor, type ValidationMode } from './query.js';
@@ -89,7 +89,7 @@ function decodeResponse(operation: OperationName, csv: boolean, response: RawRes
     const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId();
     return { format: 'json', meta, data, units: reported ?? unitsOf(operation, rows), requestId };
   } catch (error) {
-    if (error instanceof ShapeProblem) throw new ResponseShapeError('GET', url, error.message, response.body);
+    if (isShapeProblem(error)) throw new ResponseShapeError('GET', url, error.message, response.body);
     throw error;
   }
 }

@@ -5,11 +5,22 @@
  * @module
  */
 import { operations, type OperationName } from '../catalogue/operations.js';
+import { errorBrand } from '../shared/brand.js';
 import type { FieldType, RecordSpec } from '../catalogue/records.js';
 import type { ResponseMeta } from './types.js';
 
 /** A decoding failure; the request layer turns it into `ResponseShapeError` with the URL. @internal */
-export class ShapeProblem extends Error {}
+export class ShapeProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    SHAPE_PROBLEM.mark(this);
+  }
+}
+
+const SHAPE_PROBLEM = /* @__PURE__ */ errorBrand<ShapeProblem>('ShapeProblem');
+
+/** Whether `value` is a {@link ShapeProblem}. @internal */
+export const isShapeProblem = SHAPE_PROBLEM.is;
 
 type Row = Record<string, unknown>;
 

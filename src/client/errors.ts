@@ -1,7 +1,7 @@
 /**
  * The errors a client call can fail with, in the style of ky: one {@link ApiError} base and one
  * class per way a call can fail, each with a guard (`isApiError`, `isHttpError`, ...)
- * that tests its brand (`src/errors/brand.ts`), so it works across realms and package copies.
+ * that tests its brand (`src/shared/brand.ts`), so it works across realms and package copies.
  * Messages name the method and the URL (which never contains the API key: it travels in a header).
  * Parameter and filter mistakes found before sending are `ParameterError` and `FilterError`.
  *
@@ -9,7 +9,7 @@
  */
 
 import { kindOfStatus, kindOfType, type ErrorDetail, type ErrorEnvelope } from '../catalogue/errors.js';
-import { errorBrand } from '../errors/brand.js';
+import { errorBrand } from '../shared/brand.js';
 
 const API_ERROR = /* @__PURE__ */ errorBrand<ApiError>('ApiError');
 const HTTP_ERROR = /* @__PURE__ */ errorBrand<HttpError>('HttpError');

@@ -1,14 +1,14 @@
 /**
  * The errors the front end throws. Nothing else ever leaves it: no raw Chevrotain error, no bare
  * `Error`. Each is recognised by its guard ({@link isFilterError}, {@link isParameterError}), which
- * tests its brand (`./brand.ts`), across realms and package copies.
+ * tests its brand (`src/shared/brand.ts`), across realms and package copies.
  *
  * @module
  */
 import type { FilterIssue } from './issue.js';
 import { formatIssues } from './format.js';
 import type { ParameterRule } from '../catalogue/rules.js';
-import { errorBrand } from './brand.js';
+import { errorBrand } from '../shared/brand.js';
 
 const FILTER_ERROR = /* @__PURE__ */ errorBrand<FilterError>('FilterError');
 const PARAMETER_ERROR = /* @__PURE__ */ errorBrand<ParameterError>('ParameterError');

@@ -14,7 +14,7 @@ import { checkParameters, type ParameterIssue } from '../catalogue/rules.js';
 import { describeHttpFailure } from '../client/failure-text.js';
 import type { AnyResult } from '../client/call.js';
 import type { Client } from '../client/client.js';
-import { BudgetError, isApiError, type HttpError } from '../client/errors.js';
+import { isApiError, isBudgetError, type HttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, currentMonth } from '../client/params.js';
 import { complete } from '../complete/complete.js';
@@ -100,7 +100,7 @@ function serviceAdvice(status: number | undefined): string {
 function callError(tool: string, error: unknown, context: ToolContext): ToolResult {
   if (isFilterError(error)) return invalidFilter(tool, error.issues, error.text);
   if (isParameterError(error)) return parameterError(error);
-  if (error instanceof BudgetError) {
+  if (isBudgetError(error)) {
     // Another call in flight took the units this one's estimate counted on.
     return failure(`Not sent: this ${tool} call could cost up to ${units(error.estimate)} units, but only ${units(error.remaining)} are left of the session budget (calls in flight counted). Lower limit, or wait for the other calls.`, {
       kind: 'over_budget',
@@ -172,7 +172,7 @@ async function callOperationTool(operation: OperationName, args: Args, context: 
     if (refusal !== undefined) return refused(operation, refusal, context);
     return success(operation, await context.client.callOperation(operation, args), context);
   } catch (error) {
-    if (error instanceof BudgetError) {
+    if (isBudgetError(error)) {
       // Calls in flight took, at their worst case, the units this one's estimate counted on: the
       // client's ledger refused it. The same refusal, priced against what it says is left.
       const refusal = checkCost(operation, args, { maxCallUnits: context.maxCallUnits, remaining: error.remaining, budget: context.budget });

@@ -13,7 +13,7 @@
 import { MAX_MATRIX_TARGETS, OPERATION_NAMES, operations, type FilterableOperation, type Price } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient } from '../client/client.js';
-import { HttpError, isApiError } from '../client/errors.js';
+import { isApiError, isHttpError } from '../client/errors.js';
 import { estimateUnits, worstCaseRows } from '../client/units.js';
 import { complete } from '../complete/index.js';
 import type { CompletionOptions } from '../complete/types.js';
@@ -198,7 +198,7 @@ function refresh(): void {
 function describeError(error: unknown, text: string): string {
   if (isFilterError(error)) return `Not sent: the filter has issues.\n${formatIssues(error.issues, text)}`;
   if (isParameterError(error)) return `Not sent: ${error.message}`;
-  if (error instanceof HttpError) return `HTTP ${error.status}: ${error.message}${error.details.map((d) => `\n  ${d.parameter ?? ''} ${d.rule}: ${d.message}`).join('')}`;
+  if (isHttpError(error)) return `HTTP ${error.status}: ${error.message}${error.details.map((d) => `\n  ${d.parameter ?? ''} ${d.rule}: ${d.message}`).join('')}`;
   if (isApiError(error)) return `${error.kind}: ${error.message}`;
   return String(error);
 }

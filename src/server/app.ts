@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
 import { serverPlugin, type DomainParser } from './deps.js';
-import { errorEnvelope, ServiceError, type ErrorStatus } from './errors.js';
+import { errorEnvelope, isServiceError, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
 import { guardPlugin } from './plugins/guard.js';
@@ -67,7 +67,7 @@ export interface AppOptions {
 
 /** Fastify errors that are the caller's fault keep their 4xx status; everything else is a 500. */
 function statusOf(error: FastifyError | ServiceError): ErrorStatus {
-  if (error instanceof ServiceError) return error.status;
+  if (isServiceError(error)) return error.status;
   const status = error.statusCode ?? 500;
   return status === 404 || status === 405 || status === 429 ? status : status >= 400 && status < 500 ? 400 : 500;
 }
@@ -100,9 +100,9 @@ function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyErr
   const error = fromStore(raw) ?? raw;
   const status = statusOf(error);
   if (status >= 500) request.log.error({ err: raw }, 'request failed');
-  const message = status >= 500 && !(error instanceof ServiceError) ? 'Internal server error.' : error.message;
-  const details = error instanceof ServiceError ? error.details : [];
-  if (error instanceof ServiceError) reply.headers(error.headers);
+  const message = status >= 500 && !(isServiceError(error)) ? 'Internal server error.' : error.message;
+  const details = isServiceError(error) ? error.details : [];
+  if (isServiceError(error)) reply.headers(error.headers);
   return reply
     .code(status)
     .header('X-Request-Id', request.id)

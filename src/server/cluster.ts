@@ -17,7 +17,7 @@
  * @internal
  */
 import type { ChildProcess } from 'node:child_process';
-import { errorBrand } from '../errors/brand.js';
+import { errorBrand } from '../shared/brand.js';
 import type { Accounts, Admission } from './plugins/accounts.js';
 import { StoreUnavailableError, isStoreUnavailable } from './store/sql/connection.js';
 import type { Hold } from './plugins/ledger.js';

@@ -17,9 +17,9 @@ import type FastifyCors from '@fastify/cors';
 import type FastifyPlugin from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isMissing, loadOnce, MissingDependencyError, type MissingDependencyOptions } from '../peers.js';
+import { isMissing, isMissingDependencyError, loadOnce, MissingDependencyError, type MissingDependencyOptions } from '../peers.js';
 
-export { MissingDependencyError, type MissingDependencyOptions };
+export { isMissingDependencyError, MissingDependencyError, type MissingDependencyOptions };
 /** What the server's messages about missing packages call it. @internal */
 export const SERVER = 'The backlink-query server';
 
@@ -93,7 +93,7 @@ export const loadServerDeps: () => Promise<ServerDeps> = loadOnce(async () => {
   const pluginModule = await tryImport<{ default: typeof FastifyPlugin }>('fastify-plugin', missing);
   const corsModule = await tryImport<{ default: ServerDeps['cors'] }>('@fastify/cors', missing);
   const store = await loadStoreDeps().catch((error: unknown) => {
-    if (!(error instanceof MissingDependencyError)) throw error;
+    if (!isMissingDependencyError(error)) throw error;
     missing.push(...error.packages);
     return undefined;
   });

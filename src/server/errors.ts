@@ -6,7 +6,7 @@
  * @module
  */
 import { ERROR_KINDS, isRetryableStatus, kindOfStatus, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from '../catalogue/errors.js';
-import { errorBrand } from '../errors/brand.js';
+import { errorBrand } from '../shared/brand.js';
 
 export type { ErrorDetail, ErrorEnvelope, ErrorKind, ErrorStatus };
 export { ERROR_KINDS };

@@ -14,12 +14,12 @@
  */
 export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
-export { loadServerDeps, MissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps, type StoreDeps } from './deps.js';
+export { loadServerDeps, MissingDependencyError, isMissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps, type StoreDeps } from './deps.js';
 
 export { validateRequest, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';
 export type { RequestParams } from './validation/request-params.js';
-export { ServiceError, errorEnvelope, errorKind, ERROR_KINDS, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from './errors.js';
+export { ServiceError, isServiceError, errorEnvelope, errorKind, ERROR_KINDS, type ErrorDetail, type ErrorEnvelope, type ErrorKind, type ErrorStatus } from './errors.js';
 
 export { openApiDocument } from './openapi.js';
 export { querySchema, recordSchema, responseSchema, type JsonSchema } from '../catalogue/json-schema.js';
@@ -56,7 +56,8 @@ export type { ClickhouseShard, ShardOptions } from './store/clickhouse/connectio
 
 export { KeyRing } from './plugins/key-ring.js';
 export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';
-export { parseKeys, DEFAULT_KEY_UNITS } from './keys-config.js';
+export { parseKeys, DEFAULT_KEY_UNITS, KeyConfigError, isKeyConfigError, type KeyConfigErrorCode } from './keys-config.js';
+export { StoreError, isStoreError, StoreQueryError, isStoreQueryError, type StoreErrorCode } from './store/errors.js';
 
 export { seedSample, type SampleOptions, type SampleStats } from './sample/generate.js';
 export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type LinkRow, type TargetPageInput } from './store/inputs.js';
@@ -87,3 +88,4 @@ export {
 export { localAccounts, type Accounts } from './plugins/accounts.js';
 export { remoteAccounts, shareAccounts } from './cluster.js';
 export { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from './import/read-records.js';
+export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import/import-error.js';

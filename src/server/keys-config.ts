@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errorBrand } from '../errors/brand.js';
+import { errorBrand } from '../shared/brand.js';
 import type { KeyConfig } from './store/store.js';
 
 const KEY_CONFIG_ERROR = /* @__PURE__ */ errorBrand<KeyConfigError>('KeyConfigError');

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { errorBrand } from '../errors/brand.js';
+import { errorBrand } from '../shared/brand.js';
 
 const UNSUPPORTED_ERROR = /* @__PURE__ */ errorBrand<UnsupportedError>('UnsupportedError');
 

@@ -7,9 +7,9 @@
  * @internal
  */
 import {
+  isMissingDependencyError,
   isStoreUnavailable,
   loadDepsFor,
-  MissingDependencyError,
   openStoreAt,
   describeLocation,
   storeLocation,
@@ -58,7 +58,7 @@ export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'ser
   try {
     return await loadDepsFor(location, { http: command === 'serve', command });
   } catch (error) {
-    if (!(error instanceof MissingDependencyError)) throw error;
+    if (!isMissingDependencyError(error)) throw error;
     io.stderr.write(`${error.message}\n`);
     return undefined;
   }

@@ -5,8 +5,9 @@
  * @module
  */
 
-/** The brand of {@link ImportFileError} (the package's convention: see docs/errors.md). */
-const IMPORT_FILE_ERROR = Symbol.for('backlink-query.ImportFileError');
+import { errorBrand } from '../../shared/brand.js';
+
+const IMPORT_FILE_ERROR = /* @__PURE__ */ errorBrand<ImportFileError>('ImportFileError');
 
 /**
  * Why a whole import file is refused:
@@ -43,7 +44,7 @@ export class ImportFileError extends Error {
     super(message);
     this.code = code;
     this.line = line;
-    Object.defineProperty(this, IMPORT_FILE_ERROR, { value: true });
+    IMPORT_FILE_ERROR.mark(this);
   }
 }
 
@@ -55,6 +56,4 @@ export class ImportFileError extends Error {
  * isImportFileError(new ImportFileError('no_header', 'CSV file has no header line')); // true
  * ```
  */
-export function isImportFileError(value: unknown): value is ImportFileError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[IMPORT_FILE_ERROR] === true;
-}
+export const isImportFileError = IMPORT_FILE_ERROR.is;

@@ -16,7 +16,7 @@
  * @internal
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { errorBrand } from '../../errors/brand.js';
+import { errorBrand } from '../../shared/brand.js';
 
 const calls = new AsyncLocalStorage<AbortSignal>();
 

@@ -1,11 +1,11 @@
 /**
  * The store's errors besides {@link StoreUnavailableError} (the database cannot answer now, a
  * retryable 503) and {@link QueryCancelledError} (the call was abandoned): a failure that the
- * same request meets again. Each has a guard that tests its brand (`src/errors/brand.ts`).
+ * same request meets again. Each has a guard that tests its brand (`src/shared/brand.ts`).
  *
  * @module
  */
-import { errorBrand } from '../../errors/brand.js';
+import { errorBrand } from '../../shared/brand.js';
 import type { QueryCancelledError } from './call-signal.js';
 import type { StoreUnavailableError } from './sql/connection.js';
 

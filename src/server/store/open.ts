@@ -14,6 +14,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isMissingDependencyError } from '../../peers.js';
 import { loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser, type StoreDeps } from '../deps.js';
 import { loadDuckdb } from './duckdb/connection.js';
 import { loadPg } from './postgres/connection.js';
@@ -159,7 +160,7 @@ export async function loadDepsFor(location: StoreLocation, options: { readonly h
     try {
       return await what();
     } catch (error) {
-      if (!(error instanceof MissingDependencyError)) throw error;
+      if (!isMissingDependencyError(error)) throw error;
       missing.push(...error.packages);
       return undefined;
     }

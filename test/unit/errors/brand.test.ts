@@ -6,7 +6,7 @@
  * and the guards must not.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { errorBrand } from '../../../src/errors/brand.js';
+import { errorBrand } from '../../../src/shared/brand.js';
 
 /** Every error class of the package with its guard: the module, the guard, and one instance from a copy's exports. */
 const CLASSES = [
@@ -26,6 +26,10 @@ const CLASSES = [
   ['src/server/store/errors.ts', 'StoreQueryError', 'isStoreQueryError', (m) => new m.StoreQueryError('Code: 62. Syntax error', '62')],
   ['src/server/keys-config.ts', 'KeyConfigError', 'isKeyConfigError', (m) => new m.KeyConfigError('invalid_id', 'id is missing.', 1)],
   ['src/server/cluster.ts', 'PrimaryAccountsError', 'isPrimaryAccountsError', (m) => new m.PrimaryAccountsError('disk I/O error')],
+  ['src/server/import/import-error.ts', 'ImportFileError', 'isImportFileError', (m) => new m.ImportFileError('no_header', 'CSV file has no header line')],
+  ['src/peers.ts', 'MissingDependencyError', 'isMissingDependencyError', (m) => new m.MissingDependencyError('backlink-query/kysely', ['kysely'])],
+  ['src/cli/args.ts', 'UsageError', 'isUsageError', (m) => new m.UsageError('--limit needs a value.')],
+  ['src/cli/refused.ts', 'RefusedError', 'isRefusedError', (m) => new m.RefusedError('Not confirmed; nothing was sent.')],
 ] as const satisfies readonly (readonly [string, string, string, (m: any) => Error])[]; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 type Module = Record<string, unknown>;

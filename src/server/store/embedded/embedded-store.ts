@@ -30,7 +30,7 @@ import { existsSync } from 'node:fs';
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { loadStoreDeps, type DomainParser } from '../../deps.js';
-import { errorBrand } from '../../../errors/brand.js';
+import { errorBrand } from '../../../shared/brand.js';
 import { isNativeOrderSafe } from '../../../evaluate/text-order.js';
 import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';

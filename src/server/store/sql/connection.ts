@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { errorBrand } from '../../../errors/brand.js';
+import { errorBrand } from '../../../shared/brand.js';
 import type { DialectName } from '../../../sql/dialect.js';
 import type { Fragment } from './fragment.js';
 
