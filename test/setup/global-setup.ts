@@ -46,6 +46,22 @@ declare module 'vitest' {
 const log = (message: string): void => void process.stderr.write(`[engines] ${message}\n`);
 
 /**
+ * Starts a server, and once more if it lost a port race. The scripts pick free ports, then the
+ * server binds them; engines starting side by side can take such a port in between (seen in CI:
+ * ClickHouse's shard 2 found its TCP port taken, "Address already in use"). A failed start has
+ * stopped what it started, so a second start on fresh ports is clean.
+ */
+async function startRetryingPortRace(name: ServerName, dir: string): Promise<RunningServer> {
+  try {
+    return await startServer(name, dir);
+  } catch (error) {
+    if (!String((error as Error).message).includes('Address already in use')) throw error;
+    log(`${name} lost a port race (Address already in use): starting it again on other ports`);
+    return startServer(name, dir);
+  }
+}
+
+/**
  * Starts what the run needs and returns the teardown. vitest.config.ts names this file in the
  * root config, and every project inherits it (`extends: true`); only the root project's call
  * does the work, for the selected files of every selected project at once, and its `provide`
@@ -71,7 +87,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const base = await makeBaseDir();
     teardown = () => base.remove();
     log(`starting ${toStart.join(', ')} in ${base.dir}`);
-    const results = await Promise.allSettled(toStart.map((name) => startServer(name, base.dir)));
+    const results = await Promise.allSettled(toStart.map((name) => startRetryingPortRace(name, base.dir)));
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
     if (failures.length > 0) {
       await teardown().catch((error: Error) => failures.push(error.message));
