@@ -23,6 +23,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
+import type { OptionTable } from './args.js';
+
 /** One command: `backlink-query <name> ...`. */
 export interface Command {
   /** The word after `backlink-query` (`links`, `serve`, ...); subcommands use a space (`filter check`). */
@@ -31,6 +33,8 @@ export interface Command {
   readonly summary: string;
   /** The full `--help` text. */
   readonly help: string;
+  /** Its options: the table its parser reads (`parseCommandArgs`), which shell completion offers. */
+  readonly options: OptionTable;
   /** Runs the command; resolves to the exit code (0 ok, 1 failure of the input, 2 bad usage). */
   run(args: readonly string[], io: CliIo): Promise<number>;
   /** The command's own description of an error it threw, in its words; `undefined`: the common one. */

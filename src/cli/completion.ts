@@ -58,18 +58,9 @@ type Values = readonly string[] | 'files' | 'filter' | 'fields' | 'none';
 
 const none: Candidates = { space: true, values: [] };
 
-/**
- * The long options of a command and whether each takes a value, read from its help: the lines that
- * start with `--name` (or `-x, --name`) and the placeholder after it (`<value>`, `N`, `FILE`). Every
- * command documents every option there, so the help is the one list that covers them all, the
- * server's commands included.
- */
+/** The long options of a command and whether each takes a value: its parser's own table. */
 function optionsOf(command: Command): Map<string, boolean> {
-  const options = new Map<string, boolean>();
-  for (const match of command.help.matchAll(/^ {2,}(?:-\w, )?--([a-z][\w-]*)((?:[ =]<?[A-Za-z][\w|-]*>?)?)/gm)) {
-    options.set(match[1]!, match[2] !== '');
-  }
-  return options;
+  return new Map(Object.entries(command.options).map(([name, spec]) => [name, spec.type === 'string']));
 }
 
 /** The values an option takes, for a command. */
@@ -281,6 +272,7 @@ export function completionCommand(commands: () => readonly Command[]): Command {
     name: 'completion',
     summary: 'Print a shell completion script (bash, zsh or fish)',
     help: HELP,
+    options: { help: { type: 'boolean', short: 'h' } },
     async run(args, io) {
       if (args[0] === '--complete') {
         // The words are taken as they are: they are the user's command line, options included.

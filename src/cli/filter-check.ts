@@ -58,6 +58,7 @@ export const filterCheckCommand: Command = {
   name: 'filter check',
   summary: 'Check a filter and print its canonical form or its issues',
   help: HELP,
+  options: OPTIONS,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, OPTIONS);
     if (values['help'] === true) {

@@ -61,6 +61,7 @@ export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'Serve the operations as MCP tools for agents (stdio), within a units budget',
   help: HELP,
+  options: OPTIONS,
   async run(args, io) {
     const parsed = parseCommandArgs(args, OPTIONS);
     if (parsed.values['help'] === true) {

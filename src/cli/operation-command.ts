@@ -8,7 +8,7 @@
 import { OPERATION_NAMES, operations, type OperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import type { Client } from '../client/client.js';
-import { isApiError, type ApiError, type HttpError } from '../client/errors.js';
+import { isHttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
@@ -157,14 +157,16 @@ async function runAll(client: Client, operation: OperationName, params: Row, set
 
 function operationCommand(operation: OperationName): Command {
   const help = operationHelp(operation);
+  const options = optionTable(operation);
   return {
     name: operation,
     summary: operations[operation].doc,
     help,
+    options,
     describeError: (error) =>
-      isApiError(error) && error.kind === 'http' ? describeHttpFailure(error as HttpError, (parameter) => whereOf(operation, parameter)) : undefined,
+      isHttpError(error) ? describeHttpFailure(error, (parameter) => whereOf(operation, parameter)) : undefined,
     async run(args, io) {
-      const parsed = parseCommandArgs(args, optionTable(operation));
+      const parsed = parseCommandArgs(args, options);
       if (parsed.values['help'] === true) {
         io.stdout.write(help);
         return EXIT.ok;

@@ -45,10 +45,15 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies OptionTable;
 
-/** The `parseArgs` table of an operation command. @internal */
+/**
+ * The `parseArgs` table of an operation command, in the order of its help (and of completion's
+ * candidates): the operation's parameters, then the common options; a parameter wins a name both
+ * have. @internal
+ */
 export function optionTable(operation: OperationName): OptionTable {
-  const table: OptionTable = { ...COMMON_OPTIONS };
+  const table: OptionTable = {};
   for (const [name] of optionParams(operation)) table[optionName(name)] = { type: 'string' };
+  for (const [name, spec] of Object.entries(COMMON_OPTIONS)) table[name] ??= spec;
   return table;
 }
 

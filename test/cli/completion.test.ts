@@ -35,7 +35,7 @@ describe('completion --complete', () => {
     expect(await ask('--v')).toEqual({ space: 'space', values: ['--version'] });
   });
 
-  it("a command's options, from its help", async () => {
+  it("a command's options, from the table its parser reads", async () => {
     // In the order of `links --help`: its parameters, then the output, cost and connection options.
     expect((await ask('links', 'example.com', '--')).values).toEqual([
       '--scope', '--fields', '--order-by', '--direction', '--limit', '--offset', '--filter',
@@ -43,6 +43,8 @@ describe('completion --complete', () => {
     ]);
     expect(await ask('filter', 'check', 'x', '--')).toEqual({ space: 'space', values: ['--operation', '--targets', '--format', '--json', '--help'] });
     expect((await ask('seed', '--l')).values).toEqual(['--links']);
+    // Options the help names only in prose (serve's --links and --seed, after --sample) are offered too.
+    expect((await ask('serve', '--s')).values).toEqual(['--sample', '--seed']);
   });
 
   it("an option's values: formats, enums in any case, operations, shells", async () => {

@@ -46,6 +46,7 @@ export const importCommand: Command = {
   name: 'import',
   summary: 'Import crawl exports of backlink records (NDJSON or CSV) into the store',
   help: HELP,
+  options: OPTIONS,
   async run(args, io) {
     const { values: o, positionals: files } = parseCommandArgs(args, OPTIONS);
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;

@@ -33,6 +33,7 @@ export const seedCommand: Command = {
   name: 'seed',
   summary: 'Write a deterministic sample database (links, referring domains, keyword metrics)',
   help: HELP,
+  options: OPTIONS,
   async run(args, io) {
     const { values } = parseCommandArgs(args, OPTIONS, { positionals: false });
     if (values['help']) return io.stdout.write(HELP), EXIT.ok;

@@ -112,6 +112,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'Serve the interface (--sample for sample data)',
   help: HELP,
+  options: OPTIONS,
   async run(args, io) {
     const { values: o } = parseCommandArgs(args, OPTIONS, { positionals: false });
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;
