@@ -18,7 +18,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadServerDeps, type DomainParser } from '../../src/server/deps.js';
+import { loadServerDeps, loadStoreDeps, type DomainParser } from '../../src/server/deps.js';
 import type { Store } from '../../src/server/store/store.js';
 import { measuredSizes, parseOptions, type BenchOptions } from './args.js';
 import { answerBytes, captureAnswers, startBareRoute, type BareRoute } from './bare-route-process.js';
@@ -228,7 +228,7 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
 }
 
 async function sqliteVersion(): Promise<string> {
-  const { Database } = await loadServerDeps();
+  const { Database } = await loadStoreDeps();
   const db = new Database(':memory:');
   try {
     return (db.prepare('select sqlite_version() AS v').get() as { v: string }).v;

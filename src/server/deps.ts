@@ -5,9 +5,10 @@
  * here, with dynamic `import()`, and a missing one becomes a message that says exactly what to
  * install.
  *
- * The stores need better-sqlite3 and tldts ({@link loadStoreDeps}: `seed` and `import` need no
- * more); the HTTP server needs Fastify, fastify-plugin and @fastify/cors too
- * ({@link loadServerDeps}).
+ * Every store reads domains with tldts ({@link loadParser}); the SQLite file of the embedded and
+ * SQLite stores (and of a ClickHouse store's default ledger) needs better-sqlite3 too
+ * ({@link loadStoreDeps}); the HTTP server needs Fastify, fastify-plugin and @fastify/cors and
+ * tldts ({@link loadServerDeps}), whatever its store.
  *
  * @module
  */
@@ -34,8 +35,9 @@ export interface StoreDeps {
   readonly tldts: DomainParser;
 }
 
-/** The loaded optional packages of the server. @internal */
-export interface ServerDeps extends StoreDeps {
+/** The loaded optional packages of the HTTP server (its store's are loaded by the store). @internal */
+export interface ServerDeps {
+  readonly tldts: DomainParser;
   readonly fastify: (options?: FastifyHttpOptions<Server>) => FastifyInstance;
   /** @fastify/cors: the CORS headers and the preflight answer (`plugins/cors.ts`). */
   readonly cors: typeof FastifyCors;
@@ -59,6 +61,19 @@ async function tryImport<T>(name: string, missing: string[]): Promise<T | undefi
 }
 
 /**
+ * Loads tldts once, which every store and the server read domains with; throws
+ * {@link MissingDependencyError} when it is missing.
+ *
+ * @internal
+ */
+export const loadParser: () => Promise<DomainParser> = loadOnce(async () => {
+  const missing: string[] = [];
+  const tldtsModule = await tryImport<DomainParser>('tldts', missing);
+  if (!tldtsModule) throw new MissingDependencyError(SERVER, missing);
+  return tldtsModule;
+});
+
+/**
  * Loads better-sqlite3 and tldts once; throws {@link MissingDependencyError} naming every missing
  * package.
  *
@@ -77,8 +92,8 @@ export const loadStoreDeps: () => Promise<StoreDeps> = loadOnce(async () => {
 });
 
 /**
- * Loads Fastify, better-sqlite3 and tldts once; throws {@link MissingDependencyError} naming
- * every missing package.
+ * Loads Fastify, fastify-plugin, @fastify/cors and tldts once; throws
+ * {@link MissingDependencyError} naming every missing package.
  *
  * @example
  * ```ts
@@ -92,13 +107,9 @@ export const loadServerDeps: () => Promise<ServerDeps> = loadOnce(async () => {
   // below); it is imported here too, so that a missing copy is named with the others.
   const pluginModule = await tryImport<{ default: typeof FastifyPlugin }>('fastify-plugin', missing);
   const corsModule = await tryImport<{ default: ServerDeps['cors'] }>('@fastify/cors', missing);
-  const store = await loadStoreDeps().catch((error: unknown) => {
-    if (!isMissingDependencyError(error)) throw error;
-    missing.push(...error.packages);
-    return undefined;
-  });
-  if (!fastifyModule || !pluginModule || !corsModule || !store) throw new MissingDependencyError(SERVER, missing);
-  return { fastify: fastifyModule.default, cors: corsModule.default, ...store };
+  const tldtsModule = await tryImport<DomainParser>('tldts', missing);
+  if (!fastifyModule || !pluginModule || !corsModule || !tldtsModule) throw new MissingDependencyError(SERVER, missing);
+  return { fastify: fastifyModule.default, cors: corsModule.default, tldts: tldtsModule };
 });
 
 /** What {@link serverPlugin} declares of a plugin: its name, and the plugins it needs registered before it. @internal */

@@ -14,7 +14,7 @@
  */
 export { backlinkQueryApp, type AppOptions } from './app.js';
 export { createServer, startServer, type RunningServer, type ServerOptions } from './server.js';
-export { loadServerDeps, MissingDependencyError, isMissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps, type StoreDeps } from './deps.js';
+export { loadParser, loadServerDeps, MissingDependencyError, isMissingDependencyError, type DomainParser, type MissingDependencyOptions, type ServerDeps, type StoreDeps } from './deps.js';
 
 export { validateRequest, DEFAULT_ERROR_DOCS_URL, type RawQuery, type ValidateRequestOptions, type ValidationResult } from './validation/validate-request.js';
 export { validationPlugin, requestParams, routeOperation, type ValidationPluginOptions } from './validation/fastify-plugin.js';

@@ -126,7 +126,9 @@ describe('missing optional dependencies', () => {
     ['serve', ['--db', 'never.db'], 'fastify, better-sqlite3, tldts, @duckdb/node-api', '-p fastify -p better-sqlite3 -p tldts -p @duckdb/node-api'],
     ['seed', ['--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
     ['import', ['never.ndjson', '--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
-    ['seed', ['--database-url', 'postgres://127.0.0.1:9/none'], 'better-sqlite3, tldts, pg', '-p better-sqlite3 -p tldts -p pg'],
+    // A PostgreSQL database keeps no SQLite file: better-sqlite3 is not asked for (it was, before issue 23).
+    ['seed', ['--database-url', 'postgres://127.0.0.1:9/none'], 'tldts, pg', '-p tldts -p pg'],
+    ['serve', ['--database-url', 'postgres://127.0.0.1:9/none'], 'fastify, tldts, pg', '-p fastify -p tldts -p pg'],
   ])('%s %j says exactly what to install when the packages are missing', async (command, args, packages, npx) => {
     const run = await withoutPackages([command, ...args.map((arg) => (arg.startsWith('never') ? join(dir, arg) : arg))], SERVER_PACKAGES);
     expect(run.code, run.stderr).toBe(1);

@@ -13,7 +13,7 @@ import {
   openStoreAt,
   describeLocation,
   storeLocation,
-  type StoreDeps,
+  type DomainParser,
   type Store,
   type StoreLocation,
 } from '../../server/index.js';
@@ -54,7 +54,7 @@ export function locationOf(values: ParsedArgs['values'], env: CliIo['env'], defa
  *
  * @internal
  */
-export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'serve' | 'seed' | 'import', location: StoreLocation): Promise<StoreDeps | undefined> {
+export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'serve' | 'seed' | 'import', location: StoreLocation): Promise<{ readonly tldts: DomainParser } | undefined> {
   try {
     return await loadDepsFor(location, { http: command === 'serve', command });
   } catch (error) {
@@ -73,7 +73,7 @@ export async function loadDepsOrExplain(io: Pick<CliIo, 'stderr'>, command: 'ser
 export async function openStoreOrExplain(
   io: Pick<CliIo, 'stderr'>,
   location: StoreLocation,
-  parser: StoreDeps['tldts'],
+  parser: DomainParser,
   options: { readonly serving?: boolean } = {},
 ): Promise<Store | undefined> {
   try {

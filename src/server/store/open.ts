@@ -15,7 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isMissingDependencyError } from '../../peers.js';
-import { loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser, type StoreDeps } from '../deps.js';
+import { loadParser, loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser } from '../deps.js';
 import { loadDuckdb } from './duckdb/connection.js';
 import { loadPg } from './postgres/connection.js';
 import type { Store } from './store.js';
@@ -146,28 +146,39 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
 export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
+/** Whether a store at `location` keeps a SQLite file: the embedded and SQLite stores, and a ClickHouse store's ledger unless it is PostgreSQL. */
+const keepsSqliteFile = (location: StoreLocation): boolean =>
+  location.kind === 'embedded' || location.kind === 'sqlite' || (location.kind === 'clickhouse' && !/^postgres(ql)?:\/\//i.test(location.ledger));
+
+/** The order packages are named in, in a message about several. */
+const INSTALL_ORDER = ['fastify', 'fastify-plugin', '@fastify/cors', 'better-sqlite3', 'tldts', '@duckdb/node-api', 'pg'];
+
 /**
  * The optional packages that serving (`http`) or loading a store at `location` needs, loaded once;
- * throws one {@link MissingDependencyError} naming every missing package: every store needs
- * better-sqlite3 and tldts, the HTTP server Fastify too, the embedded store DuckDB, and a
- * PostgreSQL database (or ledger) pg. `command`: the command named in the message's `npx` line.
+ * throws one {@link MissingDependencyError} naming every missing package: every store needs tldts,
+ * the HTTP server Fastify and its plugins, a SQLite file (the embedded and SQLite stores, a
+ * ClickHouse store's default ledger) better-sqlite3, the embedded store DuckDB, and a PostgreSQL
+ * database (or ledger) pg; nothing else. `command`: the command named in the message's `npx` line.
  *
  * @internal
  */
-export async function loadDepsFor(location: StoreLocation, options: { readonly http: boolean; readonly command?: string }): Promise<StoreDeps> {
-  const missing: string[] = [];
+export async function loadDepsFor(location: StoreLocation, options: { readonly http: boolean; readonly command?: string }): Promise<{ readonly tldts: DomainParser }> {
+  const missing = new Set<string>();
   const load = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await what();
     } catch (error) {
       if (!isMissingDependencyError(error)) throw error;
-      missing.push(...error.packages);
+      for (const name of error.packages) missing.add(name);
       return undefined;
     }
   };
-  const deps = await load(options.http ? loadServerDeps : loadStoreDeps);
+  if (options.http) await load(loadServerDeps);
+  if (keepsSqliteFile(location)) await load(loadStoreDeps);
+  const tldts = await load(loadParser);
   if (location.kind === 'embedded') await load(loadDuckdb);
   if (location.kind === 'postgres' || (location.kind === 'clickhouse' && /^postgres(ql)?:\/\//i.test(location.ledger))) await load(loadPg);
-  if (deps !== undefined && missing.length === 0) return deps;
-  throw new MissingDependencyError(SERVER, missing, options.command === undefined ? {} : { command: options.command });
+  if (tldts !== undefined && missing.size === 0) return { tldts };
+  const named = [...missing].sort((a, b) => INSTALL_ORDER.indexOf(a) - INSTALL_ORDER.indexOf(b));
+  throw new MissingDependencyError(SERVER, named, options.command === undefined ? {} : { command: options.command });
 }

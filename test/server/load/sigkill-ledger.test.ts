@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServerDeps } from '../../../src/server/deps.js';
+import { loadStoreDeps } from '../../../src/server/deps.js';
 import { makeBaseDir, startServer as startEngine, type RunningServer as RunningEngine } from '../../setup/engine-processes.js';
 import { recordFigures, seconds, SOAK } from './load-kit.js';
 
@@ -245,7 +245,7 @@ async function balanceShown(base: string): Promise<number> {
  */
 async function balanceStored(engine: Engine, store: readonly string[], onLateCharges?: (units: number) => void): Promise<number> {
   if (engine !== 'postgres') {
-    const { Database } = await loadServerDeps();
+    const { Database } = await loadStoreDeps();
     // Read-write: the killed process left its WAL behind, which the first connection recovers.
     const handle = new Database(store[1]!, { fileMustExist: true });
     try {

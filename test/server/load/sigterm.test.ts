@@ -10,7 +10,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServerDeps } from '../../../src/server/deps.js';
+import { loadStoreDeps } from '../../../src/server/deps.js';
 import { LOAD_KEY, seconds, SOAK } from './load-kit.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -72,7 +72,7 @@ function send(url: string, agent: Agent | false): { sent: Promise<void>; answer:
 }
 
 async function balanceIn(file: string): Promise<number> {
-  const { Database } = await loadServerDeps();
+  const { Database } = await loadStoreDeps();
   const handle = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return (handle.prepare('SELECT units_remaining FROM api_keys WHERE id = ?').get(LOAD_KEY.id) as { units_remaining: number }).units_remaining;

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadServerDeps } from '../../../src/server/deps.js';
+import { loadStoreDeps } from '../../../src/server/deps.js';
 import {
   badUnavailables,
   byStatus,
@@ -73,7 +73,7 @@ function holdWriteLock(file: string, holdMs: number) {
 
 /** The key's balance, read from the file by a connection of the test's own. */
 async function balanceIn(file: string): Promise<number> {
-  const { Database } = await loadServerDeps();
+  const { Database } = await loadStoreDeps();
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return (db.prepare('SELECT units_remaining FROM api_keys WHERE id = ?').get(LOAD_KEY.id) as { units_remaining: number }).units_remaining;
