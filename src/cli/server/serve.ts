@@ -55,7 +55,8 @@ ${databaseOptionsHelp(`with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory`
   --quiet       no request log lines
 
 Without configured keys, --sample accepts the demo key ${DEMO_KEY}; otherwise a random key is made and printed.
-Needs the optional packages fastify, better-sqlite3, tldts and @duckdb/node-api (pg for PostgreSQL).
+Needs the optional packages fastify, fastify-plugin, @fastify/cors and tldts; better-sqlite3 and
+@duckdb/node-api for the embedded store, pg for PostgreSQL.
 `;
 
 const OPTIONS = {
