@@ -8,7 +8,7 @@
 import { BALANCE_PATH } from '../catalogue/balance.js';
 import { operations, type OperationName } from '../catalogue/operations.js';
 import { UnitLedger } from './budget.js';
-import { decodeCsv, decodeJson, isShapeProblem, ShapeProblem } from './decode.js';
+import { decodeCsv, decodeJson, ShapeProblem } from './decode.js';
 import { ResponseShapeError } from './errors.js';
 import type { RawParams } from './params.js';
 import { queryFor, type ValidationMode } from './query.js';
@@ -28,8 +28,8 @@ export interface CallContext {
 type Row = Record<string, unknown>;
 /** The result of a call typed for any operation (`client.callOperation`): `data` is one row or a list of rows. */
 export type AnyResult =
-  | (Omit<JsonResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] })
-  | (Omit<CsvResult<OperationName, Row>, 'data'> & { readonly data: Row | Row[] });
+  | (Omit<JsonResult<OperationName, Record<string, unknown>>, 'data'> & { readonly data: Record<string, unknown> | Record<string, unknown>[] })
+  | (Omit<CsvResult<OperationName, Record<string, unknown>>, 'data'> & { readonly data: Record<string, unknown> | Record<string, unknown>[] });
 
 /** The URL of a call (no key in it), from its query text. @internal */
 export function requestUrl(baseUrl: string, operation: OperationName, query: string): string {
@@ -89,7 +89,7 @@ function decodeResponse(operation: OperationName, csv: boolean, response: RawRes
     const requestId = typeof meta.request_id === 'string' ? meta.request_id : headerId();
     return { format: 'json', meta, data, units: reported ?? unitsOf(operation, rows), requestId };
   } catch (error) {
-    if (isShapeProblem(error)) throw new ResponseShapeError('GET', url, error.message, response.body);
+    if (error instanceof ShapeProblem) throw new ResponseShapeError('GET', url, error.message, response.body);
     throw error;
   }
 }

@@ -5,22 +5,16 @@
  * @module
  */
 import { operations, type OperationName } from '../catalogue/operations.js';
-import { errorBrand } from '../shared/brand.js';
 import type { FieldType, RecordSpec } from '../catalogue/records.js';
 import type { ResponseMeta } from './types.js';
 
-/** A decoding failure; the request layer turns it into `ResponseShapeError` with the URL. @internal */
-export class ShapeProblem extends Error {
-  constructor(message: string) {
-    super(message);
-    SHAPE_PROBLEM.mark(this);
-  }
-}
-
-const SHAPE_PROBLEM = /* @__PURE__ */ errorBrand<ShapeProblem>('ShapeProblem');
-
-/** Whether `value` is a {@link ShapeProblem}. @internal */
-export const isShapeProblem = SHAPE_PROBLEM.is;
+/**
+ * A decoding failure; the request layer (`call.ts`) turns it into `ResponseShapeError` with the
+ * URL. Internal: it never leaves the client's own modules, so unlike the package's errors it has
+ * no brand (the client's first chunk has no bytes to spare), and `call.ts` recognises it with
+ * `instanceof`. @internal
+ */
+export class ShapeProblem extends Error {}
 
 type Row = Record<string, unknown>;
 

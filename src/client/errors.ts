@@ -74,9 +74,7 @@ export abstract class ApiError extends Error {
  * if (isApiError(error) && error.kind === 'http') console.log(error.message);
  * ```
  */
-export function isApiError(value: unknown): value is ApiError {
-  return API_ERROR.is(value);
-}
+export const isApiError: (value: unknown) => value is ApiError = API_ERROR.is;
 
 /** The URL as messages show it: the path and at most 120 characters of the query. */
 function shortUrl(url: string): string {
@@ -154,9 +152,7 @@ export class HttpError extends ApiError {
  * if (isHttpError(error) && error.status === 404) console.log('no data');
  * ```
  */
-export function isHttpError(value: unknown): value is HttpError {
-  return HTTP_ERROR.is(value);
-}
+export const isHttpError: (value: unknown) => value is HttpError = HTTP_ERROR.is;
 
 /**
  * The request did not complete: refused connection, reset, DNS failure, body cut short.
@@ -184,9 +180,7 @@ export class NetworkError extends ApiError {
  * if (isNetworkError(error)) console.log('the service cannot be reached');
  * ```
  */
-export function isNetworkError(value: unknown): value is NetworkError {
-  return NETWORK_ERROR.is(value);
-}
+export const isNetworkError: (value: unknown) => value is NetworkError = NETWORK_ERROR.is;
 
 /** `fetch failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)`: fetch hides the reason one level down. */
 function describeCause(cause: unknown): string {
@@ -225,9 +219,7 @@ export class TimeoutError extends ApiError {
  * if (isTimeoutError(error)) console.log(`no answer within ${error.timeout} ms`);
  * ```
  */
-export function isTimeoutError(value: unknown): value is TimeoutError {
-  return TIMEOUT_ERROR.is(value);
-}
+export const isTimeoutError: (value: unknown) => value is TimeoutError = TIMEOUT_ERROR.is;
 
 /**
  * The caller's `signal` aborted the call; `cause` is the signal's reason.
@@ -257,9 +249,7 @@ export class AbortError extends ApiError {
  * if (isAbortError(error)) console.log('cancelled:', error.cause);
  * ```
  */
-export function isAbortError(value: unknown): value is AbortError {
-  return ABORT_ERROR.is(value);
-}
+export const isAbortError: (value: unknown) => value is AbortError = ABORT_ERROR.is;
 
 /**
  * The body is not what the interface describes (not JSON, no `meta`/`data`, a wrong field type,
@@ -294,9 +284,7 @@ export class ResponseShapeError extends ApiError {
  * if (isResponseShapeError(error)) console.log(error.problem);
  * ```
  */
-export function isResponseShapeError(value: unknown): value is ResponseShapeError {
-  return RESPONSE_SHAPE_ERROR.is(value);
-}
+export const isResponseShapeError: (value: unknown) => value is ResponseShapeError = RESPONSE_SHAPE_ERROR.is;
 
 /**
  * A call's worst-case price exceeds what is left of the client's budget; nothing was sent.
@@ -330,6 +318,4 @@ export class BudgetError extends ApiError {
  * if (isBudgetError(error)) console.log(`${error.estimate} > ${error.remaining}`);
  * ```
  */
-export function isBudgetError(value: unknown): value is BudgetError {
-  return BUDGET_ERROR.is(value);
-}
+export const isBudgetError: (value: unknown) => value is BudgetError = BUDGET_ERROR.is;

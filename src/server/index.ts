@@ -86,6 +86,7 @@ export {
   type StoreOptions,
 } from './store/open.js';
 export { localAccounts, type Accounts } from './plugins/accounts.js';
+export type { LedgerOptions } from './plugins/ledger.js';
 export { remoteAccounts, shareAccounts } from './cluster.js';
-export { formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine } from './import/read-records.js';
+export { formatOfFile, readLinkRecords, type ImportFormat, type ReadOptions, type RejectedLine } from './import/read-records.js';
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import/import-error.js';

@@ -18,6 +18,7 @@ const TIMEOUT = 180_000;
 
 /** Each guide of docs/, the page typedoc makes of it (from its front-matter title) and its first heading. */
 const GUIDES: readonly { readonly file: string; readonly page: string; readonly heading: string }[] = [
+  { file: 'docs/architecture.md', page: 'documents/Architecture.html', heading: 'Architecture: the layers of <code>src/</code>' },
   { file: 'docs/building-filters.md', page: 'documents/Building_filters_in_code.html', heading: 'Building filters in code' },
   { file: 'docs/completion.md', page: 'documents/Completion_while_writing_filters.html', heading: 'Completion while writing filters' },
   { file: 'docs/cli.md', page: 'documents/The_command_line.html', heading: 'The command line: <code>backlink-query</code>' },

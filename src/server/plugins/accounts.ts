@@ -41,7 +41,7 @@ export interface Accounts {
 }
 
 /**
- * The accounts of one process: a {@link RateLimiter} on `wallClock` and a {@link Ledger} on the store.
+ * The accounts of one process: a {@link RateLimiter} on `wallClock` and the units ledger (`ledger.ts`) on the store.
  *
  * @example
  * ```ts
