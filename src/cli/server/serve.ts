@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import {
+  isKeyConfigError,
   localAccounts,
   openStoreAt,
   parseKeys,
@@ -139,7 +140,8 @@ export const serveCommand: Command = {
     try {
       keys = loadKeys(keysFromOption, o['sample'] === true, io);
     } catch (error) {
-      return io.stderr.write(`Invalid key configuration: ${(error as Error).message}\n`), EXIT.failure;
+      if (!isKeyConfigError(error)) throw error;
+      return io.stderr.write(`Invalid key configuration: ${error.message}\n`), EXIT.failure;
     }
     const opened = await openStoreOrExplain(io, location, deps.tldts, { serving: true });
     if (!opened) return EXIT.unavailable;

@@ -94,7 +94,7 @@ export interface StoreOptions {
 export function storeLocation(options: StoreOptions, env: Readonly<Record<string, string | undefined>>, defaultFile: string): StoreLocation | string {
   const url = options['database-url'] ?? (options.db === undefined ? env[DATABASE_URL_ENV] : undefined);
   if (url !== undefined && url.trim() !== '') {
-    if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', url };
+    if (isPostgresUrl(url)) return { kind: 'postgres', url };
     if (/^sqlite:/i.test(url)) return { kind: 'sqlite', file: url.replace(/^sqlite:(\/\/)?/i, '') };
     if (/^clickhouse:\/\//i.test(url)) return clickhouseLocation(url);
     return `--database-url must be postgres://..., clickhouse://... or sqlite:FILE; got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
@@ -115,8 +115,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   }
   if (location.kind === 'clickhouse') {
     const { openClickhouseStore } = await import('./clickhouse/clickhouse-store.js');
-    const ledgerAt: StoreLocation = /^postgres(ql)?:\/\//i.test(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
-    const ledger = await openStoreAt(ledgerAt, parser);
+    const ledger = await openStoreAt(ledgerOf(location), parser);
     try {
       return await openClickhouseStore({
         urls: location.shards,
@@ -146,9 +145,12 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
 export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
-/** Whether a store at `location` keeps a SQLite file: the embedded and SQLite stores, and a ClickHouse store's ledger unless it is PostgreSQL. */
-const keepsSqliteFile = (location: StoreLocation): boolean =>
-  location.kind === 'embedded' || location.kind === 'sqlite' || (location.kind === 'clickhouse' && !/^postgres(ql)?:\/\//i.test(location.ledger));
+/** Whether a `--database-url` (or a ClickHouse store's `ledger`) names PostgreSQL. */
+const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
+
+/** Where a ClickHouse store keeps its keys and balances: a PostgreSQL database or a SQLite file. */
+const ledgerOf = (location: ClickhouseLocation): StoreLocation =>
+  isPostgresUrl(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
 
 /** The order packages are named in, in a message about several. */
 const INSTALL_ORDER = ['fastify', 'fastify-plugin', '@fastify/cors', 'better-sqlite3', 'tldts', '@duckdb/node-api', 'pg'];
@@ -173,11 +175,13 @@ export async function loadDepsFor(location: StoreLocation, options: { readonly h
       return undefined;
     }
   };
+  // A ClickHouse store needs what its ledger's store needs.
+  const kinds = new Set([location.kind, ...(location.kind === 'clickhouse' ? [ledgerOf(location).kind] : [])]);
   if (options.http) await load(loadServerDeps);
-  if (keepsSqliteFile(location)) await load(loadStoreDeps);
+  if (kinds.has('embedded') || kinds.has('sqlite')) await load(loadStoreDeps);
   const tldts = await load(loadParser);
-  if (location.kind === 'embedded') await load(loadDuckdb);
-  if (location.kind === 'postgres' || (location.kind === 'clickhouse' && /^postgres(ql)?:\/\//i.test(location.ledger))) await load(loadPg);
+  if (kinds.has('embedded')) await load(loadDuckdb);
+  if (kinds.has('postgres')) await load(loadPg);
   if (tldts !== undefined && missing.size === 0) return { tldts };
   const named = [...missing].sort((a, b) => INSTALL_ORDER.indexOf(a) - INSTALL_ORDER.indexOf(b));
   throw new MissingDependencyError(SERVER, named, options.command === undefined ? {} : { command: options.command });
