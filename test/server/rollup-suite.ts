@@ -29,14 +29,15 @@ export interface StorePair {
 
 const NOW = new Date('2026-06-15T00:00:00Z');
 const GROUPED: readonly GroupedOperation[] = ['links', 'ref-domains', 'ref-ips', 'pages', 'anchors'];
-const RUNS = Number(process.env['ROLLUP_RUNS'] ?? 25);
+/** Generated cases per operation and target; `ROLLUP_RUNS` overrides every store's own count. */
+const RUNS_OVERRIDE = process.env['ROLLUP_RUNS'] === undefined ? undefined : Number(process.env['ROLLUP_RUNS']);
 
 const scalarFields = (operation: string) =>
   Object.entries(operations[operation as 'links'].record)
     .filter(([, spec]) => !spec.type.endsWith('[]'))
     .map(([name]) => name);
 
-async function compareAll(pair: StorePair, targets: readonly Target[], domains: readonly string[], seed: number): Promise<void> {
+async function compareAll(pair: StorePair, targets: readonly Target[], domains: readonly string[], seed: number, runs: number): Promise<void> {
   const clock: Clock = clockAt(NOW);
   for (const target of targets) {
     const label = `${target.scope} ${target.effectiveUrl}`;
@@ -62,7 +63,7 @@ async function compareAll(pair: StorePair, targets: readonly Target[], domains: 
           const query = { target, page: p, filter: f, clock };
           expect(await pair.rollups.grouped(operation, query), `${operation} ${label}`).toEqual(await pair.links.grouped(operation, query));
         }),
-        { seed, numRuns: RUNS },
+        { seed, numRuns: runs },
       );
     }
   }
@@ -85,7 +86,7 @@ async function compareAll(pair: StorePair, targets: readonly Target[], domains: 
         expect(await pair.rollups.matrix(query)).toEqual(await pair.links.matrix(query));
       },
     ),
-    { seed, numRuns: RUNS },
+    { seed, numRuns: runs },
   );
 }
 
@@ -105,13 +106,24 @@ function changed(links: readonly LinkInput[]): LinkInput[] {
   });
 }
 
+/** How long one store's suite may take, and how many cases it generates. */
+export interface SuiteOptions {
+  /** The test's time bound (a store that answers over HTTP takes minutes for the thousands of calls). */
+  readonly timeoutMs?: number;
+  /**
+   * Generated pages and filters per operation and target, and matrix calls, in each of the four
+   * comparisons (default 25; `ROLLUP_RUNS` overrides it).
+   */
+  readonly runs?: number;
+}
+
 /**
  * Registers the suite for one store.
  *
  * @param open a fresh, empty pair of views of one new database
- * @param timeoutMs the test's time bound (a store that answers over HTTP takes minutes for the thousands of calls)
  */
-export function rollupSuite(name: string, open: () => Promise<StorePair>, timeoutMs?: number): void {
+export function rollupSuite(name: string, open: () => Promise<StorePair>, options: SuiteOptions = {}): void {
+  const runs = RUNS_OVERRIDE ?? options.runs ?? 25;
   describe(`rollups equal the links (${name})`, () => {
     it('on generated data, every operation, scope, filter and page; after a changed re-import; unchanged by the same import', async () => {
       const { tldts } = await loadServerDeps();
@@ -127,7 +139,7 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, timeou
         ];
         const targets = urls.map(([url, scope]) => toTarget(url, scope, tldts)!);
         const domains = [top, 'example.com', 'rival.com', 'other.co.uk', 'nothing-here.org'];
-        await compareAll(pair, targets, domains, 1);
+        await compareAll(pair, targets, domains, 1, runs);
 
         const exampleTarget = toTarget('example.com', 'ROOT_DOMAIN', tldts)!;
         const exampleBefore = (await pair.links.overview(exampleTarget, clockAt(NOW))).backlinks_count;
@@ -135,7 +147,7 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, timeou
         await writer.links(changed([...fx.exampleLinks, ...fx.rivalLinks, ...fx.otherLinks]));
         const reimport = await writer.finish();
         expect(reimport.domains).toBe(3); // example.com, rival.com, other.co.uk
-        await compareAll(pair, targets, domains, 2);
+        await compareAll(pair, targets, domains, 2, runs);
 
         const clock = clockAt(NOW);
         const before = await Promise.all(targets.map((t) => pair.rollups.overview(t, clock)));
@@ -163,7 +175,7 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, timeou
         const retoldStats = await retold.finish();
         expect(retoldStats.domains).toBeGreaterThan(1); // the top target and the others these referrers link to
         expect(await pair.links.scoreProfile(topTarget)).not.toEqual(profileBefore);
-        await compareAll(pair, targets, domains, 3);
+        await compareAll(pair, targets, domains, 3, runs);
 
         // Target pages' own data changes without any link: the pages rollup, which keeps it, follows.
         const pagesOf = () => pair.links.grouped('pages', { target: topTarget, page: { orderBy: 'source_url', direction: 'ASC', limit: 12, offset: 0 }, filter: null, clock });
@@ -174,10 +186,10 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, timeou
         );
         expect((await repaged.finish()).domains).toBe(1);
         expect((await pagesOf()).rows.map((row) => row.source_title)).toContain('Page 0 retold');
-        await compareAll(pair, targets, domains, 4);
+        await compareAll(pair, targets, domains, 4, runs);
       } finally {
         await pair.close();
       }
-    }, timeoutMs);
+    }, options.timeoutMs);
   });
 }

@@ -32,4 +32,6 @@ rollupSuite('ClickHouse (two shards)', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}, 600_000);
+  // Every call is an HTTP round trip to two shards: 8 generated cases per operation and target (not
+  // the others' 25) keep the thousands of calls near half a minute; ROLLUP_RUNS=25 runs them all.
+}, { timeoutMs: 600_000, runs: 8 });
