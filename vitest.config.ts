@@ -5,6 +5,7 @@ import { quickExclusions } from './test/setup/engine-selection.js';
 /** Server tests that depend on one engine or run both engines themselves; the rest run on each store. */
 const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/sample.test.ts', // SQLite's deterministic sample file
+  'test/server/commands.test.ts', // serve and seed as processes, on SQLite files whatever the store
   'test/server/rollups-*.test.ts', // one file per engine
   'test/server/import*.test.ts', // runs both engines itself
   'test/server/postgres-store.test.ts',

@@ -1,23 +1,12 @@
 /**
- * Graceful shutdown (in-flight requests finish, the database closes), `serve` and `seed` as real
- * processes, and the message when the optional dependencies are missing.
+ * Graceful shutdown on the run's store: in-flight requests finish, new work is refused, the
+ * database closes. (`serve` and `seed` as processes, and the missing-package messages, are in
+ * commands.test.ts: they use SQLite files whatever the store, so they run once, not per store.)
  */
-import { spawn } from 'node:child_process';
-import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { MissingDependencyError } from '../../src/server/deps.js';
+import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/server.js';
-import type { Store } from '../../src/server/store/store.js';
-import { spawnCli, waitFor } from './cli-process.js';
-import { AUTH, BASE, fixtureStore, gatedFixtureStore } from './helpers.js';
+import { AUTH, BASE, gatedFixtureStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'bq-server-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('graceful shutdown', () => {
   it('lets an in-flight request finish, refuses new work, then closes the database', async () => {
@@ -35,125 +24,5 @@ describe('graceful shutdown', () => {
     // The store closed with the server: it answers nothing any more.
     await expect(real.balance('tester')).rejects.toThrow();
     await expect(fetch(`${server.url}/openapi.json`)).rejects.toThrow();
-  });
-});
-
-describe('commands as processes', () => {
-  it('seed writes a database; serve answers from it and exits 0 on SIGTERM', async () => {
-    const db = join(dir, 'sample.db');
-    const seed = spawnCli(['seed', '--links', '1500', '--seed', '3', '--db', db, '--now', '2026-06-15']);
-    expect(await seed.exit).toBe(0);
-    expect(seed.err()).toMatch(/Sample data ready in [\d.]+ s: 1,500 links/);
-    const again = spawnCli(['seed', '--links', '10', '--db', db]);
-    expect(await again.exit).toBe(1);
-    expect(again.err()).toContain('already holds links; pass --force');
-
-    const serve = spawnCli(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' });
-    const [, url] = await waitFor(serve.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/, serve.exit);
-    const response = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey ci-key-123456' } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-units-remaining')).toBe('955');
-    // The sample is deterministic (docs/server.md, "Sample data"): 1,500 links, seed 3 and now
-    // 2026-06-15 give example.com 570 links from 98 referring domains, 145 of them nofollow.
-    // The same numbers counted straight from the links table of the file, not through the rollups.
-    const file = new Database(db, { readonly: true });
-    const counted = file
-      .prepare(`SELECT count(*) AS backlinks, count(DISTINCT source_domain) AS domains, sum(is_nofollow) AS nofollows FROM links WHERE target_domain = 'example.com'`)
-      .get();
-    file.close();
-    expect(counted).toEqual({ backlinks: 570, domains: 98, nofollows: 145 });
-    const { data } = await response.json();
-    expect({ backlinks: data.backlinks_count, domains: data.domains_count, follows: data.follows_count, nofollows: data.nofollows_count }).toEqual({
-      backlinks: 570,
-      domains: 98,
-      follows: 425,
-      nofollows: 145,
-    });
-    serve.child.kill('SIGTERM');
-    expect(await serve.exit).toBe(0);
-    expect(serve.err()).toContain('Server closed; database closed.');
-  }, 120_000); // three processes (seed, seed, serve), each starting Node and tsx
-
-  it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
-    const db = join(dir, 'demo.db');
-    const serve = spawnCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);
-    const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-    // The banner's lines may reach the pipe in more than one chunk: wait for its last.
-    await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
-    expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
-    expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
-    const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
-    expect(response.status).toBe(200);
-    serve.child.kill('SIGINT');
-    expect(await serve.exit).toBe(0);
-  });
-
-  it('serve rejects bad options with the usage exit code', async () => {
-    const serve = spawnCli(['serve', '--port', 'abc']);
-    expect(await serve.exit).toBe(2);
-    expect(serve.err()).toContain('backlink-query serve: --port must be a whole number of at least 0, not "abc".');
-  });
-});
-
-describe('missing optional dependencies', () => {
-  it('no server module imports fastify, better-sqlite3, tldts or @duckdb/node-api at load time (only types)', () => {
-    const files = readdirSync(new URL('../../src/server', import.meta.url), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
-    expect(files.length).toBeGreaterThan(20);
-    for (const file of files) {
-      const text = readFileSync(new URL(`../../src/server/${file}`, import.meta.url), 'utf8');
-      expect(text, file).not.toMatch(/^import (?!type )[^;]*from '(fastify|better-sqlite3|tldts|@duckdb\/node-api)'/m);
-    }
-  });
-
-  /** Runs the CLI from the sources with `hide` unresolvable (test/entries/hide-packages.mjs). */
-  async function withoutPackages(args: readonly string[], hide: readonly string[]): Promise<{ code: unknown; stderr: string }> {
-    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, BQ_HIDE_PACKAGES: hide.join(',') },
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    return { code, stderr };
-  }
-
-  const SERVER_PACKAGES = ['fastify', 'better-sqlite3', 'tldts', '@duckdb/node-api', 'pg'];
-
-  // Each command names what it needs and no more, with the npm and the npx command, written out by
-  // hand: --db is the embedded store (its column side needs DuckDB), a postgres:// URL needs pg,
-  // and only serve needs Fastify.
-  it.each([
-    ['serve', ['--db', 'never.db'], 'fastify, better-sqlite3, tldts, @duckdb/node-api', '-p fastify -p better-sqlite3 -p tldts -p @duckdb/node-api'],
-    ['seed', ['--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
-    ['import', ['never.ndjson', '--db', 'never.db'], 'better-sqlite3, tldts, @duckdb/node-api', '-p better-sqlite3 -p tldts -p @duckdb/node-api'],
-    // A PostgreSQL database keeps no SQLite file: better-sqlite3 is not asked for (it was, before issue 23).
-    ['seed', ['--database-url', 'postgres://127.0.0.1:9/none'], 'tldts, pg', '-p tldts -p pg'],
-    ['serve', ['--database-url', 'postgres://127.0.0.1:9/none'], 'fastify, tldts, pg', '-p fastify -p tldts -p pg'],
-  ])('%s %j says exactly what to install when the packages are missing', async (command, args, packages, npx) => {
-    const run = await withoutPackages([command, ...args.map((arg) => (arg.startsWith('never') ? join(dir, arg) : arg))], SERVER_PACKAGES);
-    expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toBe(
-      `The backlink-query server needs optional packages that are not installed: ${packages}.\n` +
-        "backlink-query installs them as optional dependencies; npm install --omit=optional, or a failed install of one of them (see npm's log), leaves them out.\n" +
-        `Install them with:\n  npm install ${packages.replaceAll(',', '')}\nor, outside a project that has backlink-query installed, with npx:\n  npx -p backlink-query ${npx} backlink-query ${command}\n`,
-    );
-  });
-
-  it('seed and import work without Fastify, which only serve needs', async () => {
-    const db = join(dir, 'no-fastify.db');
-    const seed = await withoutPackages(['seed', '--links', '200', '--db', db], ['fastify']);
-    expect(seed.code, seed.stderr).toBe(0);
-    const serve = await withoutPackages(['serve', '--db', db, '--port', '0'], ['fastify']);
-    expect(serve.code).toBe(1);
-    expect(serve.stderr).toContain('not installed: fastify.\n');
-  });
-
-  it('names one package, and says nothing of npx outside the command line', () => {
-    const error = new MissingDependencyError('The backlink-query server', ['tldts']);
-    expect(error.message).toBe(
-      'The backlink-query server needs an optional package that is not installed: tldts.\n' +
-        "backlink-query installs it as an optional dependency; npm install --omit=optional, or a failed install of it (see npm's log), leaves it out.\n" +
-        'Install it with:\n  npm install tldts',
-    );
   });
 });
