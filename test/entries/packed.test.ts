@@ -83,6 +83,26 @@ function newProject(name: string): string {
   return folder;
 }
 
+/**
+ * better-sqlite3's install script (prebuild-install, else node-gyp) compiles SQLite when it cannot
+ * download a prebuilt binary, as here: over a minute of the two cores. The clone's `npm ci` already
+ * compiled the same version for this Node, so the install is handed that binary as a local prebuild:
+ * prebuild-install's `local-prebuilds` setting, in a `.prebuild-installrc` above the projects (it
+ * searches upward from the package; an npm_config_ variable would make npm warn), and the script
+ * still runs and loads the binary. If the installed version differs from the clone's, the name does
+ * not match and the script compiles as it would for a user.
+ */
+async function offerLocalPrebuild(): Promise<void> {
+  const addon = join(ROOT, 'node_modules', 'better-sqlite3');
+  if (!existsSync(join(addon, 'build', 'Release', 'better_sqlite3.node'))) return;
+  const { version } = JSON.parse(readFileSync(join(addon, 'package.json'), 'utf8')) as { version: string };
+  const folder = join(work, 'prebuilds');
+  mkdirSync(folder);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await mustRun('tar', ['-czf', join(folder, name), 'build/Release/better_sqlite3.node'], addon);
+  writeFileSync(join(work, '.prebuild-installrc'), `local-prebuilds=${folder}\n`);
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'bq-packed-'));
   clone = join(work, 'clone');
@@ -94,6 +114,7 @@ beforeAll(async () => {
   packed = pack!.files.map((file) => file.path);
   project = newProject('client-only');
   fromNpm = newProject('from-npm');
+  await offerLocalPrebuild();
   const install = async (folder: string, flags: string[]): Promise<string> => {
     const result = await run('npm', ['install', '--no-audit', '--no-fund', ...flags, tarball], folder, 480_000);
     if (result.code !== 0) throw new Error(`npm install ${flags.join(' ')} failed with ${result.code}:\n${result.stderr.slice(-4000)}`);
