@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/catalogue/operations.js';
 import { PROJECT, runCli } from './helpers/run-cli.js';
+import { cliCommand } from '../helpers/cli-command.js';
 import { runMain } from './helpers/run-main.js';
 
 /** The `--complete` answer: the space line, then the candidates. */
@@ -120,7 +121,7 @@ describe('the bash script in bash', () => {
   afterAll(() => rmSync(bin, { recursive: true, force: true }));
   writeFileSync(
     join(bin, 'backlink-query'),
-    `#!/bin/sh\nif [ "$1" = completion ]; then cd ${JSON.stringify(PROJECT)} && exec ${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts "$@"; fi\nprintf 'ARGS:'; for a in "$@"; do printf '<%s>' "$a"; done; echo\n`,
+    `#!/bin/sh\nif [ "$1" = completion ]; then cd ${JSON.stringify(PROJECT)} && exec ${[process.execPath, ...cliCommand()].map((word) => JSON.stringify(word)).join(' ')} "$@"; fi\nprintf 'ARGS:'; for a in "$@"; do printf '<%s>' "$a"; done; echo\n`,
   );
   chmodSync(join(bin, 'backlink-query'), 0o755);
   const script = join(bin, 'completion.bash');

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliCommand } from '../helpers/cli-command.js';
 import { PROJECT, runCli } from './helpers/run-cli.js';
 
 const BASE = '/_api/apis/v4/backlinks/v1';
@@ -17,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `serve` started as a child process; `stop()` ends it with SIGTERM and resolves to its exit code. */
 function startServe(args: readonly string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+  const child = spawn(process.execPath, [...cliCommand(), 'serve', ...args], {
     cwd: PROJECT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' },
   });

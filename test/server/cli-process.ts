@@ -1,11 +1,12 @@
-/** The CLI as a child process for the server tests (`seed`, `serve`), from the sources through tsx. */
+/** The CLI as a child process for the server tests (`seed`, `serve`), built from the sources (test/helpers/cli-command.ts). */
 import { spawn } from 'node:child_process';
+import { cliCommand } from '../helpers/cli-command.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** Runs `src/cli/main.ts` with `args`; stdout and stderr are collected, `exit` resolves with the code. */
+/** Runs the CLI with `args`; stdout and stderr are collected, `exit` resolves with the code. */
 export function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...cliCommand(), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, HttpError } from '../../src/client/index.js';
 import { startServer, type RunningServer } from '../../src/server/server.js';
 import { fixtureStore } from './helpers.js';
+import { cliCommand } from '../helpers/cli-command.js';
 import { KEYS, NOW } from './fixture.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -56,7 +57,7 @@ describe('the client', () => {
 });
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--base-url', server.url, '--api-key', KEYS[0].key], { cwd: ROOT });
+  const child = spawn(process.execPath, [...cliCommand(), ...args, '--base-url', server.url, '--api-key', KEYS[0].key], { cwd: ROOT });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));

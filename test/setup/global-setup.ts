@@ -1,7 +1,8 @@
 /**
- * Vitest global setup: brings up the real database engines the differential, injection, Kysely
- * and server suites run against, once per vitest run for every project, and hands their URLs to
- * the tests through `provide`.
+ * Vitest global setup: builds the CLI the tests run as a process (cli-build.ts), and brings up the
+ * real database engines the differential, injection, Kysely and server suites run against, once
+ * per vitest run for every project, and hands the script and the URLs to the tests through
+ * `provide`.
  *
  * - One set of servers per run: the root project starts what the selected files of all selected
  *   projects need, and every project reads the same URLs (projects do not collide on them: see
@@ -23,6 +24,7 @@
  * @module
  */
 import type { TestProject } from 'vitest/node';
+import { buildCliUnderTest } from './cli-build.js';
 import { makeBaseDir, runScript, SERVERS, startServer, type RunningServer, type ServerName } from './engine-processes.js';
 import { enginesNeeded } from './engine-selection.js';
 
@@ -40,6 +42,11 @@ declare module 'vitest' {
      * point; there is no ZooKeeper (no `ON CLUSTER`), so local tables are created on each URL.
      */
     clickhouseClusterUrl: string | undefined;
+    /**
+     * The CLI built from the current sources for this run (cli-build.ts), or undefined in watch
+     * mode: test/helpers/cli-command.ts runs the sources through tsx then.
+     */
+    cliScript: string | undefined;
   }
 }
 
@@ -62,15 +69,29 @@ async function startRetryingPortRace(name: ServerName, dir: string): Promise<Run
 }
 
 /**
- * Starts what the run needs and returns the teardown. vitest.config.ts names this file in the
- * root config, and every project inherits it (`extends: true`); only the root project's call
- * does the work, for the selected files of every selected project at once, and its `provide`
- * reaches every project. The projects' own calls do nothing.
+ * Starts what the run needs (the CLI under test, the engines) and returns the teardown.
+ * vitest.config.ts names this file in the root config, and every project inherits it (`extends:
+ * true`); only the root project's call does the work, for the selected files of every selected
+ * project at once, and its `provide` reaches every project. The projects' own calls do nothing.
  *
  * @internal
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!project.isRootProject()) return async () => {};
+  const cli = project.vitest.config.watch ? undefined : await buildCliUnderTest();
+  project.provide('cliScript', cli?.script);
+  const engines = await startEngines(project).catch((error: unknown) => {
+    cli?.remove();
+    throw error;
+  });
+  return async () => {
+    cli?.remove();
+    await engines();
+  };
+}
+
+/** Starts the engines the selected files need; returns their teardown. */
+async function startEngines(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const needed = await enginesNeeded(project.vitest.projects);
   const reason = [...needed].map(([name, file]) => `${name} for ${file}`).join(', ');

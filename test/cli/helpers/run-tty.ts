@@ -5,13 +5,14 @@
  * fails the test (spawn error): nothing is skipped.
  */
 import { spawn } from 'node:child_process';
+import { cliCommand } from '../../helpers/cli-command.js';
 import { PROJECT } from './run-cli.js';
 
 /** Quotes a word for `sh -c`. */
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 export function runTty(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args].map(quote).join(' ');
+  const command = [process.execPath, ...cliCommand(), ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       cwd: PROJECT,

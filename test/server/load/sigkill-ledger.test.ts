@@ -37,6 +37,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadStoreDeps } from '../../../src/server/deps.js';
 import { makeBaseDir, startServer as startEngine, type RunningServer as RunningEngine } from '../../setup/engine-processes.js';
+import { cliCommand } from '../../helpers/cli-command.js';
 import { recordFigures, seconds, SOAK } from './load-kit.js';
 
 /**
@@ -170,9 +171,9 @@ const children = new Set<ChildProcess>();
 let pgBase: Awaited<ReturnType<typeof makeBaseDir>> | undefined;
 let pgEngine: RunningEngine | undefined;
 
-/** `node --import tsx src/cli/main.ts ...` in the repository. */
+/** The CLI (test/helpers/cli-command.ts) in the repository. */
 function cli(args: readonly string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliCommand(), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
   let stderr = '';
