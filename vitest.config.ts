@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { chevrotainBundle } from './test/setup/chevrotain-bundle.js';
 import { quickExclusions } from './test/setup/engine-selection.js';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /** Server tests that depend on one engine or run both engines themselves; the rest run on each store. */
 const ENGINE_SPECIFIC_SERVER_TESTS = [
@@ -92,20 +95,33 @@ const QUICK: TestProjectInlineConfiguration[] = [
     test: {
       name: 'quick',
       include: ['test/**/*.test.ts'],
-      exclude: ['test/server/load/**', ...quickExclusions(fileURLToPath(new URL('.', import.meta.url)))],
-      // vitest's default on 2 cores is 1 worker; these tests use no process but their own, so 2 fit.
-      maxWorkers: 2,
+      exclude: ['test/server/load/**', ...quickExclusions(ROOT)],
       typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     },
   },
 ];
 
+/** Chevrotain as one prebuilt file (test/setup/chevrotain-bundle.ts). */
+const CHEVROTAIN = await chevrotainBundle(ROOT);
+
 export default defineConfig({
+  plugins: [
+    {
+      // Every importer's `chevrotain`, test files and sources alike.
+      name: 'chevrotain-bundle',
+      enforce: 'pre',
+      resolveId: (source: string) => (source === 'chevrotain' ? CHEVROTAIN : undefined),
+    },
+  ],
   test: {
     // The JSON report lets .ci/run print the plain 'N passed, N failed' line.
     reporters: ['default', ['json', { outputFile: '.tmp/vitest-report.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // Two files at a time (vitest's default on 2 cores is one): most files spend much of their time
+    // waiting on child processes, database servers or timers, and the second worker fills that
+    // time. The load project still runs one file at a time (fileParallelism: false), after the rest.
+    maxWorkers: 2,
     globalSetup,
     projects: process.env.BQ_TESTS === 'quick' ? QUICK : FULL,
   },
