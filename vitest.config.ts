@@ -28,6 +28,14 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
  */
 const globalSetup = ['test/setup/global-setup.ts'];
 
+/**
+ * Test files that share nothing but modules that hold no state (the language, the catalogue, the
+ * client, pure helpers): the `unit` project runs them without a fresh module graph per file
+ * (`isolate: false`), which halves their time (each file otherwise loads the same modules again:
+ * 41 s against 21 s for test/unit and test/client). Everything else stays isolated, in `all`.
+ */
+const UNIT_FILES = ['test/unit/**/*.test.ts', 'test/client/**/*.test.ts', 'test/property/**/*.test.ts', 'test/conformance/**/*.test.ts'];
+
 /** The projects of `npm test`. */
 const FULL: TestProjectInlineConfiguration[] = [
   {
@@ -35,9 +43,13 @@ const FULL: TestProjectInlineConfiguration[] = [
     test: {
       name: 'all',
       include: ['test/**/*.test.ts'],
-      exclude: ['test/server/load/**'],
+      exclude: ['test/server/load/**', ...UNIT_FILES],
       typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     },
+  },
+  {
+    extends: true,
+    test: { name: 'unit', include: UNIT_FILES, isolate: false },
   },
   {
     // The same server suite, every test, on the SQLite store alone (the 'all' project runs it on
@@ -95,9 +107,13 @@ const QUICK: TestProjectInlineConfiguration[] = [
     test: {
       name: 'quick',
       include: ['test/**/*.test.ts'],
-      exclude: ['test/server/load/**', ...quickExclusions(ROOT)],
+      exclude: ['test/server/load/**', ...UNIT_FILES, ...quickExclusions(ROOT)],
       typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     },
+  },
+  {
+    extends: true,
+    test: { name: 'quick-unit', include: UNIT_FILES, exclude: quickExclusions(ROOT), isolate: false },
   },
 ];
 

@@ -21,8 +21,8 @@ export interface Mutant {
   /** Test files run against the mutant; any failure means it was caught. */
   readonly tests: readonly string[];
   /**
-   * vitest project (`all` unless the mutant is about another), or several: a mutant in code every
-   * store shares runs its tests on each store's project, so each store must catch it.
+   * vitest project (`all` and `unit` unless the mutant is about another), or several: a mutant in
+   * code every store shares runs its tests on each store's project, so each store must catch it.
    */
   readonly project?: string | readonly string[];
   /**
