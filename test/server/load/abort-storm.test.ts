@@ -22,8 +22,8 @@ import { startServer } from '../../../src/server/server.js';
 import { byStatus, recordFigures, runLoad, seconds, SOAK, unitsCharged } from './load-kit.js';
 import { loadStores } from './stores.js';
 
-const LINKS = SOAK ? 300_000 : 20_000;
-const PHASE_MS = seconds(4, 30);
+const LINKS = SOAK ? 300_000 : 10_000;
+const PHASE_MS = seconds(2, 30);
 const NOW = new Date('2026-06-15T00:00:00Z');
 const STORM = { id: 'storm', key: 'storm-key-0123456789', units: 1_000_000_000 };
 const CALM = { id: 'calm', key: 'calm-key-0123456789', units: 1_000_000_000, rate: 1_000_000, concurrency: 1_000 };

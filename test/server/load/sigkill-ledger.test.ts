@@ -53,7 +53,7 @@ const ROOT = new URL('../../..', import.meta.url).pathname;
 const ENGINES = ['embedded', 'embedded --workers 2', 'postgres'] as const;
 type Engine = (typeof ENGINES)[number];
 /** Rounds per store: start, load, SIGKILL, read the ledger. */
-const ROUNDS = SOAK ? 16 : 3;
+const ROUNDS = SOAK ? 16 : 2;
 /**
  * The kill comes at a random moment of the round's load: more than DURABLE_WITHIN_MS after its
  * first answer (so that there are answers before the window, whose charges must all be stored),
