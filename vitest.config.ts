@@ -36,17 +36,6 @@ const globalSetup = ['test/setup/global-setup.ts'];
  */
 const UNIT_FILES = ['test/unit/**/*.test.ts', 'test/client/**/*.test.ts', 'test/property/**/*.test.ts', 'test/conformance/**/*.test.ts'];
 
-/** `npm run soak`: the load tests long, each alone. */
-const SOAK = process.env['SOAK'] === 'full';
-
-/**
- * Load tests that hold nothing to a time bound in `npm test` (their timings are asserted in
- * `npm run soak` only): the abort storm (the ledger exact, the work stopped), the SIGKILL rounds
- * (never a charge without an answer) and the raw-socket fuzz (every answer a 4xx in the
- * envelope). They run alongside the other files, in the `load-alongside` project.
- */
-const LOAD_ALONGSIDE = ['test/server/load/abort-storm.test.ts', 'test/server/load/sigkill-ledger.test.ts', 'test/server/load/raw-socket-fuzz.test.ts'];
-
 /** The projects of `npm test`. */
 const FULL: TestProjectInlineConfiguration[] = [
   {
@@ -94,20 +83,16 @@ const FULL: TestProjectInlineConfiguration[] = [
     },
   },
   {
-    // Load and fault tests that hold answers to time bounds (a lock or a statement bound, the
-    // recovery after an outage, the exit after SIGTERM, no 5xx at concurrency 50): they run last,
-    // one file at a time, on a machine no other test is using (sequence.groupOrder puts them after
-    // the projects above). Under `npm run soak` (SOAK=full) every load test runs here.
+    // Load and fault tests measure time bounds: they run last, one file at a time, on a
+    // machine no other test is using (sequence.groupOrder puts them after both groups above).
     extends: true,
     test: {
       name: 'load',
       include: ['test/server/load/**/*.test.ts'],
-      exclude: SOAK ? [] : LOAD_ALONGSIDE,
       fileParallelism: false,
       sequence: { groupOrder: 1 },
     },
   },
-  ...(SOAK ? [] : [{ extends: true as const, test: { name: 'load-alongside', include: LOAD_ALONGSIDE } }]),
 ];
 
 /**
