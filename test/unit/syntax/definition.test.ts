@@ -46,11 +46,16 @@ describe('the grammar, with Chevrotain’s validations on', () => {
 
 describe('the lexer', () => {
   it('with Chevrotain’s validations on: no definition error, no warning', () => {
+    // Restored after: the unit project's files share their worker (isolate: false).
     const warn = vi.spyOn(console, 'warn');
-    const lexer = new Lexer(t.allTokens, { ...t.LEXER_CONFIG, skipValidations: false }) as unknown as LexerState;
-    expect(lexer.lexerDefinitionErrors).toEqual([]);
-    expect(lexer.lexerDefinitionWarning).toEqual([]);
-    expect(warn).not.toHaveBeenCalled();
+    try {
+      const lexer = new Lexer(t.allTokens, { ...t.LEXER_CONFIG, skipValidations: false }) as unknown as LexerState;
+      expect(lexer.lexerDefinitionErrors).toEqual([]);
+      expect(lexer.lexerDefinitionWarning).toEqual([]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('every token type with a RegExp pattern has a start_chars_hint (Lexer.NA, a category, is no pattern)', () => {
