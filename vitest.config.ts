@@ -53,13 +53,17 @@ const FULL: TestProjectInlineConfiguration[] = [
   },
   {
     // The same server suite, every test, on the SQLite store alone (the 'all' project runs it on
-    // the embedded store, the default).
+    // the embedded store, the default). The three store projects run their files in one module
+    // graph per worker (`isolate: false`): each file makes its own stores and servers, and what
+    // they leave (folders, databases) goes at the file's end (test/helpers/file-end.ts). Measured
+    // on the PostgreSQL and ClickHouse projects together: 82 s against 132 s, 79 CPU-s against 154.
     extends: true,
     test: {
       name: 'server-sqlite',
       include: ['test/server/*.test.ts'],
       exclude: ENGINE_SPECIFIC_SERVER_TESTS,
       env: { BQ_SERVER_STORE: 'sqlite' },
+      isolate: false,
     },
   },
   {
@@ -70,6 +74,7 @@ const FULL: TestProjectInlineConfiguration[] = [
       include: ['test/server/*.test.ts'],
       exclude: ENGINE_SPECIFIC_SERVER_TESTS,
       env: { BQ_SERVER_STORE: 'postgres' },
+      isolate: false,
     },
   },
   {
@@ -80,6 +85,7 @@ const FULL: TestProjectInlineConfiguration[] = [
       include: ['test/server/*.test.ts'],
       exclude: ENGINE_SPECIFIC_SERVER_TESTS,
       env: { BQ_SERVER_STORE: 'clickhouse' },
+      isolate: false,
     },
   },
   {
@@ -139,6 +145,8 @@ export default defineConfig({
     // time. The load project still runs one file at a time (fileParallelism: false), after the rest.
     maxWorkers: 2,
     globalSetup,
+    // At each file's end, what test/helpers/file-end.ts collected (databases to drop, folders to remove).
+    setupFiles: ['test/setup/file-end.ts'],
     projects: process.env.BQ_TESTS === 'quick' ? QUICK : FULL,
   },
 });

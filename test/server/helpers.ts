@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
 import type { ClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
@@ -21,6 +21,7 @@ import type { SqlConnection } from '../../src/server/store/sql/connection.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
+import { onFileEnd } from '../helpers/file-end.js';
 import * as fx from './fixture.js';
 import { loadFixture } from './fixture.js';
 
@@ -40,10 +41,19 @@ export const STORE_KIND: 'embedded' | 'sqlite' | 'postgres' | 'clickhouse' = (()
 /** A store with the connection its queries run on (to break it on purpose in tests). */
 export type TestStore = Store & { readonly connection: SqlConnection };
 
+/** The folder of this file's SQLite files, made on its first store and removed at its end. */
 let dir: string | undefined;
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+function storeFolder(): string {
+  if (dir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'bq-server-store-'));
+    onFileEnd(() => {
+      rmSync(made, { recursive: true, force: true });
+      dir = undefined;
+    });
+    dir = made;
+  }
+  return dir;
+}
 
 /** A new, empty store of this run's kind. */
 export async function emptyStore(): Promise<TestStore> {
@@ -52,7 +62,7 @@ export async function emptyStore(): Promise<TestStore> {
     const { tldts } = await loadServerDeps();
     return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'server'), parser: tldts });
   }
-  dir ??= mkdtempSync(join(tmpdir(), 'bq-server-store-'));
+  const dir = storeFolder();
   if (STORE_KIND === 'clickhouse') {
     const { openClickhouseStore } = await import('../../src/server/store/clickhouse/clickhouse-store.js');
     const { tldts } = await loadServerDeps();
@@ -72,18 +82,15 @@ function clickhouseCluster(): string[] {
   return urls.split(',');
 }
 
-const clickhouseDatabases: string[] = [];
 /** A new database name on the cluster, dropped on every shard when the file's tests end. */
 function freshClickhouseDatabase(): string {
-  if (clickhouseDatabases.length === 0) {
-    afterAll(async () => {
-      for (const name of clickhouseDatabases.splice(0)) {
-        for (const url of clickhouseCluster()) await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name}` });
-      }
-    });
-  }
   const name = `bq_server_${Math.random().toString(36).slice(2, 10)}`;
-  clickhouseDatabases.push(name);
+  onFileEnd(async () => {
+    for (const url of clickhouseCluster()) {
+      const response = await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name}` });
+      if (!response.ok) throw new Error(`DROP DATABASE ${name} on ${url}: ${response.status} ${await response.text()}`);
+    }
+  });
   return name;
 }
 

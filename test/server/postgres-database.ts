@@ -4,10 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { onFileEnd } from '../helpers/file-end.js';
 
-const created: { server: string; name: string }[] = [];
-let registered = false;
 
 async function onServer<T>(server: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: server });
@@ -22,15 +20,9 @@ async function onServer<T>(server: string, work: (client: pg.Client) => Promise<
 /** The URL of a new empty database named `bq_<prefix>_<random>` on the server at `server`. */
 export async function freshPostgresDatabase(server: string | undefined, prefix: string): Promise<string> {
   if (!server) throw new Error('postgresUrl was not provided: the global setup started no PostgreSQL for this run (see test/setup/engine-selection.ts).');
-  if (!registered) {
-    registered = true;
-    afterAll(async () => {
-      for (const { server: at, name } of created.splice(0)) await onServer(at, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    });
-  }
   const name = `bq_${prefix}_${randomBytes(6).toString('hex')}`;
   await onServer(server, (client) => client.query(`CREATE DATABASE ${name}`));
-  created.push({ server, name });
+  onFileEnd(() => onServer(server, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
   const url = new URL(server);
   url.pathname = `/${name}`;
   return url.toString();
