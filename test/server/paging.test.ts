@@ -34,14 +34,22 @@ const CASES: [string, Record<string, string>][] = [
   ['matrix', { urls: 'example.com,www.example.com', scope: 'SUBDOMAIN', order_by: 'matches_count' }],
 ];
 
+/**
+ * Pages of 7 rows, or, for a longer list, of the size that cuts it into about 20 pages: still 20
+ * page boundaries among the ties, without a call per 7 rows of a list of a thousand (each call is a
+ * round trip to the store: two shards' worth on ClickHouse).
+ */
+const pageSize = (total: number) => Math.max(7, Math.ceil(total / 20));
+
 describe('paging', () => {
-  it.each(CASES)('%s %j: pages of 7 add up to the whole list', async (op, query) => {
+  it.each(CASES)('%s %j: its pages add up to the whole list', async (op, query) => {
     const whole = await fetchList(op, { ...query, limit: '10000' });
     expect(whole.data.length).toBe(whole.meta.total);
-    expect(whole.meta.total).toBeGreaterThan(7); // at least two pages
+    const size = pageSize(whole.meta.total);
+    expect(whole.meta.total).toBeGreaterThan(size); // at least two pages
     const pages: unknown[] = [];
-    for (let offset = 0; offset < whole.meta.total; offset += 7) {
-      const page = await fetchList(op, { ...query, limit: '7', offset: String(offset) });
+    for (let offset = 0; offset < whole.meta.total; offset += size) {
+      const page = await fetchList(op, { ...query, limit: String(size), offset: String(offset) });
       expect(page.meta.total).toBe(whole.meta.total);
       pages.push(...page.data);
     }
