@@ -1,13 +1,14 @@
 /**
  * An MCP session with `backlink-query mcp`, the way an agent's host starts it: the SDK's own
- * `Client` over `StdioClientTransport`, which spawns the CLI from the sources
- * (`node --import tsx src/cli/main.ts mcp ...`) with only the environment given here.
+ * `Client` over `StdioClientTransport`, which spawns the CLI built from the sources for this run
+ * (test/helpers/cli-command.ts) as `... mcp ...`, with only the environment given here.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliCommand } from '../helpers/cli-command.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,7 +29,7 @@ export interface Session {
 export async function startSession(args: readonly string[], env: Record<string, string> = {}): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', ...args],
+    args: [...cliCommand(), 'mcp', ...args],
     cwd: ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
     stderr: 'pipe',
@@ -61,13 +62,13 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI from the sources (`node --import tsx src/cli/main.ts <args>`) with only PATH and HOME
+ * Runs the CLI built for this run (test/helpers/cli-command.ts) with only PATH and HOME
  * (and `env`), writes `input` to its standard input and ends it; resolves when the process exits.
  * `hide` names packages to hide from it (test/entries/hide-packages.mjs), as if not installed.
  */
 export function runCli(args: readonly string[], options: { input?: string; hide?: readonly string[]; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', '--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', ...cliCommand(), ...args], {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', BQ_HIDE_PACKAGES: (options.hide ?? []).join(','), ...options.env },
     });
