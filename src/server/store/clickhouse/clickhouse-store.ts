@@ -230,10 +230,13 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   const shards = options.urls.map((url) => connect(url, options.timeoutMs));
   // DDL, loads and rollup refreshes run longer than any request should.
   const bulk = options.urls.map((url) => connect(url, 0));
-  for (const shard of bulk) {
-    await shard.run(raw(`CREATE DATABASE IF NOT EXISTS ${database}`), { database: null });
-    for (const statement of shardTables()) await shard.run(raw(statement));
-  }
+  // Each shard's tables on its own, the shards side by side.
+  await Promise.all(
+    bulk.map(async (shard) => {
+      await shard.run(raw(`CREATE DATABASE IF NOT EXISTS ${database}`), { database: null });
+      for (const statement of shardTables()) await shard.run(raw(statement));
+    }),
+  );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
   return createClickhouseStore(shards, bulk, options);
 }
