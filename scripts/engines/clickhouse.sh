@@ -134,9 +134,11 @@ start() {
 
 stop() {
   local pidfile found=0
+  # The servers (the single one, or each shard) stop side by side: each waits for its own pid.
   for pidfile in "$BASE/ch.pid" "$BASE"/*/ch.pid; do
-    if [ -f "$pidfile" ]; then found=1; halt "$(dirname "$pidfile")"; fi
+    if [ -f "$pidfile" ]; then found=1; halt "$(dirname "$pidfile")" & fi
   done
+  wait
   if [ "$found" = 0 ]; then log "not running ($BASE)"; fi
   if [ "$KEEP" = 1 ]; then log "keeping $BASE (BQ_CLICKHOUSE_KEEP=1)"; else rm -rf "$BASE"; fi
 }
