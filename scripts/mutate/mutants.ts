@@ -21,7 +21,7 @@ export interface Mutant {
   /** Test files run against the mutant; any failure means it was caught. */
   readonly tests: readonly string[];
   /**
-   * vitest project (`all` and `unit` unless the mutant is about another), or several: a mutant in
+   * vitest project (`all`, `unit` and `server-embedded` unless the mutant is about another), or several: a mutant in
    * code every store shares runs its tests on each store's project, so each store must catch it.
    */
   readonly project?: string | readonly string[];
@@ -37,9 +37,9 @@ const ORDER = ['test/server/order.test.ts', 'test/server/paging.test.ts'];
 /** The fixture's links on the edge of the 30-day "new" window, answers by hand. */
 const NEW = ['test/server/new-boundary.test.ts'];
 /** Every store the server suite runs on (vitest.config.ts): embedded, SQLite, PostgreSQL, ClickHouse. */
-const EVERY_STORE = ['all', 'server-sqlite', 'server-postgres', 'server-clickhouse'] as const;
+const EVERY_STORE = ['all', 'server-embedded', 'server-sqlite', 'server-postgres', 'server-clickhouse'] as const;
 /** The stores whose overview is the SQL store's (the embedded store's is its SQLite half's). */
-const SQL_STORES = ['all', 'server-sqlite', 'server-postgres'] as const;
+const SQL_STORES = ['all', 'server-embedded', 'server-sqlite', 'server-postgres'] as const;
 const PLANS = ['test/server/query-plans.test.ts'];
 const ABANDON = ['test/server/abandon.test.ts'];
 const LEDGER = ['test/server/ledger.test.ts'];

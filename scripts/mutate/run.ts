@@ -81,9 +81,9 @@ interface RunResult {
   readonly tail: string;
 }
 
-/** The vitest projects a mutant's tests run in (`all` and `unit` unless it names others). */
+/** The vitest projects a mutant's tests run in (`all`, `unit` and the server suite's default store unless it names others). */
 const projectsOf = (mutant: Pick<Mutant, 'project'>): readonly string[] =>
-  mutant.project === undefined ? ['all', 'unit'] : typeof mutant.project === 'string' ? [mutant.project] : mutant.project;
+  mutant.project === undefined ? ['all', 'unit', 'server-embedded'] : typeof mutant.project === 'string' ? [mutant.project] : mutant.project;
 
 /** Runs vitest on `tests` in the copy; never throws. */
 function runTests(dir: string, mutant: Pick<Mutant, 'tests' | 'project'>, env: NodeJS.ProcessEnv): Promise<RunResult> {

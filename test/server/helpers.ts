@@ -1,6 +1,7 @@
 /**
  * Builds the server on the fixture dataset, as fastify/demo's `build(t)` does, on the store the run
- * is for: the embedded store by default (a fresh temporary SQLite file and its DuckDB column file,
+ * is for: the embedded store by default (the `server-embedded` vitest project, and every other file
+ * that builds a server; a fresh temporary SQLite file and its DuckDB column file,
  * so queries run on the worker threads as in production), the SQLite store alone when
  * `BQ_SERVER_STORE=sqlite` (the `server-sqlite` vitest project), PostgreSQL when
  * `BQ_SERVER_STORE=postgres` (a fresh database on the test server; the `server-postgres`
