@@ -25,7 +25,7 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
 /** A pattern of the list above as a regular expression (`*` within a folder, `**` across folders). */
 const globPattern = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('**', '\0').replaceAll('*', '[^/]*').replaceAll('\0', '.*')}$`);
 
-/** The server suite: the files of test/server/ that every store runs, each in a project of its own. */
+/** The server suite: the files of test/server/ that every store runs, in one project per store. */
 const STORE_SUITE = readdirSync(new URL('test/server/', import.meta.url))
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => `test/server/${name}`)
