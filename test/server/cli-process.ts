@@ -4,9 +4,12 @@ import { cliCommand } from '../helpers/cli-command.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** Runs the CLI with `args`; stdout and stderr are collected, `exit` resolves with the code. */
-export function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [...cliCommand(), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+/**
+ * Runs the CLI with `args` in `cwd` (the clone by default); stdout and stderr are collected, `exit`
+ * resolves with the code. An `env` value of `undefined` takes the variable away.
+ */
+export function spawnCli(args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT) {
+  const child = spawn(process.execPath, [...cliCommand(), ...args], { cwd, env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += String(chunk)));

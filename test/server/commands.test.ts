@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,19 @@ describe('commands as processes', () => {
     expect(await serve.exit).toBe(0);
     expect(serve.err()).toContain('Server closed; database closed.');
   }, 120_000); // three processes (seed, seed, serve)
+
+  it('import without --db or --database-url refuses before reading anything, and names both (never the sample by default)', async () => {
+    const project = mkdtempSync(join(dir, 'project-'));
+    writeFileSync(join(project, 'links.ndjson'), '{}\n');
+    const run = spawnCli(['import', 'links.ndjson'], { BACKLINK_QUERY_DATABASE_URL: undefined }, project);
+    expect(await run.exit).toBe(2);
+    expect(run.err()).toBe(
+      'backlink-query import: name the database to write into: --db FILE (the embedded store, created when missing), --database-url URL, ' +
+        'or BACKLINK_QUERY_DATABASE_URL. import never writes into the sample database (.backlink-query/sample.db) unless named: --db .backlink-query/sample.db.\n' +
+        'Run "backlink-query import --help" for usage.\n',
+    );
+    expect(readdirSync(project)).toEqual(['links.ndjson']); // no .backlink-query/, no database
+  });
 
   it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
     const db = join(dir, 'demo.db');

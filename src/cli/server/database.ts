@@ -7,6 +7,7 @@
  * @internal
  */
 import {
+  DATABASE_URL_ENV,
   isMissingDependencyError,
   isStoreUnavailable,
   loadDepsFor,
@@ -19,6 +20,7 @@ import {
 } from '../../server/index.js';
 import { stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
 import type { CliIo } from '../command.js';
+import { DEFAULT_SAMPLE_DB } from './sample.js';
 
 /** The options `--db FILE` and `--database-url URL`. @internal */
 export const DATABASE_OPTIONS = { db: { type: 'string' }, 'database-url': { type: 'string' } } as const satisfies OptionTable;
@@ -28,12 +30,12 @@ export const DATABASE_OPTIONS = { db: { type: 'string' }, 'database-url': { type
  *
  * @internal
  */
-export function databaseOptionsHelp(db: string, indent = 23): string {
+export function databaseOptionsHelp(db: string | undefined, indent = 23): string {
   const pad = (text: string) => `${' '.repeat(indent)}${text}`;
   const option = (name: string, text: string) => (name.length + 2 < indent ? [`  ${name.padEnd(indent - 2)}${text}`] : [`  ${name}`, pad(text)]);
   return [
     ...option('--db FILE', 'the embedded store: SQLite file FILE and its column file FILE.duckdb'),
-    pad(`(default ${db})`),
+    pad(db === undefined ? '(no default: name the database, with this or --database-url)' : `(default ${db})`),
     ...option('--database-url URL', 'instead: postgres://user:password@host:port/database,'),
     pad('clickhouse://host:port[,host:port...]/database[?cluster=NAME&ledger=WHERE]'),
     pad('(a cluster, sharded by target domain), or sqlite:FILE (SQLite alone, no'),
@@ -42,8 +44,15 @@ export function databaseOptionsHelp(db: string, indent = 23): string {
 }
 
 /** The store the options name; throws {@link UsageError} for a URL of no known kind. @internal */
-export function locationOf(values: ParsedArgs['values'], env: CliIo['env'], defaultFile: string): StoreLocation {
-  const location = storeLocation({ db: stringOption(values, 'db'), 'database-url': stringOption(values, 'database-url') }, env, defaultFile);
+export function locationOf(values: ParsedArgs['values'], env: CliIo['env'], defaultFile: string | undefined, command?: string): StoreLocation {
+  const named = { db: stringOption(values, 'db'), 'database-url': stringOption(values, 'database-url') };
+  if (defaultFile === undefined && named.db === undefined && named['database-url'] === undefined && !env[DATABASE_URL_ENV]?.trim()) {
+    throw new UsageError(
+      `name the database to write into: --db FILE (the embedded store, created when missing), --database-url URL, ` +
+        `or ${DATABASE_URL_ENV}. ${command ?? 'This command'} never writes into the sample database (${DEFAULT_SAMPLE_DB}) unless named: --db ${DEFAULT_SAMPLE_DB}.`,
+    );
+  }
+  const location = storeLocation(named, env, defaultFile ?? '');
   if (typeof location === 'string') throw new UsageError(location);
   return location;
 }

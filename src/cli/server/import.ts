@@ -14,7 +14,6 @@ import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';
 import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
-import { DEFAULT_SAMPLE_DB } from './sample.js';
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
 const SHOWN_REJECTS = 20;
@@ -30,7 +29,7 @@ number and skipped; the others are imported. Rollups of the touched domains are 
 
 Options:
   --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
-${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
+${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --batch N            records per write (default 2000)
 
@@ -60,7 +59,8 @@ export const importCommand: Command = {
       if (!format) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
       formats.push(format);
     }
-    const location = locationOf(o, io.env, DEFAULT_SAMPLE_DB);
+    // Never the sample by default: serve --sample makes it, and may make it again (issue 29).
+    const location = locationOf(o, io.env, undefined, 'import');
     const deps = await loadDepsOrExplain(io, 'import', location);
     if (!deps) return EXIT.failure;
     const store = await openStoreOrExplain(io, location, deps.tldts);
