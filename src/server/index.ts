@@ -90,3 +90,4 @@ export type { LedgerOptions } from './plugins/ledger.js';
 export { remoteAccounts, shareAccounts } from './cluster.js';
 export { formatOfFile, readLinkRecords, type ImportFormat, type ReadOptions, type RejectedLine } from './import/read-records.js';
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import/import-error.js';
+export { importTemplate } from './import/template.js';

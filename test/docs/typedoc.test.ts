@@ -28,6 +28,7 @@ const GUIDES: readonly { readonly file: string; readonly page: string; readonly 
   { file: 'docs/examples.md', page: 'documents/Runnable_examples_in_the_docs.html', heading: 'Runnable examples in the docs' },
   { file: 'docs/filter-language.md', page: 'documents/The_filter_language.html', heading: 'The filter language' },
   { file: 'docs/fuzzing.md', page: 'documents/Fuzzing_with_backlink-query_testing.html', heading: 'Fuzzing with backlink-query/testing' },
+  { file: 'docs/importing.md', page: 'documents/Importing_your_own_links.html', heading: 'Importing your own links' },
   { file: 'docs/mcp.md', page: 'documents/The_MCP_server_for_agents.html', heading: 'The MCP server for agents: <code>backlink-query mcp</code>' },
   { file: 'docs/mutation.md', page: 'documents/Mutation_check.html', heading: 'Mutation check: do the tests fail when the code is wrong?' },
   { file: 'docs/operations.md', page: 'documents/What_each_operation_means.html', heading: 'What each operation means (reference server)' },

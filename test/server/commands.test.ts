@@ -67,6 +67,24 @@ describe('commands as processes', () => {
     expect(readdirSync(project)).toEqual(['links.ndjson']); // no .backlink-query/, no database
   });
 
+  it('import --template ndjson and csv print one record that imports as it is', async () => {
+    const project = mkdtempSync(join(dir, 'template-'));
+    for (const format of ['ndjson', 'csv']) {
+      const print = spawnCli(['import', '--template', format], {}, project);
+      expect(await print.exit, print.err()).toBe(0);
+      writeFileSync(join(project, `links.${format}`), print.out());
+    }
+    const db = join(project, 'links.db');
+    const run = spawnCli(['import', 'links.ndjson', 'links.csv', '--db', db], {}, project);
+    expect(await run.exit, run.err()).toBe(0);
+    expect(JSON.parse(run.out())).toMatchObject({ imported: 2, rejected: 0, domains: 1 });
+    // The same link twice (its identity: source_url, target_url, anchor, image_url), as docs/importing.md shows it.
+    const file = new Database(db, { readonly: true });
+    const links = file.prepare('SELECT source_url, target_url, anchor, domain_score, is_nofollow FROM links').all();
+    file.close();
+    expect(links).toEqual([{ source_url: 'https://blog.example.org/2026/06/best-seo-tools', target_url: 'https://www.example.com/pricing', anchor: 'example pricing', domain_score: 54, is_nofollow: 0 }]);
+  });
+
   it('serve --sample creates the sample, prints the base URL and the demo key, and serves it', async () => {
     const db = join(dir, 'demo.db');
     const serve = spawnCli(['serve', '--sample', '--links', '800', '--port', '0', '--db', db, '--quiet']);

@@ -8,7 +8,7 @@
  * @internal
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
-import { describeLocation, formatOfFile, readLinkRecords, type ImportFormat, type RejectedLine, type Store } from '../../server/index.js';
+import { describeLocation, formatOfFile, importTemplate, readLinkRecords, type ImportFormat, type RejectedLine, type Store } from '../../server/index.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
@@ -19,6 +19,7 @@ import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, o
 const SHOWN_REJECTS = 20;
 
 const HELP = `Usage: backlink-query import FILE... [--format ndjson|csv] [--db FILE | --database-url URL] [--rejects FILE]
+       backlink-query import --template ndjson|csv
 
 Loads backlink records into the store: one JSON object per line (NDJSON), or CSV as the service
 writes it (a header of field names, ';' between cells, booleans true/false). Every field of the
@@ -26,18 +27,20 @@ backlink record is required except is_new, which is ignored. A link is identifie
 source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
 same file twice changes nothing. Lines that are not valid records are reported with their line
 number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
+Every field, its type and an example: docs/importing.md (in the package), or --template.
 
 Options:
   --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --batch N            records per write (default 2000)
+  --template F         print a one-record file in format F (ndjson or csv) to start from, and exit
 
 Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or a file unreadable; 2 usage.
 `;
 
 const OPTIONS = {
-  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, batch: { type: 'string' }, help: { type: 'boolean' },
+  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, batch: { type: 'string' }, template: { type: 'string' }, help: { type: 'boolean' },
 } as const satisfies OptionTable;
 
 /** The `import` command. @internal */
@@ -49,6 +52,12 @@ export const importCommand: Command = {
   async run(args, io) {
     const { values: o, positionals: files } = parseCommandArgs(args, OPTIONS);
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;
+    const template = stringOption(o, 'template');
+    if (template !== undefined) {
+      if (template !== 'ndjson' && template !== 'csv') throw new UsageError('--template must be ndjson or csv.');
+      if (files.length > 0) throw new UsageError('--template prints a file to start from; it imports nothing: name no file.');
+      return io.stdout.write(importTemplate(template)), EXIT.ok;
+    }
     if (files.length === 0) throw new UsageError('Name at least one file to import.');
     const forced = stringOption(o, 'format');
     if (forced !== undefined && forced !== 'ndjson' && forced !== 'csv') throw new UsageError('--format must be ndjson or csv.');
