@@ -75,7 +75,7 @@ function valuesOf(command: string, option: string): Values {
     if (option === 'format') return FILTER_CHECK_FORMATS;
     if (option === 'operation') return OPERATION_NAMES;
   }
-  if (command === 'import' && option === 'format') return ['ndjson', 'csv'];
+  if (command === 'import' && (option === 'format' || option === 'template')) return ['ndjson', 'csv'];
   if (['db', 'rejects', 'keys'].includes(option)) return 'files';
   return 'none';
 }
