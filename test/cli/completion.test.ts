@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/catalogue/operations.js';
 import { PROJECT, runCli } from './helpers/run-cli.js';
 import { cliCommand } from '../helpers/cli-command.js';
@@ -118,15 +118,22 @@ describe('completion <shell>', () => {
 describe('the bash script in bash', () => {
   // A `backlink-query` on the PATH: completion questions go to the real CLI; any other command
   // line prints its arguments, so the test sees what the line became after the Tabs.
-  const bin = mkdtempSync(join(tmpdir(), 'bq-completion-'));
+  // Made when the suite runs, not when the file is collected: a run that filters these tests out
+  // (or `vitest list`) runs no afterAll, and would leave the folder behind.
+  let bin: string;
+  let script: string;
+  let PATH: string;
+  beforeAll(() => {
+    bin = mkdtempSync(join(tmpdir(), 'bq-completion-'));
+    writeFileSync(
+      join(bin, 'backlink-query'),
+      `#!/bin/sh\nif [ "$1" = completion ]; then cd ${JSON.stringify(PROJECT)} && exec ${[process.execPath, ...cliCommand()].map((word) => JSON.stringify(word)).join(' ')} "$@"; fi\nprintf 'ARGS:'; for a in "$@"; do printf '<%s>' "$a"; done; echo\n`,
+    );
+    chmodSync(join(bin, 'backlink-query'), 0o755);
+    script = join(bin, 'completion.bash');
+    PATH = `${bin}:${process.env['PATH'] ?? ''}`;
+  });
   afterAll(() => rmSync(bin, { recursive: true, force: true }));
-  writeFileSync(
-    join(bin, 'backlink-query'),
-    `#!/bin/sh\nif [ "$1" = completion ]; then cd ${JSON.stringify(PROJECT)} && exec ${[process.execPath, ...cliCommand()].map((word) => JSON.stringify(word)).join(' ')} "$@"; fi\nprintf 'ARGS:'; for a in "$@"; do printf '<%s>' "$a"; done; echo\n`,
-  );
-  chmodSync(join(bin, 'backlink-query'), 0o755);
-  const script = join(bin, 'completion.bash');
-  const PATH = `${bin}:${process.env['PATH'] ?? ''}`;
 
   function bash(args: string[], input = ''): Promise<string> {
     return new Promise((resolve, reject) => {

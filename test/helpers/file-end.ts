@@ -9,6 +9,9 @@
  * server is closed before its database is dropped. A project whose files share one module graph
  * (`isolate: false`) shares this list too, and each file's end empties it.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type Task = () => unknown;
 
@@ -31,4 +34,24 @@ export async function runFileEnd(): Promise<void> {
   }
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new AggregateError(errors, `${errors.length} clean-ups at the end of the file failed`);
+}
+
+/**
+ * A temporary folder for the current file, made on the first call (not when the file is
+ * collected: a run that filters the file's tests out, or `vitest list`, runs none of its hooks and
+ * would leave a folder made then behind) and removed at the file's end.
+ */
+export function fileTempDir(prefix: string): () => string {
+  let dir: string | undefined;
+  return () => {
+    if (dir === undefined) {
+      const made = mkdtempSync(join(tmpdir(), prefix));
+      onFileEnd(() => {
+        rmSync(made, { recursive: true, force: true });
+        dir = undefined;
+      });
+      dir = made;
+    }
+    return dir;
+  };
 }

@@ -9,8 +9,6 @@
  * test cluster, keys in a SQLite ledger; the `server-clickhouse` project). Every server test runs
  * on each.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
@@ -22,7 +20,7 @@ import type { SqlConnection } from '../../src/server/store/sql/connection.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
-import { onFileEnd } from '../helpers/file-end.js';
+import { fileTempDir, onFileEnd } from '../helpers/file-end.js';
 import * as fx from './fixture.js';
 import { loadFixture } from './fixture.js';
 
@@ -43,18 +41,7 @@ export const STORE_KIND: 'embedded' | 'sqlite' | 'postgres' | 'clickhouse' = (()
 export type TestStore = Store & { readonly connection: SqlConnection };
 
 /** The folder of this file's SQLite files, made on its first store and removed at its end. */
-let dir: string | undefined;
-function storeFolder(): string {
-  if (dir === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'bq-server-store-'));
-    onFileEnd(() => {
-      rmSync(made, { recursive: true, force: true });
-      dir = undefined;
-    });
-    dir = made;
-  }
-  return dir;
-}
+const storeFolder = fileTempDir('bq-server-store-');
 
 /** A new, empty store of this run's kind. */
 export async function emptyStore(): Promise<TestStore> {

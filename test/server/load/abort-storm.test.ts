@@ -10,15 +10,14 @@
  * in `npm run soak` only (timings are not asserted in the test run): the other key's p99 during the
  * storm within 2x of its p99 alone.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../../src/server/deps.js';
 import { seedSample } from '../../../src/server/sample/generate.js';
 import { startServer } from '../../../src/server/server.js';
+import { fileTempDir } from '../../helpers/file-end.js';
 import { byStatus, recordFigures, runLoad, seconds, SOAK, unitsCharged } from './load-kit.js';
 import { loadStores } from './stores.js';
 
@@ -29,8 +28,7 @@ const STORM = { id: 'storm', key: 'storm-key-0123456789', units: 1_000_000_000 }
 const CALM = { id: 'calm', key: 'calm-key-0123456789', units: 1_000_000_000, rate: 1_000_000, concurrency: 1_000 };
 const BASE = '/_api/apis/v4/backlinks/v1';
 
-const dir = mkdtempSync(join(tmpdir(), 'bq-storm-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('bq-storm-');
 
 const engines = loadStores(dir, 'storm');
 

@@ -5,22 +5,20 @@
  * failed or timed-out request, and the units the ledger lost are exactly the charges the client
  * was told about. A few seconds each in `npm test`, 60 s each in `npm run soak`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../../src/catalogue/operations.js';
 import { startServer, type RunningServer } from '../../../src/server/server.js';
 import { KEYS, NOW } from '../fixture.js';
 import { loadFixture } from '../helpers.js';
+import { fileTempDir } from '../../helpers/file-end.js';
 import { byStatus, describeRun, FIXTURE_PATHS, LOAD_KEY, operationOf, runLoad, seconds, SOAK, unitsCharged } from './load-kit.js';
 import { loadStores } from './stores.js';
 
 const CONCURRENCY = 50;
 const DURATION_MS = seconds(3, 60);
 
-const dir = mkdtempSync(join(tmpdir(), 'bq-load-mixed-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('bq-load-mixed-');
 
 const engines = loadStores(dir, 'mixed');
 

@@ -5,13 +5,12 @@
  * after the last one, and the ledger lost exactly what they said they charged.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadStoreDeps } from '../../../src/server/deps.js';
 import { cliCommand } from '../../helpers/cli-command.js';
+import { fileTempDir } from '../../helpers/file-end.js';
 import { LOAD_KEY, seconds, SOAK } from './load-kit.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -22,9 +21,8 @@ const LINKS = SOAK ? 100_000 : 10_000;
 const EXIT_BOUND_MS = seconds(10, 10);
 const SLOW = `/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&limit=1000&order_by=anchor&filter=${encodeURIComponent("anchor LIKE '%e%' OR source_title LIKE '%a%'")}`;
 
-const dir = mkdtempSync(join(tmpdir(), 'bq-load-sigterm-'));
-const db = join(dir, 'sample.db');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('bq-load-sigterm-');
+const db = () => join(dir(), 'sample.db');
 
 function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [...cliCommand(), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +81,7 @@ async function balanceIn(file: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  const seed = run(['seed', '--links', String(LINKS), '--seed', '3', '--db', db, '--now', '2026-06-15']);
+  const seed = run(['seed', '--links', String(LINKS), '--seed', '3', '--db', db(), '--now', '2026-06-15']);
   const { code } = await seed.exit;
   expect(code, seed.err()).toBe(0);
 }, 300_000);
@@ -92,7 +90,7 @@ describe('SIGTERM under load', () => {
   it(
     `lets ${IN_FLIGHT} in-flight requests finish with 200, then exits 0`,
     async () => {
-      const serve = run(['serve', '--port', '0', '--db', db, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: JSON.stringify([LOAD_KEY]) });
+      const serve = run(['serve', '--port', '0', '--db', db(), '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: JSON.stringify([LOAD_KEY]) });
       const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT + 5 });
       try {
         const url = await new Promise<string>((resolve, reject) => {
@@ -102,7 +100,7 @@ describe('SIGTERM under load', () => {
           });
           void serve.exit.then(({ code }) => reject(new Error(`serve exited (${code}) before listening:\n${serve.err()}`)));
         });
-        const before = await balanceIn(db);
+        const before = await balanceIn(db());
         // Warm the keep-alive connections, so the in-flight requests ride connections the server
         // already holds (the case where a closing server must still answer, then let go).
         const warm = await Promise.all(Array.from({ length: IN_FLIGHT }, () => send(`${url}/openapi.json`, agent).answer));
@@ -145,7 +143,7 @@ describe('SIGTERM under load', () => {
         expect(serve.err()).toContain('Server closed; database closed.');
         // Every charge the answers reported is in the ledger, and nothing more.
         const charged = answers.reduce((sum, a) => sum + (a.charged ?? 0), 0) + (late.charged ?? 0);
-        expect(before - (await balanceIn(db))).toBe(charged);
+        expect(before - (await balanceIn(db()))).toBe(charged);
         console.log(`[sigterm] ${pendingAtSignal} of ${IN_FLIGHT} in flight at SIGTERM; last answer ${lastAnswerAt - signalAt} ms after it, exit ${exit!.at - lastAnswerAt} ms after that`);
       } finally {
         agent.destroy();

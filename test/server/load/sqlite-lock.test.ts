@@ -13,12 +13,11 @@
  * with its message rather than taking the test runner's worker down.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadStoreDeps } from '../../../src/server/deps.js';
+import { fileTempDir } from '../../helpers/file-end.js';
 import {
   badUnavailables,
   byStatus,
@@ -37,8 +36,7 @@ import {
   type Outcome,
 } from './load-kit.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bq-load-lock-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('bq-load-lock-');
 
 /**
  * A separate node process that takes the write lock (BEGIN IMMEDIATE and an INSERT), says
@@ -91,7 +89,7 @@ const everyPath = (server: FixtureServer) => Promise.all(FIXTURE_PATHS.map((path
  * outcomes during the hold.
  */
 async function underLock(options: { name: string; lockTimeoutMs: number; statementTimeoutMs: number; holdMs: number; concurrency: number; boundMs: number }) {
-  const file = join(dir, `${options.name}.db`);
+  const file = join(dir(), `${options.name}.db`);
   const server = await startFixtureServer({ engine: 'sqlite', file, lockTimeoutMs: options.lockTimeoutMs, statementTimeoutMs: options.statementTimeoutMs, readers: 2 });
   let holder: ReturnType<typeof holdWriteLock> | undefined;
   try {

@@ -1,6 +1,6 @@
 /**
  * The stores a load test runs on, each opened empty: the embedded store and SQLite as files in
- * `dir` (so queries run on the worker threads as in production), PostgreSQL as a fresh database
+ * the folder `dir()` gives (so queries run on the worker threads as in production), PostgreSQL as a fresh database
  * of the test server.
  */
 import { join } from 'node:path';
@@ -11,13 +11,13 @@ import type { Store } from '../../../src/server/store/store.js';
 import { freshPostgresDatabase } from '../postgres-database.js';
 
 /** Openers of the three stores, their files and database named after `name`. */
-export function loadStores(dir: string, name: string): Readonly<Record<string, () => Promise<Store>>> {
+export function loadStores(dir: () => string, name: string): Readonly<Record<string, () => Promise<Store>>> {
   return {
     embedded: async () => {
       const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
-      return openEmbeddedStore({ file: join(dir, `${name}-embedded.db`) });
+      return openEmbeddedStore({ file: join(dir(), `${name}-embedded.db`) });
     },
-    sqlite: () => openSqliteStore({ file: join(dir, `${name}.db`) }),
+    sqlite: () => openSqliteStore({ file: join(dir(), `${name}.db`) }),
     postgres: async () => {
       const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
       const { tldts } = await loadServerDeps();
