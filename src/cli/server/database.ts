@@ -43,17 +43,23 @@ export function databaseOptionsHelp(db: string | undefined, indent = 23): string
   ].join('\n');
 }
 
-/** The store the options name; throws {@link UsageError} for a URL of no known kind. @internal */
+/**
+ * The store the options name, `defaultFile` when they name none (`undefined`: none may be left
+ * unnamed); throws {@link UsageError} for a URL of no known kind or a database left unnamed.
+ *
+ * @internal
+ */
 export function locationOf(values: ParsedArgs['values'], env: CliIo['env'], defaultFile: string | undefined, command?: string): StoreLocation {
-  const named = { db: stringOption(values, 'db'), 'database-url': stringOption(values, 'database-url') };
-  if (defaultFile === undefined && named.db === undefined && named['database-url'] === undefined && !env[DATABASE_URL_ENV]?.trim()) {
+  const db = stringOption(values, 'db');
+  const location = storeLocation({ db, 'database-url': stringOption(values, 'database-url') }, env, defaultFile ?? '');
+  if (typeof location === 'string') throw new UsageError(location);
+  // No default file: the embedded store only when --db names it (no URL was given or set).
+  if (defaultFile === undefined && location.kind === 'embedded' && db === undefined) {
     throw new UsageError(
       `name the database to write into: --db FILE (the embedded store, created when missing), --database-url URL, ` +
         `or ${DATABASE_URL_ENV}. ${command ?? 'This command'} never writes into the sample database (${DEFAULT_SAMPLE_DB}) unless named: --db ${DEFAULT_SAMPLE_DB}.`,
     );
   }
-  const location = storeLocation(named, env, defaultFile ?? '');
-  if (typeof location === 'string') throw new UsageError(location);
   return location;
 }
 

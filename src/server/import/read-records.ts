@@ -124,9 +124,10 @@ const EXTRA_CHECKS: Partial<Record<LinkField, (value: unknown) => string | undef
   target_url: (value) => (splitHostPath(value as string) === undefined ? 'target_url has no host' : undefined),
 };
 
-const FIELDS: readonly FieldCheck[] = (Object.keys(record) as (keyof typeof record)[])
-  .filter((name): name is LinkField => name !== IGNORED_FIELD)
-  .map((name) => ({
+/** The fields the import reads, in the links record's CSV column order (`is_new` is not read). */
+export const IMPORT_FIELDS: readonly LinkField[] = (Object.keys(record) as (keyof typeof record)[]).filter((name): name is LinkField => name !== IGNORED_FIELD);
+
+const FIELDS: readonly FieldCheck[] = IMPORT_FIELDS.map((name) => ({
     name,
     converter: CONVERTERS[record[name].type],
     invalid: `${name} must be ${CONVERTERS[record[name].type].expected}`,

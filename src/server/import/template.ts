@@ -6,9 +6,8 @@
  * @module
  */
 import { toCsv } from '../../catalogue/csv.js';
-import { operations } from '../../catalogue/operations.js';
 import type { LinkInput } from '../store/inputs.js';
-import type { ImportFormat } from './read-records.js';
+import { IMPORT_FIELDS, type ImportFormat } from './read-records.js';
 
 /** The example record: one followed text link from a blog post to example.com's pricing page. */
 const EXAMPLE: LinkInput = {
@@ -41,9 +40,6 @@ const EXAMPLE: LinkInput = {
   is_lost: false,
 };
 
-/** The fields the import reads, in the links record's CSV column order (`is_new` is not read). */
-const FIELDS = Object.keys(operations.links.record).filter((field) => field !== 'is_new');
-
 /**
  * A one-record file in `format`, ready to edit and import.
  *
@@ -53,6 +49,6 @@ const FIELDS = Object.keys(operations.links.record).filter((field) => field !== 
  * ```
  */
 export function importTemplate(format: ImportFormat): string {
-  const record = Object.fromEntries(FIELDS.map((field) => [field, EXAMPLE[field as keyof LinkInput]]));
-  return format === 'csv' ? toCsv([record], FIELDS) : `${JSON.stringify(record)}\n`;
+  const record = Object.fromEntries(IMPORT_FIELDS.map((field) => [field, EXAMPLE[field]]));
+  return format === 'csv' ? toCsv([record], IMPORT_FIELDS) : `${JSON.stringify(record)}\n`;
 }

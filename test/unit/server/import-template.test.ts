@@ -17,9 +17,9 @@ const PAGE = readFileSync(new URL('../../../docs/importing.md', import.meta.url)
 /** The page's table rows: field, type cell, example cell. */
 const rows = [...PAGE.matchAll(/^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|/gm)].map(([, field, type, example]) => ({ field: field!, type: type!.trim(), example: example!.trim() }));
 
-describe('import --template', () => {
-  const record = JSON.parse(importTemplate('ndjson')) as Record<string, unknown>;
+const record = JSON.parse(importTemplate('ndjson')) as Record<string, unknown>;
 
+describe('import --template', () => {
   it("holds every field the import reads, in the interface's CSV column order", () => {
     expect(Object.keys(record)).toEqual(INTERFACE_ORDER);
   });
@@ -46,6 +46,6 @@ describe('docs/importing.md', () => {
 
 /** How the page shows a template value: in backticks, or "(empty)". */
 function shown(field: string): string {
-  const value = (JSON.parse(importTemplate('ndjson')) as Record<string, unknown>)[field];
+  const value = record[field];
   return value === '' ? '(empty)' : `\`${String(value)}\``;
 }
