@@ -88,6 +88,9 @@ export {
 export { localAccounts, type Accounts } from './plugins/accounts.js';
 export type { LedgerOptions } from './plugins/ledger.js';
 export { remoteAccounts, shareAccounts } from './cluster.js';
-export { formatOfFile, readLinkRecords, type ImportFormat, type ReadOptions, type RejectedLine } from './import/read-records.js';
+export {
+  formatOfFile, readImportFile, readLinkRecords, type ExportFormatName, type FieldKind, type FieldReport, type FormatReport, type ImportBatch, type ImportFormat,
+  type ReadImportOptions, type ReadOptions, type RejectedLine,
+} from './import/read-records.js';
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import/import-error.js';
 export { importTemplate } from './import/template.js';

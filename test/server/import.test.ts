@@ -88,6 +88,35 @@ const importSuite = (name: string, location: () => Promise<{ args: string[]; loc
       expect(await counts(where)).toEqual({ example: [2, 2, 1], rival: 1 });
     });
 
+    it("gives a referring domain the domain_score of its latest link, unless a domain record says otherwise", async () => {
+      const { args, location: where } = await location();
+      // alpha.org has a record of its own (score 90), written first; beta.net only its links: 40,
+      // then 55 on a link seen later, then 70 on one seen earlier.
+      const domains = join(dir, `${name}-domains.ndjson`);
+      writeFileSync(domains, `${JSON.stringify({ domain: 'alpha.org', domain_score: 90, ip_address: '192.0.2.1', country: 'DE' })}\n`);
+      const links = join(dir, `${name}-scored.ndjson`);
+      writeFileSync(links, [
+        valid[0],
+        valid[1],
+        link('beta.net', 'https://example.com/later', 'later', { domain_score: 55, last_seen_at: '2026-06-10T00:00:00' }),
+        link('beta.net', 'https://example.com/earlier', 'earlier', { domain_score: 70, last_seen_at: '2026-05-01T00:00:00' }),
+      ].map((record) => JSON.stringify(record)).join('\n'));
+      const first = await runCli(['import', domains, ...args]);
+      expect(JSON.parse(first.stdout), first.stderr).toMatchObject({ imported: 0, domain_records: 1, rejected: 0 });
+      const second = await runCli(['import', links, ...args]);
+      expect(JSON.parse(second.stdout), second.stderr).toMatchObject({ imported: 4, rejected: 0 });
+      const { tldts } = await loadServerDeps();
+      const store = await openStoreAt(where, tldts);
+      try {
+        expect(await store.scoreProfile(toTarget('example.com', 'ROOT_DOMAIN', tldts)!)).toEqual([
+          { domain_score: 55, domains_count: 1 },
+          { domain_score: 90, domains_count: 1 },
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('refuses a CSV whose header names an unknown column, before importing anything', async () => {
       const { args } = await location();
       const bad = join(dir, `${name}-bad.csv`);

@@ -1,14 +1,18 @@
 /**
- * `backlink-query import`: loads crawl exports of backlink records (NDJSON, or CSV as the service
- * writes it) into the store, streaming in batches through the store's bulk writer, then brings the
- * rollups of every touched domain up to date. Broken lines are reported and skipped, never loaded
- * in part; importing the same file twice changes nothing.
+ * `backlink-query import`: loads links (the service's own records, or the CSV exports of SEO tools
+ * and crawlers) and domains files into the store, streaming in batches through the store's bulk
+ * writer, then brings the rollups of every touched domain up to date. Broken lines are reported
+ * and skipped, never loaded in part; importing the same file twice changes nothing.
  *
  * @module
  * @internal
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
-import { describeLocation, formatOfFile, importTemplate, readLinkRecords, type ImportFormat, type RejectedLine, type Store } from '../../server/index.js';
+import type { DomainParser } from '../../server/deps.js';
+import { EXPORT_FORMATS, type ExportFormatName, type FieldKind } from '../../server/import/formats.js';
+import { formatTimestamp, readImportFile, type FormatReport } from '../../server/import/read-records.js';
+import { describeLocation, formatOfFile, importTemplate, type DomainInput, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store } from '../../server/index.js';
+import { isTimestampLiteral } from '../../validate/timestamp.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
@@ -17,22 +21,36 @@ import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, o
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
 const SHOWN_REJECTS = 20;
+/** The `--format` names of a tool's CSV export (and of a domains file). */
+const EXPORT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormatName[];
+const FORMAT_NAMES = ['ndjson', 'csv', ...EXPORT_NAMES];
 
-const HELP = `Usage: backlink-query import FILE... [--format ndjson|csv] [--db FILE | --database-url URL] [--rejects FILE]
+const HELP = `Usage: backlink-query import FILE... [--format F] [--db FILE | --database-url URL] [--rejects FILE] [--seen-at TIME]
        backlink-query import --template ndjson|csv
 
-Loads backlink records into the store: one JSON object per line (NDJSON), or CSV as the service
-writes it (a header of field names, ';' between cells, booleans true/false). Every field of the
-backlink record is required except is_new, which is ignored. A link is identified by its
+Loads links into the store from:
+  - the service's own backlink records: one JSON object per line (NDJSON), or CSV as the service
+    writes it (a header of field names, ';' between cells); every field is required but is_new;
+  - CSV exports of Semrush (backlinks), Ahrefs (backlinks, UTF-8 or UTF-16), Majestic (backlinks
+    download) and Screaming Frog (all inlinks or outlinks), found from the header: the fields
+    they lack are derived from their columns (domains from URLs, nofollow from rel) or defaulted,
+    and the import prints, per file, where each field came from;
+  - domains files (domain, domain_score, and ip_address, country if known; NDJSON or CSV): the
+    referring domains' (and targets') own score, IP address and country.
+A link's domain_score (the service's records, Ahrefs' Domain rating) also gives its referring
+domain a score, unless that domain has a record of its own. A link is identified by its
 source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
 same file twice changes nothing. Lines that are not valid records are reported with their line
 number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
-Every field, its type and an example: docs/importing.md (in the package), or --template.
+Every format, field, default and source: docs/importing.md (in the package), or --template.
 
 Options:
-  --format F           ndjson or csv (default: from each file's extension: .csv, .ndjson/.jsonl/.json)
+  --format F           ${FORMAT_NAMES.join(', ')} (default: ndjson for .ndjson/.jsonl/.json;
+                       for .csv and .tsv, the format the header names)
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
+  --seen-at TIME       first and last seen time of links from exports without dates (Screaming Frog),
+                       YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
   --batch N            records per write (default 2000)
   --template F         print a one-record file in format F (ndjson or csv) to start from, and exit
 
@@ -40,13 +58,20 @@ Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or 
 `;
 
 const OPTIONS = {
-  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, batch: { type: 'string' }, template: { type: 'string' }, help: { type: 'boolean' },
+  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, 'seen-at': { type: 'string' }, batch: { type: 'string' }, template: { type: 'string' },
+  help: { type: 'boolean' },
 } as const satisfies OptionTable;
+
+/** How one file is read: its syntax, and the export format when named. */
+interface FileFormat {
+  readonly syntax: ImportFormat;
+  readonly shape: ExportFormatName | undefined;
+}
 
 /** The `import` command. @internal */
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Import crawl exports of backlink records (NDJSON or CSV) into the store',
+  summary: 'Import links (the service\'s records, or Semrush, Ahrefs, Majestic, Screaming Frog exports) and domains into the store',
   help: HELP,
   options: OPTIONS,
   async run(args, io) {
@@ -60,13 +85,15 @@ export const importCommand: Command = {
     }
     if (files.length === 0) throw new UsageError('Name at least one file to import.');
     const forced = stringOption(o, 'format');
-    if (forced !== undefined && forced !== 'ndjson' && forced !== 'csv') throw new UsageError('--format must be ndjson or csv.');
+    if (forced !== undefined && !FORMAT_NAMES.includes(forced)) throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}.`);
+    const seenAt = stringOption(o, 'seen-at');
+    if (seenAt !== undefined && !(seenAt.length === 19 && isTimestampLiteral(seenAt))) throw new UsageError('--seen-at must be a time YYYY-MM-DDTHH:MM:SS (UTC).');
     const batchSize = integerOption(o, 'batch', 1) ?? 2_000;
-    const formats: ImportFormat[] = [];
+    const formats: FileFormat[] = [];
     for (const file of files) {
-      const format = forced ?? formatOfFile(file);
-      if (!format) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
-      formats.push(format);
+      const syntax = forced === undefined ? formatOfFile(file) : forced === 'ndjson' ? 'ndjson' : 'csv';
+      if (!syntax) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
+      formats.push({ syntax, shape: EXPORT_NAMES.find((name) => name === forced) });
     }
     // Never the sample by default: serve --sample makes it, and may make it again (issue 29).
     const location = locationOf(o, io.env, undefined, 'import');
@@ -76,8 +103,9 @@ export const importCommand: Command = {
     if (!store) return EXIT.unavailable;
     const rejectsPath = stringOption(o, 'rejects');
     const rejectsFile = rejectsPath === undefined ? undefined : createWriteStream(rejectsPath);
+    const domainOf = registrableDomains(deps.tldts);
     try {
-      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location) });
+      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location), seenAt, domainOf });
     } finally {
       await store.close();
       if (rejectsFile) await new Promise<void>((resolve) => rejectsFile.end(resolve));
@@ -85,15 +113,91 @@ export const importCommand: Command = {
   },
 };
 
+/** The registrable domain of a host (the host itself when it has none), remembered: a file meets the same hosts again and again. */
+function registrableDomains(parser: DomainParser): (host: string) => string {
+  const known = new Map<string, string>();
+  return (host) => {
+    let domain = known.get(host);
+    if (domain === undefined) {
+      if (known.size >= 100_000) known.clear();
+      known.set(host, (domain = parser.getDomain(host) ?? host));
+    }
+    return domain;
+  };
+}
+
+/**
+ * What a file was read as, on stderr: the format, then where each field came from. Nothing for the
+ * service's own record, whose fields are all read as they are.
+ */
+function describeFormat(file: string, report: FormatReport): string {
+  if (report.format === 'service') return '';
+  const where = report.headerLine === undefined ? '' : ` (header on line ${report.headerLine}, ${DELIMITER_NAMES[report.delimiter!] ?? report.delimiter} between cells, ${report.encoding.toUpperCase()})`;
+  const lines = [`${file}: ${report.title}${where}`];
+  const width = Math.max(...report.fields.map((field) => field.field.length));
+  for (const field of report.fields) {
+    const from = field.columns.length === 0 ? '' : ` from ${field.columns.map((column) => JSON.stringify(column)).join(', ')}`;
+    lines.push(`  ${field.field.padEnd(width)}  ${field.kind}${from}: ${field.note}`);
+  }
+  if (report.ignored.length > 0) lines.push(`  not read: ${report.ignored.map((column) => JSON.stringify(column)).join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const DELIMITER_NAMES: Readonly<Record<string, string>> = { ';': "';'", ',': "','", '\t': 'tabs' };
+
+/**
+ * The referring domains' own data that links give: per source domain, the domain_score and IP
+ * address of its most recently seen link (the higher score on a tie).
+ */
+class DerivedDomains {
+  private readonly byDomain = new Map<string, { score: number; ip: string; seen: string }>();
+
+  add(links: readonly LinkInput[]): void {
+    for (const link of links) {
+      if (link.source_domain === '') continue;
+      const known = this.byDomain.get(link.source_domain);
+      if (known === undefined) this.byDomain.set(link.source_domain, { score: link.domain_score, ip: link.ip_address, seen: link.last_seen_at });
+      else if (link.last_seen_at > known.seen || (link.last_seen_at === known.seen && link.domain_score > known.score)) {
+        known.score = link.domain_score;
+        known.ip = link.ip_address;
+        known.seen = link.last_seen_at;
+      }
+    }
+  }
+
+  get size(): number {
+    return this.byDomain.size;
+  }
+
+  /** The records, written only for domains without one (`keep`). */
+  async write(writer: GraphWriter, batchSize: number): Promise<void> {
+    const rows = [...this.byDomain].map(([domain, own]): DomainInput => ({ domain, domain_score: own.score, ip_address: own.ip, country: '' }));
+    for (let i = 0; i < rows.length; i += batchSize) await writer.domains(rows.slice(i, i + batchSize), { keep: true });
+  }
+}
+
+/** What one file gave, and where each field came from. */
+interface FileResult {
+  readonly file: string;
+  format: string | undefined;
+  fields: Record<string, { readonly kind: FieldKind; readonly columns: readonly string[] }> | undefined;
+  imported: number;
+  domains: number;
+  rejected: number;
+  skipped: number;
+}
+
 async function importFiles(
   io: CliIo,
   job: {
     store: Store;
     files: readonly string[];
-    formats: readonly ImportFormat[];
+    formats: readonly FileFormat[];
     batchSize: number;
     rejectsFile: WriteStream | undefined;
     target: string;
+    seenAt: string | undefined;
+    domainOf: (host: string) => string;
   },
 ): Promise<number> {
   const started = performance.now();
@@ -104,26 +208,49 @@ async function importFiles(
   const finish = finishPhases(bar);
   bar.phase('importing records', 'bytes');
   const writer = await job.store.writer();
-  let imported = 0;
+  const derived = new DerivedDomains();
+  const results: FileResult[] = [];
   let rejected = 0;
   let doneBytes = 0;
   for (const [i, file] of job.files.entries()) {
+    const result: FileResult = { file, format: undefined, fields: undefined, imported: 0, domains: 0, rejected: 0, skipped: 0 };
+    results.push(result);
+    let scoresDomains = false;
     const onReject = (line: RejectedLine) => {
       rejected++;
+      result.rejected++;
       if (rejected <= SHOWN_REJECTS) io.stderr.write(`${bar.clear()}${file}:${line.line}: ${line.reason}\n`);
       job.rejectsFile?.write(`${JSON.stringify({ file, line: line.line, reason: line.reason })}\n`);
     };
     const before = doneBytes;
-    const records = readLinkRecords(createReadStream(file), {
-      format: job.formats[i]!,
+    const records = readImportFile(createReadStream(file), {
+      format: job.formats[i]!.syntax,
+      shape: job.formats[i]!.shape,
       batchSize: job.batchSize,
       onReject,
+      onSkip: () => result.skipped++,
+      onFormat: (report) => {
+        result.format = report.format;
+        result.fields = Object.fromEntries(report.fields.map((field) => [field.field, { kind: field.kind, columns: field.columns }]));
+        // Only a format with a domain score gives referring domains one.
+        scoresDomains = report.fields.some((field) => field.field === 'domain_score' && field.kind !== 'default') && report.produces === 'links';
+        const described = describeFormat(file, report);
+        if (described !== '') io.stderr.write(`${bar.clear()}${described}`);
+      },
       onBytes: (bytes) => bar.update(before + bytes, totalBytes),
+      domainOf: job.domainOf,
+      seenAt: job.seenAt ?? formatTimestamp(statSync(file).mtime),
     });
     try {
       for await (const batch of records) {
-        await writer.links(batch);
-        imported += batch.length;
+        if (batch.kind === 'domains') {
+          await writer.domains(batch.rows);
+          result.domains += batch.rows.length;
+        } else {
+          await writer.links(batch.rows);
+          if (scoresDomains) derived.add(batch.rows);
+          result.imported += batch.rows.length;
+        }
       }
     } catch (error) {
       bar.end();
@@ -133,17 +260,27 @@ async function importFiles(
     }
     doneBytes += sizes[i]!;
   }
+  // Last, so that a domains file of the same import keeps its records whatever the order of the files.
+  await derived.write(writer, job.batchSize);
   bar.end();
   if (rejected > SHOWN_REJECTS) io.stderr.write(`... and ${(rejected - SHOWN_REJECTS).toLocaleString('en-US')} more rejected lines${job.rejectsFile ? ' (all in --rejects)' : ''}.\n`);
   finish.begin();
   const stats = await writer.finish({ onProgress: finish.onProgress });
   bar.end();
   const seconds = (performance.now() - started) / 1000;
+  const imported = results.reduce((sum, file) => sum + file.imported, 0);
+  const domains = results.reduce((sum, file) => sum + file.domains, 0);
+  const skipped = results.reduce((sum, file) => sum + file.skipped, 0);
   const rate = seconds > 0 ? Math.round(imported / seconds) : imported;
+  const n = (value: number) => value.toLocaleString('en-US');
   io.stderr.write(
-    `Imported ${imported.toLocaleString('en-US')} records from ${job.files.length} file${job.files.length === 1 ? '' : 's'} into ${job.target} in ${seconds.toFixed(1)} s ` +
-      `(${rate.toLocaleString('en-US')} records/s); ${rejected.toLocaleString('en-US')} lines rejected; rollups of ${stats.domains.toLocaleString('en-US')} domains updated.\n`,
+    `Imported ${n(imported)} records from ${job.files.length} file${job.files.length === 1 ? '' : 's'} into ${job.target} in ${seconds.toFixed(1)} s ` +
+      `(${n(rate)} records/s); ${n(rejected)} lines rejected` +
+      `${skipped > 0 ? `; ${n(skipped)} rows skipped (not links)` : ''}${domains > 0 ? `; ${n(domains)} domain records` : ''}` +
+      `${derived.size > 0 ? `; scores of ${n(derived.size)} referring domains from their links (where no domain record says otherwise)` : ''}` +
+      `; rollups of ${n(stats.domains)} domains updated.\n`,
   );
-  io.stdout.write(`${JSON.stringify({ imported, rejected, domains: stats.domains, seconds: Number(seconds.toFixed(3)) })}\n`);
+  const summary = { imported, rejected, skipped, domain_records: domains, domains: stats.domains, seconds: Number(seconds.toFixed(3)), files: results };
+  io.stdout.write(`${JSON.stringify(summary)}\n`);
   return rejected > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -14,10 +14,11 @@ const IMPORT_FILE_ERROR = /* @__PURE__ */ errorBrand<ImportFileError>('ImportFil
  * - `no_header`: a CSV file without a header line (empty, or blank lines only);
  * - `invalid_header`: a CSV header line that is not valid CSV (a stray or unterminated quote, a CR
  *   not followed by LF, longer than the longest record read);
- * - `wrong_columns`: a CSV header that misses a column of the record, names an unknown one or
- *   names one twice.
+ * - `wrong_columns`: a CSV header that misses a column its format needs, or for the service's own
+ *   record names an unknown one or one twice;
+ * - `ambiguous_format`: a CSV header that fits several export formats (name one with `--format`).
  */
-export type ImportFileErrorCode = 'no_header' | 'invalid_header' | 'wrong_columns';
+export type ImportFileErrorCode = 'no_header' | 'invalid_header' | 'wrong_columns' | 'ambiguous_format';
 
 /**
  * An import file that cannot be read at all: thrown by {@link readLinkRecords} before it yields

@@ -1,26 +1,30 @@
 /**
- * Reading crawl exports of backlink records, chunk by chunk in constant memory: NDJSON (one JSON
- * object per line) or CSV as the service writes it (the exact inverse of `toCsv` in `../csv.ts`:
- * a header line of field names, `;` between cells, RFC 4180 quoting, CRLF or LF line ends).
+ * Reading import files chunk by chunk in constant memory: NDJSON (one JSON object per line) or CSV
+ * (RFC 4180 quoting, CRLF or LF line ends, `;`, `,` or tab between cells, UTF-8 or UTF-16).
  *
- * The fields and their types are those of the `links` record of the catalogue: every field but
- * `is_new` is required, `is_new` is ignored (it depends on the clock), any other field rejects the
- * record. A bad record is reported with the physical line it starts on and never stops the read;
- * only a CSV file whose header is missing, broken or names the wrong columns fails as a whole
- * ({@link ImportFileError}).
+ * The service's own record (the exact inverse of `toCsv` in `../csv.ts`) has the fields and types
+ * of the catalogue's `links` record: every field but `is_new` is required, `is_new` is ignored (it
+ * depends on the clock), any other field rejects the record. CSV exports of other tools and
+ * domains files are read through the table of `formats.ts`. A bad record is reported with the
+ * physical line it starts on and never stops the read; only a CSV file whose header is missing,
+ * broken or names the wrong columns fails as a whole ({@link ImportFileError}).
  *
  * @module
  */
 import { operations } from '../../catalogue/operations.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
-import type { LinkInput } from '../sample/dataset.js';
+import type { DomainInput, LinkInput } from '../store/inputs.js';
 import { splitHostPath } from '../target.js';
+import { CsvTokenizer, MAX_RECORD_CHARS } from './csv-tokenizer.js';
+import { compileFormat, EXPORT_FORMATS, formatsOfHeader, type CompiledFormat, type ExportFormat, type ExportFormatName, type FieldReport } from './formats.js';
 import { ImportFileError } from './import-error.js';
 
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import-error.js';
 
+export type { ExportFormatName, FieldKind, FieldReport } from './formats.js';
+
 /**
- * The format of an export file.
+ * The syntax of an import file.
  *
  * @example
  * ```ts
@@ -28,6 +32,40 @@ export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './
  * ```
  */
 export type ImportFormat = 'ndjson' | 'csv';
+
+/**
+ * What a file was read as: its format, and per field of the record where the value comes from
+ * (a column as it is, a value derived from columns, or a default), and the columns no field reads.
+ *
+ * @example
+ * ```ts
+ * { format: 'semrush', title: 'Semrush backlinks export', produces: 'links', headerLine: 1, delimiter: ',', encoding: 'utf-8',
+ *   fields: [{ field: 'source_url', kind: 'mapped', columns: ['Source url'], note: 'a URL with a host' }, ...], ignored: ['Text', 'New link'] }
+ * ```
+ */
+export interface FormatReport {
+  /** `service` for the service's own record. */
+  readonly format: 'service' | ExportFormatName;
+  readonly title: string;
+  readonly produces: 'links' | 'domains';
+  /** The header's line (CSV only). */
+  readonly headerLine: number | undefined;
+  /** The delimiter found (CSV only). */
+  readonly delimiter: string | undefined;
+  readonly encoding: string;
+  readonly fields: readonly FieldReport[];
+  readonly ignored: readonly string[];
+}
+
+/**
+ * A batch of valid records of one kind.
+ *
+ * @example
+ * ```ts
+ * { kind: 'links', rows: [{ source_url: 'https://blog.example.org/post', ... }] }
+ * ```
+ */
+export type ImportBatch = { readonly kind: 'links'; readonly rows: LinkInput[] } | { readonly kind: 'domains'; readonly rows: DomainInput[] };
 
 /**
  * A record that was not imported.
@@ -44,7 +82,7 @@ export interface RejectedLine {
 }
 
 /**
- * How {@link readLinkRecords} reads.
+ * How {@link readLinkRecords} reads (and {@link readImportFile}, with {@link ReadImportOptions}).
  *
  * @example
  * ```ts
@@ -59,14 +97,35 @@ export interface ReadOptions {
   readonly onReject: (rejected: RejectedLine) => void;
   /** Called after each chunk with the number of bytes read so far (for a progress bar). */
   readonly onBytes?: (bytesSoFar: number) => void;
+  /** For a CSV file: the format to read it as, instead of the one its header fits. */
+  readonly shape?: 'service' | ExportFormatName;
+}
+
+/**
+ * How {@link readImportFile} reads: {@link ReadOptions}, and what a tool's export needs.
+ *
+ * @example
+ * ```ts
+ * { format: 'csv', onReject, onSkip: (s) => skipped++, onFormat: (report) => print(report), domainOf: (host) => tldts.getDomain(host) ?? host, seenAt: '2026-06-01T00:00:00' }
+ * ```
+ */
+export interface ReadImportOptions extends ReadOptions {
+  /** Called once the file's format is known, before its first record. */
+  readonly onFormat?: (report: FormatReport) => void;
+  /** Called for each row a format skips (not a link: Screaming Frog's images, CSS, scripts). */
+  readonly onSkip?: (skipped: RejectedLine) => void;
+  /** The registrable domain of a host, for a `source_domain` derived from a URL (default: the host). */
+  readonly domainOf?: (host: string) => string;
+  /** The `first_seen_at` and `last_seen_at` of formats without dates, `YYYY-MM-DDTHH:MM:SS` (default: now). */
+  readonly seenAt?: string;
 }
 
 const DEFAULT_BATCH_SIZE = 5000;
-/** The longest record kept in memory (UTF-16 code units); a longer one is rejected unread. */
-const MAX_RECORD_CHARS = 16 * 1024 * 1024;
 const BOM = 0xfeff;
 const QUOTE = 0x22;
 const SEMICOLON = 0x3b;
+const COMMA = 0x2c;
+const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
 
@@ -142,12 +201,12 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(record));
 const TEMPLATE: Readonly<Record<string, unknown>> = Object.fromEntries(FIELDS.map((field) => [field.name, undefined]));
 
 /** Collects valid records into batches of `size`. */
-class Batches {
-  readonly ready: LinkInput[][] = [];
-  private current: LinkInput[] = [];
+class Batches<T> {
+  readonly ready: T[][] = [];
+  private current: T[] = [];
   constructor(private readonly size: number) {}
 
-  add(link: LinkInput): void {
+  add(link: T): void {
     this.current.push(link);
     if (this.current.length >= this.size) {
       this.ready.push(this.current);
@@ -162,7 +221,7 @@ class Batches {
   }
 }
 
-/** A parser of one format: text in, records to `batches`, bad records to `onReject`. */
+/** A parser of one syntax: text in, records to the sink's batches, bad records to `onReject`. */
 interface Parser {
   feed(text: string): void;
   end(): void;
@@ -198,15 +257,40 @@ function linkOfObject(object: Record<string, unknown>): LinkInput | string {
   return problems.join('; ');
 }
 
+const DOMAIN_FIELDS = ['domain', 'domain_score', 'ip_address', 'country'];
+
+/** The report of an NDJSON domains file. */
+const DOMAINS_NDJSON_REPORT = (encoding: string): FormatReport => ({
+  format: 'domains', title: EXPORT_FORMATS.domains.title, produces: 'domains', headerLine: undefined, delimiter: undefined, encoding, ignored: [],
+  fields: DOMAIN_FIELDS.map((field) => ({ field, kind: 'mapped', columns: [field], note: field === 'domain_score' ? 'an integer 0-100' : field === 'domain' ? 'a host name, in lower case' : 'a string; empty when missing' })),
+});
+
+/** Checks an NDJSON domain record: `domain` and `domain_score` required, `ip_address` and `country` strings or missing. */
+function domainOfObject(object: Record<string, unknown>): DomainInput | string {
+  const problems: string[] = [];
+  const { domain, domain_score: score, ip_address: ip = '', country = '' } = object;
+  if (typeof domain !== 'string' || domain.trim() === '') problems.push(domain === undefined ? 'missing field domain' : 'domain must be a non-empty string');
+  if (!(Number.isInteger(score) && (score as number) >= 0 && (score as number) <= 100)) problems.push(score === undefined ? 'missing field domain_score' : 'domain_score must be an integer from 0 to 100');
+  if (typeof ip !== 'string') problems.push('ip_address must be a string');
+  if (typeof country !== 'string') problems.push('country must be a string');
+  const unknown = Object.keys(object).filter((key) => !DOMAIN_FIELDS.includes(key));
+  if (unknown.length > 0) problems.push(listed('unknown', unknown));
+  if (problems.length > 0) return problems.join('; ');
+  return { domain: (domain as string).trim().toLowerCase(), domain_score: score as number, ip_address: ip as string, country: country as string };
+}
+
 class NdjsonParser implements Parser {
   private pending = '';
   private tooLong = false;
   private line = 1;
 
-  constructor(
-    private readonly batches: Batches,
-    private readonly onReject: (rejected: RejectedLine) => void,
-  ) {}
+  private kind: 'links' | 'domains' | undefined;
+
+  constructor(private readonly sink: Sink) {}
+
+  private onReject(rejected: RejectedLine): void {
+    this.sink.options.onReject(rejected);
+  }
 
   feed(text: string): void {
     let start = 0;
@@ -253,248 +337,76 @@ class NdjsonParser implements Parser {
       this.onReject({ line, reason: 'not a JSON object' });
       return;
     }
-    const link = linkOfObject(value as Record<string, unknown>);
+    const object = value as Record<string, unknown>;
+    if (this.kind === undefined) {
+      // The first record tells a domains file from a links file.
+      this.kind = Object.hasOwn(object, 'domain') && !Object.hasOwn(object, 'source_url') ? 'domains' : 'links';
+      this.sink.options.onFormat?.(this.kind === 'links' ? serviceReport(undefined, undefined, this.sink.encoding, []) : DOMAINS_NDJSON_REPORT(this.sink.encoding));
+    }
+    if (this.kind === 'domains') {
+      const domain = domainOfObject(object);
+      if (typeof domain === 'string') this.onReject({ line, reason: domain });
+      else this.sink.domains.add(domain);
+      return;
+    }
+    const link = linkOfObject(object);
     if (typeof link === 'string') this.onReject({ line, reason: link });
-    else this.batches.add(link);
+    else this.sink.links.add(link);
   }
 }
 
 const PLAIN_NAME = /^\w+$/;
 /** A column name in a message: quoted when empty or holding spaces or other characters. */
 const shown = (name: string) => (PLAIN_NAME.test(name) ? name : JSON.stringify(name));
+const plural = (count: number, word: string) => `${word}${count > 1 ? 's' : ''}`;
 
-/** The states of the CSV parser. */
-const CsvState = {
-  /** Before the first character of a cell (or of a record). */
-  CellStart: 0,
-  Unquoted: 1,
-  Quoted: 2,
-  /** In a quoted cell, right after a `"`: a doubled quote or the closing one. */
-  QuoteSeen: 3,
-  /** After a CR outside quotes: a line end if LF follows. */
-  AfterCr: 4,
-} as const;
-type CsvState = (typeof CsvState)[keyof typeof CsvState];
+/** The delimiters a CSV file may use, by character code. */
+const DELIMITERS = { [SEMICOLON]: ';', [COMMA]: ',', [TAB]: '\t' } as const;
+type Delimiter = (typeof DELIMITERS)[keyof typeof DELIMITERS];
 
 /**
- * The CSV records of a text: an RFC 4180 state machine that keeps the physical line each record
- * starts on, and turns cells into link records after checking the header.
- *
- * Not csv-parse (tried for issue 23, with csv-parse 7): after a bad closing quote it stays inside
- * the quotes and swallows the next lines; it has no error for a CR outside quotes; with
- * `skip_records_with_error` its `max_record_size` silently drops every later record, so an
- * unterminated quote makes it hold the rest of the file in memory; it gives no record's first
- * line; and it takes about twice the CPU of this reader (50,000 against 100,000 records a second).
+ * The delimiter of a CSV text: the one of `;`, `,` and tab found most often outside quotes in its
+ * first line holding any (a title line above the header holds none); `undefined` while no whole
+ * line holds one yet.
  */
-class CsvParser implements Parser {
-  private state: CsvState = CsvState.CellStart;
-  private line = 1;
-  private inRecord = false;
-  private recordLine = 1;
-  /** The cells of the current record: the first `cellCount` (the array is reused from record to record). */
-  private readonly cells: string[] = [];
-  private cellCount = 0;
-  /** The current cell's text read so far, outside the current chunk's unread part. */
-  private pending = '';
-  private error: string | undefined;
-  private recordChars = 0;
-  private tooLong = false;
-  /** For each required field, its column; `undefined` until the header is read. */
-  private columns: number[] | undefined;
-  private width = 0;
-
-  constructor(
-    private readonly batches: Batches,
-    private readonly onReject: (rejected: RejectedLine) => void,
-  ) {}
-
-  feed(text: string): void {
-    const n = text.length;
-    let i = 0;
-    /** Start of the current unquoted cell's text in `text`. */
-    let cellStart = 0;
-    while (i < n) {
-      switch (this.state) {
-        case CsvState.CellStart: {
-          const c = text.charCodeAt(i);
-          if (c === LF) {
-            if (this.inRecord) this.endRecord('');
-            this.line++;
-          } else if (c === CR) {
-            this.state = CsvState.AfterCr;
-          } else {
-            this.startRecord();
-            if (c === QUOTE) this.state = CsvState.Quoted;
-            else if (c === SEMICOLON) this.endCell('');
-            else {
-              this.state = CsvState.Unquoted;
-              cellStart = i;
-            }
-          }
-          i++;
-          break;
-        }
-        case CsvState.Unquoted: {
-          let j = i;
-          let c = 0;
-          for (; j < n; j++) {
-            c = text.charCodeAt(j);
-            if (c === SEMICOLON || c === LF || c === CR || c === QUOTE) break;
-          }
-          if (j === n) {
-            i = n; // the rest of the chunk is kept below
-          } else if (c === QUOTE) {
-            this.fail('quote inside an unquoted cell');
-            i = j + 1;
-          } else {
-            const cell = this.pending === '' ? text.slice(cellStart, j) : this.pending + text.slice(cellStart, j);
-            if (c === SEMICOLON) {
-              this.endCell(cell);
-              this.state = CsvState.CellStart;
-            } else if (c === LF) {
-              this.endRecord(cell);
-              this.line++;
-              this.state = CsvState.CellStart;
-            } else {
-              this.pending = cell;
-              this.state = CsvState.AfterCr;
-            }
-            i = j + 1;
-          }
-          break;
-        }
-        case CsvState.Quoted: {
-          const quote = text.indexOf('"', i);
-          const end = quote === -1 ? n : quote;
-          for (let newline = text.indexOf('\n', i); newline !== -1 && newline < end; newline = text.indexOf('\n', newline + 1)) this.line++;
-          this.pending += text.slice(i, end);
-          if (quote !== -1) this.state = CsvState.QuoteSeen;
-          i = end + 1;
-          break;
-        }
-        case CsvState.QuoteSeen: {
-          const c = text.charCodeAt(i);
-          if (c === QUOTE) {
-            this.pending += '"';
-            this.state = CsvState.Quoted;
-          } else if (c === SEMICOLON) {
-            this.endCell(this.pending);
-            this.state = CsvState.CellStart;
-          } else if (c === LF) {
-            this.endRecord(this.pending);
-            this.line++;
-            this.state = CsvState.CellStart;
-          } else if (c === CR) {
-            this.state = CsvState.AfterCr;
-          } else {
-            this.fail('text after a closing quote');
-            this.state = CsvState.Unquoted;
-            cellStart = i;
-            continue;
-          }
-          i++;
-          break;
-        }
-        case CsvState.AfterCr: {
-          if (text.charCodeAt(i) === LF) {
-            if (this.inRecord) this.endRecord(this.pending);
-            this.line++;
-            this.state = CsvState.CellStart;
-            i++;
-          } else {
-            // A CR that ends no line: kept in the cell, and the record is rejected.
-            this.startRecord();
-            this.fail('CR outside quotes not followed by LF');
-            this.pending += '\r';
-            this.state = CsvState.Unquoted;
-            cellStart = i;
-          }
-          break;
-        }
-      }
-    }
-    if (this.state === CsvState.Unquoted) this.pending += text.slice(cellStart, n);
-    if (this.inRecord && !this.tooLong && this.recordChars + this.pending.length > MAX_RECORD_CHARS) this.overflow();
-    if (this.tooLong) this.pending = '';
+function sniffDelimiter(text: string, final: boolean): Delimiter | undefined {
+  const counts = { [SEMICOLON]: 0, [COMMA]: 0, [TAB]: 0 };
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) quoted = !quoted;
+    else if (!quoted && (c === SEMICOLON || c === COMMA || c === TAB)) counts[c]++;
+    else if (!quoted && c === LF && counts[SEMICOLON] + counts[COMMA] + counts[TAB] > 0) break;
   }
+  const best = ([SEMICOLON, TAB, COMMA] as const).reduce((a, b) => (counts[b] > counts[a] ? b : a));
+  if (counts[best] > 0 && (final || text.includes('\n'))) return DELIMITERS[best];
+  return final ? ';' : undefined;
+}
 
-  end(): void {
-    switch (this.state) {
-      case CsvState.CellStart:
-        // After a `;` at end of file: the last cell is empty.
-        if (this.inRecord) this.endRecord('');
-        break;
-      case CsvState.Quoted:
-        this.fail('unterminated quoted cell at end of file');
-        this.endRecord(this.pending);
-        break;
-      case CsvState.Unquoted:
-      case CsvState.QuoteSeen:
-        this.endRecord(this.pending);
-        break;
-      case CsvState.AfterCr:
-        if (this.inRecord) this.endRecord(this.pending);
-        break;
-    }
-    this.state = CsvState.CellStart;
-    if (this.columns === undefined) throw new ImportFileError('no_header', 'CSV file has no header line');
-  }
+/** The service's own CSV record: its header checked strictly, its rows converted fast. */
+class ServiceShape {
+  private readonly columns: number[];
+  readonly report: FormatReport;
 
-  private startRecord(): void {
-    if (this.inRecord) return;
-    this.inRecord = true;
-    this.recordLine = this.line;
-  }
-
-  private fail(reason: string): void {
-    this.error ??= reason;
-  }
-
-  private overflow(): void {
-    this.tooLong = true;
-    this.cellCount = 0;
-    this.pending = '';
-  }
-
-  private endCell(cell: string): void {
-    this.pending = '';
-    if (this.tooLong) return;
-    this.recordChars += cell.length + 1;
-    if (this.recordChars > MAX_RECORD_CHARS) this.overflow();
-    else this.cells[this.cellCount++] = cell;
-  }
-
-  private endRecord(lastCell: string): void {
-    this.endCell(lastCell);
-    const { cellCount, recordLine: line, tooLong } = this;
-    const error = tooLong ? `record longer than ${MAX_RECORD_CHARS} characters` : this.error;
-    this.cellCount = 0;
-    this.inRecord = false;
-    this.error = undefined;
-    this.recordChars = 0;
-    this.tooLong = false;
-    if (this.columns === undefined) this.header(this.cells.slice(0, cellCount), line, error);
-    else if (error !== undefined) this.onReject({ line, reason: error });
-    else if (cellCount !== this.width) this.onReject({ line, reason: `expected ${this.width} cells, found ${cellCount}` });
-    else this.row(this.cells, line);
-  }
-
-  private header(names: string[], line: number, error: string | undefined): void {
-    if (error !== undefined) throw new ImportFileError('invalid_header', `CSV header (line ${line}): ${error}`, line);
+  constructor(names: readonly string[], line: number, delimiter: Delimiter, encoding: string, noKnownColumn: boolean) {
     const problems: string[] = [];
     const missing = FIELDS.filter((field) => !names.includes(field.name)).map((field) => field.name);
     const unknown = names.filter((name) => !KNOWN_FIELDS.has(name)).map(shown);
     const duplicate = names.filter((name, index) => names.indexOf(name) !== index).map(shown);
-    if (missing.length > 0) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-    if (unknown.length > 0) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
-    if (duplicate.length > 0) problems.push(`duplicate column${duplicate.length > 1 ? 's' : ''} ${duplicate.join(', ')}`);
-    if (problems.length > 0) throw new ImportFileError('wrong_columns', `CSV header (line ${line}): ${problems.join('; ')}`, line);
+    if (missing.length > 0) problems.push(`missing ${plural(missing.length, 'column')} ${missing.join(', ')}`);
+    if (unknown.length > 0) problems.push(`unknown ${plural(unknown.length, 'column')} ${unknown.join(', ')}`);
+    if (duplicate.length > 0) problems.push(`duplicate ${plural(duplicate.length, 'column')} ${duplicate.join(', ')}`);
+    if (problems.length > 0) {
+      const hint = noKnownColumn ? ` (neither the service's record nor an export format import knows: ${KNOWN_FORMATS}; see docs/importing.md, or name one with --format)` : '';
+      throw new ImportFileError('wrong_columns', `CSV header (line ${line}): ${problems.join('; ')}${hint}`, line);
+    }
     this.columns = FIELDS.map((field) => names.indexOf(field.name));
-    this.width = names.length;
+    this.report = serviceReport(line, delimiter, encoding, names.filter((name) => name === IGNORED_FIELD));
   }
 
-  private row(cells: readonly string[], line: number): void {
-    const columns = this.columns!;
+  /** A row: the link, or the reason it is rejected. */
+  row(cells: readonly string[]): LinkInput | string {
+    const columns = this.columns;
     const link: Record<string, unknown> = { ...TEMPLATE };
     let problems: string[] | undefined;
     for (let f = 0; f < FIELDS.length; f++) {
@@ -504,21 +416,226 @@ class CsvParser implements Parser {
       if (problem !== undefined) (problems ??= []).push(problem);
       else link[field.name] = value;
     }
-    if (problems !== undefined) this.onReject({ line, reason: problems.join('; ') });
-    else this.batches.add(link as LinkInput);
+    return problems === undefined ? (link as LinkInput) : problems.join('; ');
   }
 }
 
+const KNOWN_FORMATS = Object.values(EXPORT_FORMATS).map((format) => `${format.title} (${format.name})`).join(', ');
+
+/** What the CSV reader needs from {@link readImportFile}. */
+interface Sink {
+  readonly links: Batches<LinkInput>;
+  readonly domains: Batches<DomainInput>;
+  readonly options: ReadImportOptions;
+  readonly encoding: string;
+}
+
 /**
- * Reads backlink records from a byte stream (e.g. `fs.createReadStream`) and yields batches of the
- * valid ones, in file order; memory stays constant whatever the file's size. A record that is not
- * valid goes to `onReject` with the physical line it starts on and the reason. Besides the errors of
- * `input` itself, it throws only for a CSV file that cannot be read at all, before yielding any of
- * its records, and for a bad `batchSize`.
+ * A CSV file: finds the delimiter and the header (and a title line above it), picks the format
+ * the header names (or the one forced), then turns each row into a record, a skip or a rejection.
+ */
+class CsvReader implements Parser {
+  private buffered = '';
+  private tokenizer: CsvTokenizer | undefined;
+  private delimiter: Delimiter = ';';
+  private width = 0;
+  private service: ServiceShape | undefined;
+  private foreign: { readonly format: ExportFormat<LinkInput> | ExportFormat<DomainInput>; readonly compiled: CompiledFormat<LinkInput | DomainInput> } | undefined;
+  private titleLine: string | undefined;
+
+  constructor(private readonly sink: Sink) {}
+
+  feed(text: string): void {
+    if (this.tokenizer) return this.tokenizer.feed(text);
+    this.buffered += text;
+    const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : sniffDelimiter(this.buffered, false);
+    if (delimiter !== undefined) this.start(delimiter);
+  }
+
+  end(): void {
+    if (!this.tokenizer) this.start(sniffDelimiter(this.buffered, true)!);
+    this.tokenizer!.end();
+    if (!this.service && !this.foreign) throw new ImportFileError('no_header', 'CSV file has no header line');
+  }
+
+  private start(delimiter: Delimiter): void {
+    this.delimiter = delimiter;
+    this.tokenizer = new CsvTokenizer(delimiter.charCodeAt(0), (cells, count, line, error) => this.record(cells, count, line, error));
+    const text = this.buffered;
+    this.buffered = '';
+    this.tokenizer.feed(text);
+  }
+
+  private record(cells: readonly string[], count: number, line: number, error: string | undefined): void {
+    if (this.service) {
+      if (error !== undefined) return this.reject(line, error);
+      if (count !== this.width) return this.reject(line, `expected ${this.width} cells, found ${count}`);
+      const link = this.service.row(cells);
+      if (typeof link === 'string') this.reject(line, link);
+      else this.sink.links.add(link);
+    } else if (this.foreign) {
+      if (error !== undefined) return this.reject(line, error);
+      // A row shorter than the header may still be one to skip (old Screaming Frog files).
+      if (count > this.width) return this.reject(line, `expected ${this.width} cells, found ${count}`);
+      const result = this.foreign.compiled.read(cells, count);
+      if ('skip' in result) this.sink.options.onSkip?.({ line, reason: result.skip });
+      else if (count !== this.width) this.reject(line, `expected ${this.width} cells, found ${count}`);
+      else if ('problems' in result) this.reject(line, result.problems.join('; '));
+      else if (this.foreign.format.produces === 'domains') this.sink.domains.add(result.record as DomainInput);
+      else this.sink.links.add(result.record as LinkInput);
+    } else {
+      this.header(cells.slice(0, count), line, error);
+    }
+  }
+
+  private reject(line: number, reason: string): void {
+    this.sink.options.onReject({ line, reason });
+  }
+
+  private header(names: string[], line: number, error: string | undefined): void {
+    if (error !== undefined) throw new ImportFileError('invalid_header', `CSV header (line ${line}): ${error}`, line);
+    const forced = this.sink.options.shape;
+    const found = forced === undefined ? formatsOfHeader(names) : forced === 'service' ? [] : [forced];
+    if (found.length > 1) {
+      throw new ImportFileError('ambiguous_format', `CSV header (line ${line}) fits several formats: ${found.join(', ')}; name one with --format`, line);
+    }
+    const name = found[0];
+    if (name === undefined) {
+      const noKnownColumn = !names.some((column) => KNOWN_FIELDS.has(column));
+      // Old Screaming Frog files put the export's name on a line of its own above the header.
+      if (forced === undefined && names.length === 1 && noKnownColumn && this.titleLine === undefined) return void (this.titleLine = names[0]);
+      this.service = new ServiceShape(names, line, this.delimiter, this.sink.encoding, noKnownColumn);
+      this.width = names.length;
+      return this.sink.options.onFormat?.(this.service.report);
+    }
+    const format = EXPORT_FORMATS[name] as ExportFormat<LinkInput> | ExportFormat<DomainInput>;
+    const compiled = compileFormat<LinkInput | DomainInput>(format as ExportFormat<LinkInput | DomainInput>, names, {
+      domainOf: this.sink.options.domainOf ?? ((host) => host),
+      seenAt: this.sink.options.seenAt ?? formatTimestamp(new Date()),
+    });
+    if ('missing' in compiled) {
+      throw new ImportFileError('wrong_columns', `CSV header (line ${line}): a ${format.title} needs ${plural(compiled.missing.length, 'column')} ${compiled.missing.map(shown).join(', ')}`, line);
+    }
+    this.foreign = { format, compiled };
+    this.width = names.length;
+    this.sink.options.onFormat?.({
+      format: name, title: format.title, produces: format.produces, headerLine: line, delimiter: this.delimiter, encoding: this.sink.encoding,
+      fields: compiled.report, ignored: compiled.ignored,
+    });
+  }
+}
+
+/** The report of the service's own record: every field read as it is. */
+function serviceReport(headerLine: number | undefined, delimiter: Delimiter | undefined, encoding: string, ignored: readonly string[]): FormatReport {
+  return {
+    format: 'service', title: "the service's own record", produces: 'links', headerLine, delimiter, encoding,
+    fields: FIELDS.map((field) => ({ field: field.name, kind: 'mapped', columns: [field.name], note: 'as written' })), ignored,
+  };
+}
+
+/** Formats a date as a timestamp `YYYY-MM-DDTHH:MM:SS` (UTC, whole seconds). */
+export const formatTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
+
+/**
+ * Reads an import file from a byte stream (e.g. `fs.createReadStream`) and yields batches of its
+ * valid records, in file order; memory stays constant whatever the file's size.
+ *
+ * - NDJSON: the service's own link records, or domain records (`domain`, `domain_score`, and
+ *   optionally `ip_address` and `country`), told apart by the file's first record.
+ * - CSV: the delimiter (`;`, `,` or tab) and the format are found from the header: the service's
+ *   own record, a domains file, or an export of Semrush, Ahrefs, Majestic or Screaming Frog
+ *   ({@link ReadImportOptions.shape} names one instead). A file starting with a UTF-16 byte order
+ *   mark (as Ahrefs writes them) is read as UTF-16.
+ *
+ * A record that is not valid goes to `onReject` with the physical line it starts on and the
+ * reason; a row a format skips (not a link) goes to `onSkip`. Besides the errors of `input`
+ * itself, it throws only for a CSV file that cannot be read at all, before yielding any of its
+ * records, and for a bad `batchSize`.
  *
  * @throws ImportFileError (a rejection) when a CSV file has no header line (`no_header`), a header
- *   line that is not valid CSV (`invalid_header`), or a header that misses a column of the record,
- *   names an unknown one or names one twice (`wrong_columns`)
+ *   line that is not valid CSV (`invalid_header`), a header that fits several formats
+ *   (`ambiguous_format`), or one that lacks a column its format needs, or for the service's record
+ *   names an unknown one or one twice (`wrong_columns`)
+ * @throws RangeError (a rejection) when `batchSize` is not a positive integer
+ *
+ * @example
+ * ```ts
+ * for await (const batch of readImportFile(createReadStream('site-backlinks.csv'), { format: 'csv', onReject, onFormat: (r) => console.log(r.title) })) {
+ *   if (batch.kind === 'links') await writer.links(batch.rows); // 'Semrush backlinks export'
+ *   else await writer.domains(batch.rows);
+ * }
+ * ```
+ */
+export async function* readImportFile(input: AsyncIterable<Uint8Array | string>, options: ReadImportOptions): AsyncGenerator<ImportBatch> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, not ${batchSize}`);
+  const links = new Batches<LinkInput>(batchSize);
+  const domains = new Batches<DomainInput>(batchSize);
+  let parser: Parser | undefined;
+  let decoder: TextDecoder | undefined;
+  /** The first bytes, while fewer than a byte order mark's two. */
+  let head: Uint8Array | undefined;
+  let atStart = true;
+  let bytes = 0;
+  const open = (encoding: string): Parser => {
+    const sink = { links, domains, options, encoding };
+    return options.format === 'csv' ? new CsvReader(sink) : new NdjsonParser(sink);
+  };
+  const feed = (text: string) => {
+    if (atStart && text.length > 0) {
+      atStart = false;
+      if (text.charCodeAt(0) === BOM) text = text.slice(1);
+    }
+    if (text.length > 0) parser!.feed(text);
+  };
+  const ready = function* (): Generator<ImportBatch> {
+    while (links.ready.length > 0) yield { kind: 'links', rows: links.ready.shift()! };
+    while (domains.ready.length > 0) yield { kind: 'domains', rows: domains.ready.shift()! };
+  };
+
+  for await (const chunk of input) {
+    if (typeof chunk === 'string') {
+      parser ??= open('utf-8');
+      // Bytes left over from a previous binary chunk cannot continue in a string.
+      feed((decoder?.decode() ?? '') + chunk);
+      bytes += Buffer.byteLength(chunk, 'utf8');
+    } else {
+      bytes += chunk.byteLength;
+      let data = chunk;
+      if (!decoder) {
+        data = head ? Buffer.concat([head, chunk]) : chunk;
+        if (data.byteLength < 2) {
+          head = data;
+          continue;
+        }
+        const encoding = data[0] === 0xff && data[1] === 0xfe ? 'utf-16le' : data[0] === 0xfe && data[1] === 0xff ? 'utf-16be' : 'utf-8';
+        decoder = new TextDecoder(encoding, { ignoreBOM: true });
+        parser ??= open(encoding);
+      }
+      feed(decoder.decode(data, { stream: true }));
+    }
+    options.onBytes?.(bytes);
+    yield* ready();
+  }
+  if (!decoder && head) {
+    decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    parser ??= open('utf-8');
+    feed(decoder.decode(head, { stream: true }));
+  }
+  parser ??= open('utf-8');
+  if (decoder) feed(decoder.decode());
+  parser.end();
+  links.finish();
+  domains.finish();
+  yield* ready();
+}
+
+/**
+ * Reads backlink records (NDJSON, or CSV in any format {@link readImportFile} knows) and yields
+ * batches of the valid ones: {@link readImportFile} for links alone.
+ *
+ * @throws ImportFileError (a rejection) as {@link readImportFile} does, and `wrong_columns` for a
+ *   domains file, which holds no links
  * @throws RangeError (a rejection) when `batchSize` is not a positive integer
  *
  * @example
@@ -531,43 +648,16 @@ class CsvParser implements Parser {
  * ```
  */
 export async function* readLinkRecords(input: AsyncIterable<Uint8Array | string>, options: ReadOptions): AsyncGenerator<LinkInput[]> {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, not ${batchSize}`);
-  const batches = new Batches(batchSize);
-  const parser: Parser = options.format === 'csv' ? new CsvParser(batches, options.onReject) : new NdjsonParser(batches, options.onReject);
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  let atStart = true;
-  let bytes = 0;
-  const feed = (text: string) => {
-    if (atStart && text.length > 0) {
-      atStart = false;
-      if (text.charCodeAt(0) === BOM) text = text.slice(1);
-    }
-    if (text.length > 0) parser.feed(text);
-  };
-
-  for await (const chunk of input) {
-    if (typeof chunk === 'string') {
-      // Bytes left over from a previous binary chunk cannot continue in a string.
-      feed(decoder.decode() + chunk);
-      bytes += Buffer.byteLength(chunk, 'utf8');
-    } else {
-      feed(decoder.decode(chunk, { stream: true }));
-      bytes += chunk.byteLength;
-    }
-    options.onBytes?.(bytes);
-    while (batches.ready.length > 0) yield batches.ready.shift()!;
+  for await (const batch of readImportFile(input, options)) {
+    if (batch.kind === 'domains') throw new ImportFileError('wrong_columns', 'a domains file holds no links');
+    yield batch.rows;
   }
-  feed(decoder.decode());
-  parser.end();
-  batches.finish();
-  while (batches.ready.length > 0) yield batches.ready.shift()!;
 }
 
-const FORMATS: Readonly<Record<string, ImportFormat>> = { csv: 'csv', ndjson: 'ndjson', jsonl: 'ndjson', json: 'ndjson' };
+const FORMATS: Readonly<Record<string, ImportFormat>> = { csv: 'csv', tsv: 'csv', ndjson: 'ndjson', jsonl: 'ndjson', json: 'ndjson' };
 
 /**
- * The format of a file by its name's extension (any case): `'csv'` for `.csv`, `'ndjson'` for
+ * The format of a file by its name's extension (any case): `'csv'` for `.csv` and `.tsv`, `'ndjson'` for
  * `.ndjson`, `.jsonl` and `.json`, `undefined` otherwise.
  *
  * @example

@@ -150,7 +150,11 @@ export interface LoadStats {
  * ```
  */
 export interface GraphWriter {
-  domains(rows: readonly DomainInput[]): Promise<void>;
+  /**
+   * Writes domains' own data. With `keep`, a domain that already has a record keeps it: the
+   * records an import derives from links never replace one written on purpose.
+   */
+  domains(rows: readonly DomainInput[], options?: { readonly keep?: boolean }): Promise<void>;
   pages(rows: readonly TargetPageInput[]): Promise<void>;
   links(rows: readonly LinkInput[]): Promise<void>;
   keywords(rows: readonly KeywordSnapshotInput[]): Promise<void>;

@@ -278,7 +278,7 @@ class ColumnSide {
       writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
     };
     return {
-      domains: async (rows) => (mark(), inner.domains(rows)),
+      domains: async (rows, options) => (mark(), inner.domains(rows, options)),
       pages: async (rows) => (mark(), inner.pages(rows)),
       links: async (rows) => (mark(), inner.links(rows)),
       keywords: async (rows) => (mark(), inner.keywords(rows)),

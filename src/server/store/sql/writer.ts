@@ -20,8 +20,11 @@ import { refreshRollups, type RollupSink } from './rollups.js';
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
 
-/** A multi-row upsert: `conflict` names the key, every other column takes the new value; within one call the later row of a key wins. */
-export function upsert(table: string, columns: readonly string[], conflict: readonly string[], input: readonly (readonly unknown[])[]): Fragment[] {
+/**
+ * A multi-row upsert: `conflict` names the key, every other column takes the new value (with
+ * `keep`, a stored row of the key stays as it is); within one call the later row of a key wins.
+ */
+export function upsert(table: string, columns: readonly string[], conflict: readonly string[], input: readonly (readonly unknown[])[], keep = false): Fragment[] {
   // One statement may not name a key twice on PostgreSQL ("cannot affect row a second time"):
   // the later row wins, as it would in separate statements.
   const at = conflict.map((c) => columns.indexOf(c));
@@ -35,7 +38,7 @@ export function upsert(table: string, columns: readonly string[], conflict: read
     const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
     statements.push({
       sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}
-        ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.join(', ')}`,
+        ON CONFLICT (${conflict.join(', ')}) ${keep ? 'DO NOTHING' : `DO UPDATE SET ${updates.join(', ')}`}`,
       params: batch.flat(),
     });
   }
@@ -84,8 +87,9 @@ export function createGraphWriter(
   const sources = new Set<string>();
   let written = 0;
   return {
-    domains: async (rows) => {
-      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score])));
+    domains: async (rows, options = {}) => {
+      const values = rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]);
+      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], values, options.keep));
       for (const row of rows) sources.add(row.domain);
     },
     pages: async (rows) => {
