@@ -8,6 +8,7 @@
  */
 import { runCallBench, runClientBench } from './client.bench.js';
 import { runEvaluateBench } from './evaluate.bench.js';
+import { runImportBench } from './import.bench.js';
 import { printRatios, type BenchRatio } from './harness.js';
 import { runParseBench } from './parse.bench.js';
 import { runSqlBench } from './sql.bench.js';
@@ -17,6 +18,7 @@ const groups: [name: string, title: string, run: () => BenchRatio[] | Promise<Be
   ['evaluate', 'Compiled predicate vs hand-written arrow function over the same records', runEvaluateBench],
   ['sql', 'Lowered SQL on SQLite, 1,000,000 rows, vs the hand-written SQL query with the same indexes', () => runSqlBench()],
   ['client', 'Client: typed CSV decode vs CSV libraries alone, call overhead vs bare fetch (calls: median of paired samples)', runClientBench],
+  ['import', 'Import reader: the records of an export file vs csv-parse alone (median of paired samples)', runImportBench],
   ['call', 'Client call overhead vs bare fetch (median of paired samples)', runCallBench, true],
 ];
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { OPERATION_NAMES, operations, isOperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { complete } from '../complete/complete.js';
+import { IMPORT_FORMAT_NAMES } from '../server/import/formats.js';
 import { UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
@@ -75,7 +76,8 @@ function valuesOf(command: string, option: string): Values {
     if (option === 'format') return FILTER_CHECK_FORMATS;
     if (option === 'operation') return OPERATION_NAMES;
   }
-  if (command === 'import' && (option === 'format' || option === 'template')) return ['ndjson', 'csv'];
+  if (command === 'import' && option === 'format') return IMPORT_FORMAT_NAMES;
+  if (command === 'import' && option === 'template') return ['ndjson', 'csv'];
   if (['db', 'rejects', 'keys'].includes(option)) return 'files';
   return 'none';
 }

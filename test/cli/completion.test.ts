@@ -52,6 +52,8 @@ describe('completion --complete', () => {
     expect(await ask('links', 'x', '--format', '')).toEqual({ space: 'space', values: ['table', 'json', 'ndjson', 'csv'] });
     expect(await ask('filter', 'check', 'x', '--format', '')).toEqual({ space: 'space', values: ['text', 'json'] });
     expect(await ask('import', 'a.csv', '--format', 'n')).toEqual({ space: 'space', values: ['ndjson'] });
+    expect(await ask('import', 'a.csv', '--format', 's')).toEqual({ space: 'space', values: ['semrush', 'screaming-frog'] });
+    expect(await ask('import', '--template', 's')).toEqual({ space: 'space', values: [] });
     expect(await ask('import', '--template', '')).toEqual({ space: 'space', values: ['ndjson', 'csv'] });
     expect(await ask('links', 'x', '--scope', 'root')).toEqual({ space: 'space', values: ['ROOT_DOMAIN'] });
     expect(await ask('links', 'x', '--direction', '')).toEqual({ space: 'space', values: ['ASC', 'DESC'] });

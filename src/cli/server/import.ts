@@ -9,7 +9,7 @@
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import type { DomainParser } from '../../server/deps.js';
-import { EXPORT_FORMATS, type ExportFormatName, type FieldKind } from '../../server/import/formats.js';
+import { EXPORT_FORMATS, IMPORT_FORMAT_NAMES, type ExportFormatName, type FieldKind } from '../../server/import/formats.js';
 import { formatTimestamp, readImportFile, type FormatReport } from '../../server/import/read-records.js';
 import { describeLocation, formatOfFile, importTemplate, type DomainInput, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store } from '../../server/index.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
@@ -23,7 +23,7 @@ import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, o
 const SHOWN_REJECTS = 20;
 /** The `--format` names of a tool's CSV export (and of a domains file). */
 const EXPORT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormatName[];
-const FORMAT_NAMES = ['ndjson', 'csv', ...EXPORT_NAMES];
+const FORMAT_NAMES = IMPORT_FORMAT_NAMES;
 
 const HELP = `Usage: backlink-query import FILE... [--format F] [--db FILE | --database-url URL] [--rejects FILE] [--seen-at TIME]
        backlink-query import --template ndjson|csv

@@ -301,6 +301,9 @@ const domains: ExportFormat<DomainInput> = {
 /** Every export format, in the order the docs list them. */
 export const EXPORT_FORMATS = { semrush, ahrefs, majestic, 'screaming-frog': screamingFrog, domains } as const satisfies Record<ExportFormatName, ExportFormat<LinkInput> | ExportFormat<DomainInput>>;
 
+/** What `import --format` takes: a syntax (`ndjson`, or `csv` in the format its header names), or an export format. */
+export const IMPORT_FORMAT_NAMES: readonly string[] = ['ndjson', 'csv', ...Object.keys(EXPORT_FORMATS)];
+
 /** What one field of a file gets, for the report. */
 export interface FieldReport {
   readonly field: string;
