@@ -10,7 +10,9 @@ import {
   formatOfFile,
   ImportFileError,
   isImportFileError,
+  readImportFile,
   readLinkRecords,
+  type FormatReport,
   type ImportFormat,
   type ReadOptions,
   type RejectedLine,
@@ -519,11 +521,131 @@ describe('batches', () => {
   });
 });
 
+/** Everything {@link readImportFile} gives for a file. */
+async function readAny(chunks: readonly (Uint8Array | string)[], options: Partial<Parameters<typeof readImportFile>[1]> = {}) {
+  const rejected: RejectedLine[] = [];
+  const skipped: RejectedLine[] = [];
+  const reports: FormatReport[] = [];
+  const links: LinkInput[] = [];
+  const domains: unknown[] = [];
+  for await (const batch of readImportFile(chunked(chunks), {
+    format: 'csv', onReject: (r) => rejected.push(r), onSkip: (r) => skipped.push(r), onFormat: (r) => reports.push(r), domainOf: (host) => host.split('.').slice(-2).join('.'),
+    seenAt: '2026-01-02T03:04:05', ...options,
+  })) {
+    if (batch.kind === 'links') links.push(...batch.rows);
+    else domains.push(...batch.rows);
+  }
+  return { links, domains, rejected, skipped, reports };
+}
+
+describe('export formats', () => {
+  // Ahrefs' header (percy-lcx/backlink-analyser, data/backlinks/bloomeroo-au.csv) with tabs, and one
+  // row whose anchor holds a quoted line end, a tab and characters outside the BMP.
+  const AHREFS_HEADER = [
+    'Referring page title', 'Referring page URL', 'Language', 'Platform', 'Referring page HTTP code', 'Domain rating', 'UR', 'Domain traffic', 'Referring domains',
+    'Linked domains', 'External links', 'Page traffic', 'Keywords', 'Target URL', 'Left context', 'Anchor', 'Right context', 'Redirect Chain URLs',
+    'Redirect Chain status codes', 'Type', 'Is spam', 'Content', 'Nofollow', 'UGC', 'Sponsored', 'Rendered', 'Raw', 'Lost status', 'Drop reason',
+    'Discovered status', 'First seen', 'Last seen', 'Lost', 'Author', 'Page type', 'Page category', 'Links in group',
+  ].join('\t');
+  const AHREFS_ROW = [
+    'Blumen 🌷', 'https://www.shop.example.de/a', 'de', 'ecommerce', '200', '0.3', '99.5', '7', '1', '2', '3', '4', '5', 'https://acme.test/', '',
+    '"zwei\r\nZeilen\tund 😀"', '', '', '', 'text', 'false', 'true', 'TRUE', 'False', 'false', 'false', 'true', '', '', 'linkfound',
+    '2024-02-29 23:59:59', '2024-03-01 00:00:00', '', '', '', '', '1',
+  ].join('\t');
+  const AHREFS_LINK: LinkInput = {
+    source_url: 'https://www.shop.example.de/a', target_url: 'https://acme.test/', anchor: 'zwei\r\nZeilen\tund 😀', redirect_url: '', source_title: 'Blumen 🌷',
+    target_title: '', image_url: '', image_alt: '', ip_address: '', lang: 'de', source_size: 0, external_links_count: 3, internal_links_count: 0,
+    response_code: 200, page_score: 100, domain_score: 0, first_seen_at: '2024-02-29T23:59:59', last_seen_at: '2024-03-01T00:00:00', source_domain: 'example.de',
+    is_nofollow: true, is_ugc: false, is_sponsored: false, is_form: false, is_frame: false, is_image: false, is_sitewide_main: false, is_lost: false,
+  };
+  const text = `${AHREFS_HEADER}\r\n${AHREFS_ROW}\r\n${AHREFS_ROW.replace('2024-02-29 23:59:59', '2023-02-29 10:00:00')}\r\n`;
+  const utf16 = (bigEndian: boolean) => {
+    const data = Buffer.from(`\uFEFF${text}`, 'utf16le');
+    if (bigEndian) data.swap16();
+    return new Uint8Array(data);
+  };
+
+  it.each([false, true])('Ahrefs as UTF-16 (big-endian: %s) with tabs, split at every byte offset, reads the same as whole', async (bigEndian) => {
+    const data = utf16(bigEndian);
+    const whole = await readAny([data]);
+    expect(whole.links).toEqual([AHREFS_LINK]);
+    // 2023 is not a leap year.
+    expect(whole.rejected).toEqual([{ line: 4, reason: '"First seen" must be a date YYYY-MM-DD, with a time HH:MM:SS or not' }]);
+    expect(whole.reports).toMatchObject([{ format: 'ahrefs', headerLine: 1, delimiter: '\t', encoding: bigEndian ? 'utf-16be' : 'utf-16le' }]);
+    for (let offset = 0; offset <= data.length; offset++) expect(await readAny(splitAt(data, [offset]))).toEqual(whole);
+  });
+
+  it('reports every field of the record once, in the record\'s order, and the columns it does not read', async () => {
+    const [report] = (await readAny([text])).reports;
+    expect(report!.fields.map((field) => field.field)).toEqual(HEADER.split(';').filter((name) => name !== 'is_new'));
+    expect(report!.ignored).toEqual([
+      'Platform', 'Domain traffic', 'Referring domains', 'Linked domains', 'Page traffic', 'Keywords', 'Left context', 'Right context', 'Redirect Chain status codes',
+      'Is spam', 'Content', 'Rendered', 'Raw', 'Lost status', 'Drop reason', 'Discovered status', 'Author', 'Page type', 'Page category', 'Links in group',
+    ]);
+  });
+
+  it('finds the delimiter from the header: the service\'s record with commas or tabs reads as with semicolons', async () => {
+    for (const delimiter of [',', '\t']) {
+      const header = HEADER.replaceAll(';', delimiter);
+      const row = LINK_CSV.split(';').join(delimiter);
+      const result = await readAny([`${header}\n${row}\n`]);
+      expect(result.links).toEqual([LINK]);
+      expect(result.reports).toMatchObject([{ format: 'service', delimiter }]);
+    }
+  });
+
+  it('skips a title line above the header, and rows a format says are not links', async () => {
+    const old = '"All Inlinks"\n"Type","Source","Destination","Size (Bytes)","Alt Text","Anchor","Status Code","Status","Follow"\n' +
+      '"HREF","http://www.3dids.com/","http://acme.test/","69207","","3Dids","200","OK","true"\n"CSS","http://www.3dids.com/","http://www.3dids.com/a.css","1","","","200","OK","true"\n';
+    const result = await readAny([old]);
+    expect(result.reports).toMatchObject([{ format: 'screaming-frog', headerLine: 2 }]);
+    expect(result.skipped).toEqual([{ line: 4, reason: 'Type CSS is not a link' }]);
+    expect(result.links).toMatchObject([{ source_url: 'http://www.3dids.com/', target_url: 'http://acme.test/', anchor: '3Dids', source_domain: '3dids.com', first_seen_at: '2026-01-02T03:04:05' }]);
+  });
+
+  it('refuses a header that fits two formats, and names them', async () => {
+    const both = 'Source url,Target url,First seen,Nofollow,Type,Source,Destination,Follow,Anchor\n';
+    const error = await readAny([both]).catch((caught: unknown) => caught);
+    expect(isImportFileError(error) && error.code).toBe('ambiguous_format');
+    expect((error as Error).message).toBe('CSV header (line 1) fits several formats: semrush, screaming-frog; name one with --format');
+    // Named, it reads.
+    expect((await readAny([both], { shape: 'screaming-frog' })).reports).toMatchObject([{ format: 'screaming-frog' }]);
+  });
+
+  it('refuses a named format whose header lacks a column it needs', async () => {
+    const error = await readAny(['Type,Source,Destination\n'], { shape: 'screaming-frog' }).catch((caught: unknown) => caught);
+    expect(isImportFileError(error) && error.code).toBe('wrong_columns');
+    expect((error as Error).message).toBe('CSV header (line 1): a Screaming Frog inlinks/outlinks export needs columns Anchor, Follow');
+  });
+
+  it('reads an NDJSON domains file, told apart by its first record; readLinkRecords refuses it', async () => {
+    const lines = [
+      '{"domain":"Referrer.example","domain_score":70,"ip_address":"192.0.2.9","country":"DE"}',
+      '{"domain":"other.example","domain_score":12}',
+      '{"domain":"bad.example","domain_score":100.5,"owner":"x"}',
+      '{"domain_score":5}',
+    ].join('\n');
+    const result = await readAny([lines], { format: 'ndjson' });
+    expect(result.domains).toEqual([
+      { domain: 'referrer.example', domain_score: 70, ip_address: '192.0.2.9', country: 'DE' },
+      { domain: 'other.example', domain_score: 12, ip_address: '', country: '' },
+    ]);
+    expect(result.rejected).toEqual([
+      { line: 3, reason: 'domain_score must be an integer from 0 to 100; unknown field owner' },
+      { line: 4, reason: 'missing field domain' },
+    ]);
+    expect(result.reports).toMatchObject([{ format: 'domains', produces: 'domains' }]);
+    const error = await read([lines], 'ndjson').catch((caught: unknown) => caught);
+    expect(isImportFileError(error) && error.code).toBe('wrong_columns');
+  });
+});
+
 describe('formatOfFile', () => {
   it.each([
     ['links.csv', 'csv'],
     ['exports/LINKS.CSV', 'csv'],
     ['links.ndjson', 'ndjson'],
+    ['acme-backlinks.TSV', 'csv'],
     ['C:\\exports\\links.jsonl', 'ndjson'],
     ['./a.b/links.json', 'ndjson'],
     ['links.csv.gz', undefined],
