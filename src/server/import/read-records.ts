@@ -366,21 +366,22 @@ type Delimiter = (typeof DELIMITERS)[keyof typeof DELIMITERS];
 
 /**
  * The delimiter of a CSV text: the one of `;`, `,` and tab found most often outside quotes in its
- * first line holding any (a title line above the header holds none); `undefined` while no whole
- * line holds one yet.
+ * first line holding any, among its first two lines (a title line above the header holds none);
+ * `;` when neither does (one column). `undefined` while the text has not shown enough.
  */
 function sniffDelimiter(text: string, final: boolean): Delimiter | undefined {
   const counts = { [SEMICOLON]: 0, [COMMA]: 0, [TAB]: 0 };
   let quoted = false;
+  let lines = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) quoted = !quoted;
     else if (!quoted && (c === SEMICOLON || c === COMMA || c === TAB)) counts[c]++;
-    else if (!quoted && c === LF && counts[SEMICOLON] + counts[COMMA] + counts[TAB] > 0) break;
+    else if (!quoted && c === LF && (counts[SEMICOLON] + counts[COMMA] + counts[TAB] > 0 || ++lines === 2)) break;
   }
   const best = ([SEMICOLON, TAB, COMMA] as const).reduce((a, b) => (counts[b] > counts[a] ? b : a));
   if (counts[best] > 0 && (final || text.includes('\n'))) return DELIMITERS[best];
-  return final ? ';' : undefined;
+  return final || lines === 2 ? ';' : undefined;
 }
 
 /** The service's own CSV record: its header checked strictly, its rows converted fast. */
@@ -448,6 +449,8 @@ class CsvReader implements Parser {
   feed(text: string): void {
     if (this.tokenizer) return this.tokenizer.feed(text);
     this.buffered += text;
+    // Only a line end can decide (a header line is read whole first).
+    if (!text.includes('\n') && this.buffered.length <= MAX_RECORD_CHARS) return;
     const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : sniffDelimiter(this.buffered, false);
     if (delimiter !== undefined) this.start(delimiter);
   }
