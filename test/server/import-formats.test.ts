@@ -105,14 +105,14 @@ describe('Semrush backlinks export', () => {
     expect(run.summary).toMatchObject({ imported: 3, rejected: 1, skipped: 0 });
     expect(run.stderr).toMatch(/acme\.test-backlinks\.csv: Semrush backlinks export \(header on line 1, ',' between cells, UTF-8\)/);
     expect(run.stderr).toMatch(/acme\.test-backlinks\.csv:4: "Nofollow" must be true or false/);
-    expect(run.stderr).toContain('not read: "Text", "New link"');
+    expect(run.stderr).toContain('not read: "Text", "Sitewide", "New link"');
     const [report] = run.summary.files;
     expect(report!.format).toBe('semrush');
     expect(kinds(report!.fields)).toEqual({
       mapped: ['source_url', 'target_url', 'source_title', 'external_links_count', 'internal_links_count', 'page_score', 'first_seen_at', 'last_seen_at',
-        'is_nofollow', 'is_ugc', 'is_sponsored', 'is_form', 'is_frame', 'is_image', 'is_sitewide_main', 'is_lost'],
+        'is_nofollow', 'is_ugc', 'is_sponsored', 'is_form', 'is_frame', 'is_image', 'is_lost'],
       derived: ['anchor', 'image_alt', 'source_domain'],
-      default: ['redirect_url', 'target_title', 'image_url', 'ip_address', 'lang', 'source_size', 'response_code', 'domain_score'],
+      default: ['redirect_url', 'target_title', 'image_url', 'ip_address', 'lang', 'source_size', 'response_code', 'domain_score', 'is_sitewide_main'],
     });
     expect(report!.fields['page_score']).toEqual({ kind: 'mapped', columns: ['Page ascore'] });
 
@@ -126,7 +126,7 @@ describe('Semrush backlinks export', () => {
       {
         source_url: 'https://news.w3.org/2025/acme', target_url: 'https://acme.test/pricing', anchor: 'Acme pricing', image_alt: '', source_title: 'W3C news',
         page_score: 30, domain_score: 0, response_code: 200, first_seen_at: '2025-01-10T00:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: 'w3.org',
-        is_nofollow: false, is_sponsored: true, is_image: false, is_sitewide_main: true, is_lost: false,
+        is_nofollow: false, is_sponsored: true, is_image: false, is_sitewide_main: false, is_lost: false,
       },
       {
         source_url: 'https://reports.delve.org/2020/10/report.html', target_url: 'https://www.acme.test/', anchor: '"Acme"', image_alt: '', source_title: 'Reports; Scenarios, Options',
@@ -164,9 +164,9 @@ describe('Ahrefs backlinks export', () => {
     row({ 'Referring page title': 'Same Day Flower Delivery', 'Referring page URL': 'https://www.flowerchimp.com/', Language: 'en', 'Referring page HTTP code': '200',
       'Domain rating': '58', UR: '22', 'External links': '14', 'Target URL': 'https://www.acme.test/', Anchor: 'Ship to AU', Type: 'image', Nofollow: 'false',
       UGC: 'false', Sponsored: 'false', 'First seen': '2022-06-12 21:57:37', 'Last seen': '2026-04-28 05:49:24' }),
-    // line 3: a text link through a redirect, nofollow and ugc, lost; DR with a decimal, two languages
+    // line 3: a text link whose href redirects to the Target URL, nofollow and ugc, lost; DR with a decimal, two languages
     row({ 'Referring page title': 'How to make Banh Xeo', 'Referring page URL': 'https://boyeatsworld.com.au/recipe/', Language: 'en, fr', 'Referring page HTTP code': '200',
-      'Domain rating': '25.6', UR: '7', 'External links': '25', 'Target URL': 'https://www.acme.test/', Anchor: 'Acme Australia', 'Redirect Chain URLs': 'https://www.acme.test/new-home',
+      'Domain rating': '25.6', UR: '7', 'External links': '25', 'Target URL': 'https://www.acme.test/', Anchor: 'Acme Australia', 'Redirect Chain URLs': 'http://acme.test/home',
       'Redirect Chain status codes': '301', Type: 'text', Nofollow: 'true', UGC: 'true', Sponsored: 'false', 'First seen': '2018-03-06 08:34:18',
       'Last seen': '2026-05-05 15:40:19', Lost: '2026-05-06 10:00:00' }),
     // line 4: broken, a domain rating that is not a number
@@ -190,9 +190,9 @@ describe('Ahrefs backlinks export', () => {
     expect(run.stderr).toMatch(/: Ahrefs backlinks export \(header on line 1, tabs between cells, UTF-16LE\)/);
     expect(run.stderr).toMatch(/acme\.test-backlinks-subdomains\.csv:4: "Domain rating" must be a score from 0 to 100/);
     expect(kinds(run.summary.files[0]!.fields)).toEqual({
-      mapped: ['source_url', 'source_title', 'external_links_count', 'response_code', 'page_score', 'domain_score', 'first_seen_at', 'last_seen_at',
+      mapped: ['source_url', 'target_url', 'source_title', 'external_links_count', 'response_code', 'page_score', 'domain_score', 'first_seen_at', 'last_seen_at',
         'is_nofollow', 'is_ugc', 'is_sponsored'],
-      derived: ['target_url', 'anchor', 'redirect_url', 'image_alt', 'lang', 'source_domain', 'is_form', 'is_frame', 'is_image', 'is_lost'],
+      derived: ['anchor', 'redirect_url', 'image_alt', 'lang', 'source_domain', 'is_form', 'is_frame', 'is_image', 'is_lost'],
       default: ['target_title', 'image_url', 'ip_address', 'source_size', 'internal_links_count', 'is_sitewide_main'],
     });
 
@@ -203,7 +203,7 @@ describe('Ahrefs backlinks export', () => {
     });
     expect(pick(await api.links(), ['source_url', 'target_url', 'redirect_url', 'anchor', 'image_alt', 'lang', 'response_code', 'page_score', 'domain_score', 'first_seen_at', 'last_seen_at', 'source_domain', 'is_nofollow', 'is_ugc', 'is_image', 'is_lost'])).toEqual([
       {
-        source_url: 'https://boyeatsworld.com.au/recipe/', target_url: 'https://www.acme.test/new-home', redirect_url: 'https://www.acme.test/', anchor: 'Acme Australia',
+        source_url: 'https://boyeatsworld.com.au/recipe/', target_url: 'https://www.acme.test/', redirect_url: 'http://acme.test/home', anchor: 'Acme Australia',
         image_alt: '', lang: 'en', response_code: 200, page_score: 7, domain_score: 26, first_seen_at: '2018-03-06T08:34:18', last_seen_at: '2026-05-05T15:40:19',
         source_domain: 'boyeatsworld.com.au', is_nofollow: true, is_ugc: true, is_image: false, is_lost: true,
       },
@@ -229,7 +229,7 @@ describe('Ahrefs backlinks export', () => {
     const domains = await importInto(db, [file('domains.csv', DOMAINS)]);
     expect(domains.code).toBe(1);
     expect(domains.summary).toMatchObject({ imported: 0, domain_records: 2, rejected: 1 });
-    expect(domains.stderr).toMatch(/domains\.csv:4: "domain_score" must be a score from 0 to 100/);
+    expect(domains.stderr).toMatch(/domains\.csv:4: "domain_score" must be a whole number from 0 to 100/);
     // Importing the links again derives their scores again, but a domain record stays as it is.
     expect((await importInto(db, [exported])).summary).toMatchObject({ imported: 3, rejected: 1 });
     const after = await serve(db);
@@ -382,6 +382,6 @@ describe('headers', () => {
     expect(unknown.stderr).toMatch(/export\.csv: CSV header \(line 1\): missing columns source_url, .*; unknown columns Link, Page \(neither the service's record nor an export format import knows: Semrush backlinks export \(semrush\), Ahrefs backlinks export \(ahrefs\), Majestic backlinks download \(majestic\), Screaming Frog inlinks\/outlinks export \(screaming-frog\), domains file \(domains\)/);
     const forced = await runCli(['import', file('semrush.csv', 'Source url,Target url,Anchor\nhttps://a.test/,https://acme.test/,x\n'), '--db', db, '--format', 'semrush']);
     expect(forced.code).toBe(1);
-    expect(forced.stderr).toMatch(/semrush\.csv: CSV header \(line 1\): a Semrush backlinks export needs columns Image, "Source title", "External links", "Internal links", "First seen", "Last seen", Nofollow, Form, Frame, Sitewide$/m);
+    expect(forced.stderr).toMatch(/semrush\.csv: CSV header \(line 1\): a Semrush backlinks export needs columns Image, "Source title", "External links", "Internal links", "First seen", "Last seen", Nofollow, Form, Frame$/m);
   });
 });

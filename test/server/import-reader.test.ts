@@ -618,6 +618,27 @@ describe('export formats', () => {
     expect((error as Error).message).toBe('CSV header (line 1): a Screaming Frog inlinks/outlinks export needs columns Anchor, Follow');
   });
 
+  it('skips the title line of a file whose format is named', async () => {
+    const old = '"All Outlinks"\n"Type","Source","Destination","Alt Text","Anchor","Status Code","Status","Follow"\n"HREF","https://data-seo.fr/","https://acme.test/","","x","200","","true"\n';
+    const result = await readAny([old], { shape: 'screaming-frog' });
+    expect(result.reports).toMatchObject([{ format: 'screaming-frog', headerLine: 2 }]);
+    expect(result.links).toHaveLength(1);
+  });
+
+  it('reads a CSV domains file strictly: a domain name and a whole score 0-100 required, no unknown column', async () => {
+    const result = await readAny(['domain,domain_score,country\nReferrer.example,70,DE\n,5,\nx.example,4.5,\nsome where,1,\ny.example,,\n']);
+    expect(result.domains).toEqual([{ domain: 'referrer.example', domain_score: 70, ip_address: '', country: 'DE' }]);
+    expect(result.rejected).toEqual([
+      { line: 3, reason: '"domain" must be a domain name' },
+      { line: 4, reason: '"domain_score" must be a whole number from 0 to 100' },
+      { line: 5, reason: '"domain" must be a domain name' },
+      { line: 6, reason: '"domain_score" must be a whole number from 0 to 100' },
+    ]);
+    const error = await readAny(['domain;domain_score;owner\n']).catch((caught: unknown) => caught);
+    expect(isImportFileError(error) && error.code).toBe('wrong_columns');
+    expect((error as Error).message).toBe('CSV header (line 1): unknown column owner in a domains file');
+  });
+
   it('reads an NDJSON domains file, told apart by its first record; readLinkRecords refuses it', async () => {
     const lines = [
       '{"domain":"Referrer.example","domain_score":70,"ip_address":"192.0.2.9","country":"DE"}',

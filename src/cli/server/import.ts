@@ -45,8 +45,9 @@ number and skipped; the others are imported. Rollups of the touched domains are 
 Every format, field, default and source: docs/importing.md (in the package), or --template.
 
 Options:
-  --format F           ${FORMAT_NAMES.join(', ')} (default: ndjson for .ndjson/.jsonl/.json;
-                       for .csv and .tsv, the format the header names)
+  --format F           ${FORMAT_NAMES.join(', ')}
+                       (default: ndjson for .ndjson/.jsonl/.json; for .csv and .tsv, the format
+                       the header names)
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --seen-at TIME       first and last seen time of links from exports without dates (Screaming Frog),
@@ -91,7 +92,8 @@ export const importCommand: Command = {
     const batchSize = integerOption(o, 'batch', 1) ?? 2_000;
     const formats: FileFormat[] = [];
     for (const file of files) {
-      const syntax = forced === undefined ? formatOfFile(file) : forced === 'ndjson' ? 'ndjson' : 'csv';
+      // A tool's export is CSV; a domains file may be NDJSON too.
+      const syntax = forced === undefined || (forced === 'domains' && formatOfFile(file) === 'ndjson') ? formatOfFile(file) : forced === 'ndjson' ? 'ndjson' : 'csv';
       if (!syntax) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
       formats.push({ syntax, shape: EXPORT_NAMES.find((name) => name === forced) });
     }
@@ -182,7 +184,7 @@ interface FileResult {
   format: string | undefined;
   fields: Record<string, { readonly kind: FieldKind; readonly columns: readonly string[] }> | undefined;
   imported: number;
-  domains: number;
+  domain_records: number;
   rejected: number;
   skipped: number;
 }
@@ -213,7 +215,7 @@ async function importFiles(
   let rejected = 0;
   let doneBytes = 0;
   for (const [i, file] of job.files.entries()) {
-    const result: FileResult = { file, format: undefined, fields: undefined, imported: 0, domains: 0, rejected: 0, skipped: 0 };
+    const result: FileResult = { file, format: undefined, fields: undefined, imported: 0, domain_records: 0, rejected: 0, skipped: 0 };
     results.push(result);
     let scoresDomains = false;
     const onReject = (line: RejectedLine) => {
@@ -245,7 +247,7 @@ async function importFiles(
       for await (const batch of records) {
         if (batch.kind === 'domains') {
           await writer.domains(batch.rows);
-          result.domains += batch.rows.length;
+          result.domain_records += batch.rows.length;
         } else {
           await writer.links(batch.rows);
           if (scoresDomains) derived.add(batch.rows);
@@ -269,7 +271,7 @@ async function importFiles(
   bar.end();
   const seconds = (performance.now() - started) / 1000;
   const imported = results.reduce((sum, file) => sum + file.imported, 0);
-  const domains = results.reduce((sum, file) => sum + file.domains, 0);
+  const domains = results.reduce((sum, file) => sum + file.domain_records, 0);
   const skipped = results.reduce((sum, file) => sum + file.skipped, 0);
   const rate = seconds > 0 ? Math.round(imported / seconds) : imported;
   const n = (value: number) => value.toLocaleString('en-US');
@@ -277,7 +279,7 @@ async function importFiles(
     `Imported ${n(imported)} records from ${job.files.length} file${job.files.length === 1 ? '' : 's'} into ${job.target} in ${seconds.toFixed(1)} s ` +
       `(${n(rate)} records/s); ${n(rejected)} lines rejected` +
       `${skipped > 0 ? `; ${n(skipped)} rows skipped (not links)` : ''}${domains > 0 ? `; ${n(domains)} domain records` : ''}` +
-      `${derived.size > 0 ? `; scores of ${n(derived.size)} referring domains from their links (where no domain record says otherwise)` : ''}` +
+      `${derived.size > 0 ? `; the links' domain scores given to those of their ${n(derived.size)} referring domains without a domain record` : ''}` +
       `; rollups of ${n(stats.domains)} domains updated.\n`,
   );
   const summary = { imported, rejected, skipped, domain_records: domains, domains: stats.domains, seconds: Number(seconds.toFixed(3)), files: results };

@@ -39,6 +39,10 @@ export interface Cells {
   count(column: string): number;
   /** A score 0-100, decimals rounded to the nearest integer; an empty cell is 0. */
   score(column: string): number;
+  /** A whole number 0-100, required. */
+  wholeScore(column: string): number;
+  /** A domain name: not empty, no spaces or slashes, in lower case. */
+  domain(column: string): string;
   /** `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SS` (UTC), as `YYYY-MM-DDTHH:MM:SS`. */
   date(column: string): string;
   /** The registrable domain of a URL cell's host (the host itself without a public suffix list). */
@@ -62,6 +66,8 @@ export interface ExportFormat<R = LinkInput> {
   readonly name: ExportFormatName;
   readonly title: string;
   readonly produces: 'links' | 'domains';
+  /** Whether a header column no rule reads refuses the file (the service's own files), rather than being left unread (a tool's export). */
+  readonly strict?: boolean;
   /** Every one of these (any case) is in the header of a file of this format. */
   readonly detect: readonly string[];
   /** Why a row is skipped rather than imported (not an error), or `undefined` to read it. */
@@ -133,14 +139,15 @@ const semrush: ExportFormat = {
     is_form: [bool('Form')],
     is_frame: [bool('Frame')],
     is_image: [bool('Image')],
-    is_sitewide_main: [bool('Sitewide')],
+    // Sitewide marks every link of a sitewide set, not the set's main URL, which the field means.
+    is_sitewide_main: [fixed(false, "not in this export (Sitewide marks every link of a sitewide set, not its main URL)")],
     is_lost: [bool('Lost link'), NO],
   },
 };
 
 const ahrefsType = (c: Cells) => c.text('Type').toLowerCase();
-const URL_IN_TEXT = /https?:\/\/[^\s,;|]+/g;
-const chainOf = (c: Cells) => c.text('Redirect Chain URLs').match(URL_IN_TEXT);
+/** The first URL of a redirect chain cell (its URLs apart by spaces, commas or bars), or empty. */
+const chainStart = (c: Cells) => c.text('Redirect Chain URLs').trim().split(/[\s,|]+/)[0]!;
 
 const ahrefsText = anchorOrAlt('Anchor', (c) => ahrefsType(c) === 'image', 'Type');
 /**
@@ -154,21 +161,12 @@ const ahrefs: ExportFormat = {
   detect: ['Referring page URL', 'Target URL', 'Domain rating'],
   fields: {
     source_url: [url('Referring page URL')],
-    // The link's own href is the Target URL; a redirect chain ends at the final URL, which the
-    // service's record calls target_url, keeping the href as redirect_url.
-    target_url: [
-      derived(['Target URL', 'Redirect Chain URLs'], 'the last URL of Redirect Chain URLs when it has one, else Target URL', (c) => {
-        const target = c.url('Target URL');
-        const chain = chainOf(c);
-        return chain ? chain[chain.length - 1]! : target;
-      }),
-      url('Target URL'),
-    ],
+    // In real exports a filled Redirect Chain URLs holds the link's own href (and the hops after it,
+    // Redirect Chain status codes their answers), and Target URL the page it ends on: the
+    // interface's target_url, with the href as redirect_url.
+    target_url: [url('Target URL')],
     anchor: ahrefsText.anchor,
-    redirect_url: [
-      derived(['Target URL', 'Redirect Chain URLs'], 'Target URL when Redirect Chain URLs has a URL, else empty', (c) => (chainOf(c) ? c.text('Target URL').trim() : '')),
-      EMPTY,
-    ],
+    redirect_url: [derived(['Redirect Chain URLs'], 'the first URL of Redirect Chain URLs (the href that redirects), else empty', chainStart), EMPTY],
     source_title: [text('Referring page title')],
     target_title: [EMPTY],
     image_url: [EMPTY],
@@ -187,9 +185,9 @@ const ahrefs: ExportFormat = {
     is_nofollow: [bool('Nofollow')],
     is_ugc: [bool('UGC'), NO],
     is_sponsored: [bool('Sponsored'), NO],
-    is_form: [derived(['Type'], 'Type is form', (c) => ahrefsType(c) === 'form'), NO],
-    is_frame: [derived(['Type'], 'Type is frame', (c) => ahrefsType(c) === 'frame'), NO],
-    is_image: [derived(['Type'], 'Type is image', (c) => ahrefsType(c) === 'image'), NO],
+    is_form: [derived(['Type'], 'Type is form', (c) => ahrefsType(c) === 'form')],
+    is_frame: [derived(['Type'], 'Type is frame', (c) => ahrefsType(c) === 'frame')],
+    is_image: [derived(['Type'], 'Type is image', (c) => ahrefsType(c) === 'image')],
     is_sitewide_main: [NO],
     is_lost: [derived(['Lost'], 'Lost holds a date (empty while the link is live)', (c) => c.text('Lost') !== '' && c.date('Lost') !== ''), NO],
   },
@@ -290,9 +288,10 @@ const domains: ExportFormat<DomainInput> = {
   title: 'domains file',
   produces: 'domains',
   detect: ['domain', 'domain_score'],
+  strict: true,
   fields: {
-    domain: [derived(['domain'], 'a host name, in lower case', (c) => c.text('domain').trim().toLowerCase())],
-    domain_score: [mapped('domain_score', (c) => c.score('domain_score'), '0-100, rounded to a whole number')],
+    domain: [mapped('domain', (c) => c.domain('domain'), 'a host name, in lower case')],
+    domain_score: [mapped('domain_score', (c) => c.wholeScore('domain_score'), 'a whole number 0-100')],
     ip_address: [text('ip_address'), fixed('', 'not in this file')],
     country: [text('country'), fixed('', 'not in this file')],
   },
@@ -387,6 +386,20 @@ class HeaderCells implements Cells {
       return 0;
     }
     return number;
+  }
+
+  wholeScore(column: string): number {
+    const value = this.text(column).trim();
+    const number = Number(value);
+    if (WHOLE.test(value) && number <= 100) return number;
+    this.problem(column, 'must be a whole number from 0 to 100');
+    return 0;
+  }
+
+  domain(column: string): string {
+    const value = this.text(column).trim().toLowerCase();
+    if (value === '' || /[\s/]/.test(value)) this.problem(column, 'must be a domain name');
+    return value;
   }
 
   date(column: string): string {

@@ -503,10 +503,11 @@ class CsvReader implements Parser {
       throw new ImportFileError('ambiguous_format', `CSV header (line ${line}) fits several formats: ${found.join(', ')}; name one with --format`, line);
     }
     const name = found[0];
+    // Old Screaming Frog files put the export's name on a line of its own above the header.
+    const title = names.length === 1 && this.titleLine === undefined && !KNOWN_FIELDS.has(names[0]!);
     if (name === undefined) {
       const noKnownColumn = !names.some((column) => KNOWN_FIELDS.has(column));
-      // Old Screaming Frog files put the export's name on a line of its own above the header.
-      if (forced === undefined && names.length === 1 && noKnownColumn && this.titleLine === undefined) return void (this.titleLine = names[0]);
+      if (forced === undefined && title) return void (this.titleLine = names[0]);
       this.service = new ServiceShape(names, line, this.delimiter, this.sink.encoding, noKnownColumn);
       this.width = names.length;
       return this.sink.options.onFormat?.(this.service.report);
@@ -517,7 +518,11 @@ class CsvReader implements Parser {
       seenAt: this.sink.options.seenAt ?? formatTimestamp(new Date()),
     });
     if ('missing' in compiled) {
+      if (title) return void (this.titleLine = names[0]);
       throw new ImportFileError('wrong_columns', `CSV header (line ${line}): a ${format.title} needs ${plural(compiled.missing.length, 'column')} ${compiled.missing.map(shown).join(', ')}`, line);
+    }
+    if (format.strict && compiled.ignored.length > 0) {
+      throw new ImportFileError('wrong_columns', `CSV header (line ${line}): unknown ${plural(compiled.ignored.length, 'column')} ${compiled.ignored.map(shown).join(', ')} in a ${format.title}`, line);
     }
     this.foreign = { format, compiled };
     this.width = names.length;
