@@ -50,8 +50,8 @@ Options:
                        the header names)
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
-  --seen-at TIME       first and last seen time of links from exports without dates (Screaming Frog),
-                       YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
+  --seen-at TIME       first and last seen time of the links of exports without dates (Screaming
+                       Frog), YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
   --batch N            records per write (default 2000)
   --template F         print a one-record file in format F (ndjson or csv) to start from, and exit
 
