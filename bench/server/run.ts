@@ -14,7 +14,7 @@
  *   npm run bench:server -- --sizes 100000,1000000 --stores sqlite,postgres --duration 10 --mixed-duration 30
  *   npm run bench:server -- --sizes 100000 --clickhouse-sizes 100000,10000000 --stores sqlite,clickhouse
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,7 @@ import { runGeneratedPhase } from './generated-run.js';
 import { failed, load, type LoadResult } from './load.js';
 import { startCluster, type PostgresCluster } from './postgres-cluster.js';
 import { cleanUp, run } from './processes.js';
+import { importSection } from '../import-run.js';
 import { failures, renderReport, type CallResult, type DatabaseFailure, type DatabaseResult, type Environment } from './report.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -323,7 +324,9 @@ async function main(): Promise<number> {
     mixedDuration: options.mixedDuration,
   };
   mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, renderReport(env, results, broken));
+  // The import's section (bench/import-run.ts writes it) is another run's: kept as it was.
+  const kept = existsSync(options.out) ? importSection(readFileSync(options.out, 'utf8')) : '';
+  writeFileSync(options.out, `${renderReport(env, results, broken)}${kept === '' ? '' : `\n${kept}`}`);
   // The raw measurements, next to the databases, for anyone who wants more than the report shows.
   writeFileSync(join(options.data, 'last-run.json'), `${JSON.stringify({ env, results, broken }, null, 2)}\n`);
   log(`wrote ${options.out}; load average after ${env.loadAfter.map((n) => n.toFixed(2)).join(' ')}`);

@@ -6,7 +6,7 @@
  * is a StoreUnavailableError. Expected answers come from the fixture, worked out by hand.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,15 +73,42 @@ describe('the column file', () => {
     });
   });
 
-  it('is rebuilt when a load stopped before its end (the SQLite file is a generation ahead)', async () => {
+  it('is left as it was by a load that stopped before its end: the load is one SQLite transaction, never committed', async () => {
     const file = await fixtureFile();
+    const columnsFile = `${file}.duckdb`;
+    const before = statSync(columnsFile).mtimeMs;
     await withStore(openEmbeddedStore({ file, readers: 1 }), async (store) => {
       const writer = await store.writer();
       // An eighth nofollow link to example.com, from a new page of delta.de, with the highest page score; no finish().
       await writer.links([{ ...fx.exampleLinks[5]!, source_url: 'https://delta.de/late', is_nofollow: true, page_score: 99 }]);
     });
     await withStore(openEmbeddedStore({ file, readers: 1 }), async (store) => {
-      expect(await nofollowLinks(store)).toEqual({ total: 4, sources: ['https://delta.de/late', ...NOFOLLOW.sources] });
+      expect(await nofollowLinks(store)).toEqual(NOFOLLOW);
+      expect((store.db.prepare('SELECT count(*) AS n FROM links').get() as { n: number }).n).toBe(
+        [fx.exampleLinks, fx.rivalLinks, fx.otherLinks, fx.thirdLinks, fx.boundaryLinks].reduce((sum, list) => sum + list.length, 0),
+      );
+    });
+    // The column file was never written: still the copy of the SQLite file's generation, not rebuilt.
+    expect(statSync(columnsFile).mtimeMs).toBe(before);
+  });
+
+  it('is rebuilt from the SQLite file as it was when a refresh stopped half way (the load rolled back)', async () => {
+    const file = await fixtureFile();
+    await withStore(openEmbeddedStore({ file, readers: 1 }), async (store) => {
+      const writer = await store.writer();
+      await writer.links([{ ...fx.exampleLinks[5]!, source_url: 'https://delta.de/late', is_nofollow: true, page_score: 99 }]);
+      // The refresh fails after its first domain: some of the column file's rows may be written by then.
+      await expect(
+        writer.finish({
+          all: true,
+          onProgress: () => {
+            throw new Error('stopped');
+          },
+        }),
+      ).rejects.toThrow('stopped');
+    });
+    await withStore(openEmbeddedStore({ file, readers: 1 }), async (store) => {
+      expect(await nofollowLinks(store)).toEqual(NOFOLLOW);
     });
   });
 

@@ -42,6 +42,8 @@ domain a score, unless that domain has a record of its own. A link is identified
 source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
 same file twice changes nothing. Lines that are not valid records are reported with their line
 number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
+An import into the embedded store or SQLite is all or nothing: stopped midway (Ctrl+C, a kill), it
+leaves the database as it was; on PostgreSQL or ClickHouse, run the same command again.
 Every format, field, default and source: docs/importing.md (in the package), or --template.
 
 Options:
@@ -107,7 +109,8 @@ export const importCommand: Command = {
     const rejectsFile = rejectsPath === undefined ? undefined : createWriteStream(rejectsPath);
     const domainOf = registrableDomains(deps.tldts);
     try {
-      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location), seenAt, domainOf });
+      const atomic = location.kind === 'embedded' || location.kind === 'sqlite';
+      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location), seenAt, domainOf, atomic });
     } finally {
       await store.close();
       if (rejectsFile) await new Promise<void>((resolve) => rejectsFile.end(resolve));
@@ -200,15 +203,40 @@ async function importFiles(
     target: string;
     seenAt: string | undefined;
     domainOf: (host: string) => string;
+    /** Whether the store's load is one transaction (the embedded store, SQLite). */
+    atomic: boolean;
   },
 ): Promise<number> {
   const started = performance.now();
-  const sizes = job.files.map((file) => statSync(file).size);
-  const totalBytes = sizes.reduce((a, b) => a + b, 0);
   // Phases: the files read and written in batches, then the store's finish (indexes, rollups, the rest).
   const bar = phaseProgress(io.stderr, { paint: painter(io.stderr, io.env) });
   const finish = finishPhases(bar);
   bar.phase('importing records', 'bytes');
+  // Stopped midway, the load is rolled back (embedded, SQLite) or stays as far as it got: say which.
+  const stop = (signal: NodeJS.Signals) => {
+    io.stderr.write(
+      `${bar.clear()}\nInterrupted (${signal}): ${job.atomic ? `nothing of this import was written; ${job.target} is as it was before it` : `the records written so far stay in ${job.target}, without their rollups`}. ` +
+        'Run the same command again.\n',
+    );
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  try {
+    return await importAll(io, job, bar, finish, started);
+  } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+  }
+}
+
+async function importAll(
+  io: CliIo,
+  job: Parameters<typeof importFiles>[1],
+  bar: ReturnType<typeof phaseProgress>,
+  finish: ReturnType<typeof finishPhases>,
+  started: number,
+): Promise<number> {
+  const sizes = job.files.map((file) => statSync(file).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
   const writer = await job.store.writer();
   const derived = new DerivedDomains();
   const results: FileResult[] = [];

@@ -41,13 +41,11 @@ import {
   COLUMN_SCHEMA_VERSION,
   columnTables,
   fromStaging,
+  replaceFromStaging,
   LINK_COPY_COLUMNS,
-  LINK_ORDER,
-  LINK_SELECT,
   RANKED_LINK_FIELDS,
   rankColumn,
   rollupColumns,
-  rollupOrder,
   stagingTables,
   type ColumnRollup,
 } from '../duckdb/schema.js';
@@ -59,7 +57,7 @@ import { CompetitorIndex } from '../sql/competitors.js';
 import { filterCondition } from '../sql/filter.js';
 import { join, raw, sql } from '../sql/fragment.js';
 import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
-import { ROLLUP_TABLES, refreshRollups, rollupStatements, type DomainRollups, type RollupSink } from '../sql/rollups.js';
+import { ROLLUP_COLUMNS, ROLLUP_TABLES, refreshRollups, rollupDeletes, rollupTuplesByTable, type DomainRollups, type RollupSink } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { ListWindows, runList } from '../sql/run-list.js';
 import { rollupTotal } from '../sql/sql-store.js';
@@ -212,8 +210,11 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
 const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 
-/** A domain's links as the column side copies them, read from SQLite as arrays and streamed (the largest domain holds millions). */
-const COPY_SELECT = `SELECT ${LINK_COPY_COLUMNS.map((column) => `l.${column.name}`).join(', ')} FROM links l WHERE l.target_domain = ?`;
+/**
+ * A domain's links as the column side copies them, read from SQLite as arrays, then the one column
+ * the rollups read besides (`ip_class_c`): one read serves both (an append takes the leading columns).
+ */
+const COPY_SELECT = `SELECT ${LINK_COPY_COLUMNS.map((column) => `l.${column.name}`).join(', ')}, l.ip_class_c FROM links l WHERE l.target_domain = ?`;
 
 /** The estimated memory the lists read ahead may take. */
 const WINDOW_BYTES = 64 * 2 ** 20;
@@ -232,7 +233,7 @@ function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
 /** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
 const CACHED_REFERRERS = 2_000_000;
 
-/** Rollup rows buffered before a rebuild's append. */
+/** Rows (links and list rollups) buffered before a refresh appends them to its stage. */
 const STAGE_BATCH = 100_000;
 
 /** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
@@ -274,7 +275,9 @@ class ColumnSide {
     const mark = () => {
       if (marked) return;
       marked = true;
-      // SQLite's generation moves ahead first: a load that stops before `finish` leaves the column file behind, and it is rebuilt at the next open.
+      // In the load's SQLite transaction (the bulk writer's): a load that stops before its commit
+      // leaves the old generation, and the column file, untouched until the refresh, its copy; a
+      // refresh detaches the column file first (see `sink`), so one that stops half way has it rebuilt.
       writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
     };
     return {
@@ -298,65 +301,107 @@ class ColumnSide {
     const local = this.local();
     const columns = this.columns;
     const linkTypes = LINK_COPY_COLUMNS.map((column) => column.type);
+    // One read of a domain's links: the columns the column side copies, then what the rollups need besides.
     const copy = db.prepare(COPY_SELECT).raw();
-    const links = (domain: string) => copy.iterate(domain) as Iterable<unknown[]>;
+    const insertRow = Object.fromEntries(
+      ROW_ROLLUPS.map((table) => [table, db.prepare(`INSERT INTO ${table} (${ROLLUP_COLUMNS[table].join(', ')}) VALUES (${ROLLUP_COLUMNS[table].map(() => '?').join(', ')})`)]),
+    ) as Record<(typeof ROW_ROLLUPS)[number], ReturnType<Database['prepare']>>;
+    const at = new Map([...LINK_COPY_COLUMNS.map((column) => column.name), 'ip_class_c'].map((name, i) => [name, i]));
+    /** The links of the domain last read, as copied (the rollups' objects are made from them). */
+    let read: { domain: string; rows: unknown[][] } | undefined;
     const staged = Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]>;
+    let stagedLinks: unknown[][] = [];
     let stagedRows = 0;
-    let touched = 0;
+    let staging = false;
+    /** The domains whose rows the stage replaces (a refresh of some domains, not a rebuild). */
+    let replaced: string[] = [];
     let rebuild = false;
     const ids = new SourceIds(columns);
+    // Before the first change to the column file, it stops being the copy of any generation: a
+    // refresh that stops half way (the SQLite side rolled back, or committed without this file
+    // catching up) leaves it to be rebuilt at the next open, never read as current.
+    let detached = false;
+    const detach = async () => {
+      if (detached) return;
+      detached = true;
+      await columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
+    };
     const flush = () =>
       columns.writeTransaction(async (tx) => {
+        await tx.append('temp.stage_links', linkTypes, stagedLinks);
+        stagedLinks = [];
         for (const table of COLUMN_ROLLUPS) await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), staged[table]);
         await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
+        if (replaced.length > 0) await tx.append('temp.stage_domains', ['varchar'], replaced.map((domain) => [domain]));
         for (const table of COLUMN_ROLLUPS) staged[table] = [];
+        replaced = [];
         stagedRows = 0;
       });
     return {
       clear: async () => {
+        await detach();
         rebuild = true;
+        staging = true;
         ids.startEmpty();
         await local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
         await columns.transaction([...columnTables(), ...stagingTables()].map(raw));
       },
+      links: async (domain) => {
+        const rows = copy.all(domain) as unknown[][];
+        read = { domain, rows };
+        const column = (name: string) => at.get(name)!;
+        const [sourceUrl, targetUrl, anchor, ip, ipClass, first, last, lost, nofollow, sponsored, ugc, frame, form, image, source, host, path] = [
+          'source_url', 'target_url', 'anchor', 'ip_address', 'ip_class_c', 'first_seen_at', 'last_seen_at', 'is_lost', 'is_nofollow', 'is_sponsored',
+          'is_ugc', 'is_frame', 'is_form', 'is_image', 'source_domain', 'target_host', 'target_path',
+        ].map(column) as number[];
+        return rows.map((row) => ({
+          source_url: row[sourceUrl!] as string, target_url: row[targetUrl!] as string, anchor: row[anchor!] as string, ip_address: row[ip!] as string,
+          ip_class_c: row[ipClass!] as string, first_seen_at: row[first!] as string, last_seen_at: row[last!] as string, is_lost: row[lost!] as number,
+          is_nofollow: row[nofollow!] as number, is_sponsored: row[sponsored!] as number, is_ugc: row[ugc!] as number, is_frame: row[frame!] as number,
+          is_form: row[form!] as number, is_image: row[image!] as number, source_domain: row[source!] as string, target_host: row[host!] as string,
+          target_path: row[path!] as string,
+        }));
+      },
       write: async (domain: string, rows: DomainRollups, fresh: boolean) => {
-        await local.transaction(rollupStatements(domain, rows, ROW_ROLLUPS, fresh));
+        await detach();
+        // The rows read by key into SQLite: one prepared insert per table, run per row (a multi-row
+        // statement would be compiled again for every domain's last, shorter chunk).
+        const tuples = rollupTuplesByTable(rows);
+        db.transaction(() => {
+          if (!fresh) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
+          for (const table of ROW_ROLLUPS) for (const tuple of tuples[table]) insertRow[table].run(tuple as unknown[]);
+        })();
         await ids.resolve(rows.refDomains.map((tuple) => tuple[1] as string));
-        const tuples = rollupTuples(domain, rows, (name) => ids.of(name));
-        if (fresh) {
-          // The links streamed into the stage now; the (smaller) rollup rows in batches.
-          await columns.writeTransaction((tx) => tx.append('temp.stage_links', linkTypes, links(domain)));
-          for (const table of COLUMN_ROLLUPS) {
-            for (const tuple of tuples[table]) staged[table].push(tuple);
-            stagedRows += tuples[table].length;
-          }
-          if (stagedRows >= STAGE_BATCH) await flush();
-          return;
+        const columnTuples = rollupTuples(domain, rows, (name) => ids.of(name));
+        if (!staging) {
+          staging = true;
+          await columns.transaction([...stagingTables(), 'CREATE OR REPLACE TEMP TABLE stage_domains (domain VARCHAR NOT NULL)'].map(raw));
         }
-        if (touched++ === 0) await columns.transaction(stagingTables().map(raw));
-        // The domain's rows replaced in one transaction: readers see its old columns or its new ones.
-        await columns.writeTransaction(async (tx) => {
-          await tx.run(sql`DELETE FROM links WHERE target_domain = ${domain}`);
-          for (const table of COLUMN_ROLLUPS) await tx.run(sql`DELETE FROM ${raw(table)} WHERE tdomain = ${domain}`);
-          await tx.append('temp.stage_links', linkTypes, links(domain));
-          await tx.run(raw(`INSERT INTO links SELECT ${LINK_SELECT} FROM stage_links ORDER BY ${LINK_ORDER}`));
-          await tx.run(raw('DELETE FROM stage_links'));
-          for (const table of COLUMN_ROLLUPS) {
-            await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), tuples[table]);
-            await tx.run(raw(`INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${rollupOrder(table)}`));
-            await tx.run(raw(`DELETE FROM stage_${table}`));
-          }
-          await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
-        });
+        if (!fresh) replaced.push(domain);
+        // The domain's links (read once for its rollups) and rollup rows into the stage, in batches
+        // of many domains: a stage appended to in small pieces is several times slower to read.
+        const links = read?.domain === domain ? read.rows : (copy.all(domain) as unknown[][]);
+        read = undefined;
+        for (const row of links) stagedLinks.push(row);
+        stagedRows += links.length;
+        for (const table of COLUMN_ROLLUPS) {
+          for (const tuple of columnTuples[table]) staged[table].push(tuple);
+          stagedRows += columnTuples[table].length;
+        }
+        if (stagedRows >= STAGE_BATCH) await flush();
       },
       finish: async () => {
+        if (!staging) return;
+        await flush();
         if (rebuild) {
-          await flush();
           await columns.transaction(fromStaging().map(raw));
-          await columns.checkpoint();
-        } else if (touched > 0) {
-          await columns.transaction(['stage_links', ...COLUMN_ROLLUPS.map((table) => `stage_${table}`)].map((table) => raw(`DROP TABLE IF EXISTS ${table}`)));
+        } else {
+          // Every refreshed domain's rows replaced in one transaction: readers see the old columns or the new ones.
+          await columns.transaction(replaceFromStaging().map(raw));
         }
+        await columns.checkpoint();
+        staging = false;
+        rebuild = false;
       },
     };
   }

@@ -363,12 +363,13 @@ async function readByKeys<Row>(connection: SqlConnection, select: string, column
   return rows;
 }
 
-type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
+/** A link's own columns that the rollups read. */
+export type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
 interface DomainData { readonly domain: string; readonly ip_address: string; readonly country: string; readonly domain_score: number }
 
 /** A domain's links, each with its referring domain's own IP, country and score (`null` without a domain row). */
-async function linksOf(connection: SqlConnection, domain: string): Promise<SourceLink[]> {
-  const links = await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
+async function linksOf(connection: SqlConnection, domain: string, sink: RollupSink): Promise<SourceLink[]> {
+  const links = sink.links ? await sink.links(domain) : await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
   const referrers = [...new Set(links.map((link) => link.source_domain))];
   const data = new Map(
     (await readByKeys<DomainData>(connection, 'SELECT domain, ip_address, country, domain_score FROM domains', 'domain', referrers)).map((row) => [row.domain, row]),
@@ -394,13 +395,18 @@ export interface RollupSink {
    * holds none of its rows (a rebuild from scratch), nothing to delete first.
    */
   write(domain: string, rows: DomainRollups, fresh: boolean): Promise<void>;
+  /**
+   * A domain's links as the rollups read them (default: read over the connection), for a sink that
+   * reads them itself anyway: the embedded store copies them into its column file, from one read.
+   */
+  links?(domain: string): Promise<readonly LinkColumns[]>;
   /** After the last domain of a refresh. */
   finish?(): Promise<void>;
 }
 
-/** The statements that write a domain's rows into the given rollup tables (after deleting its old ones unless `fresh`). */
-export function rollupStatements(domain: string, rows: DomainRollups, tables: readonly (typeof ROLLUP_TABLES)[number][], fresh: boolean): Fragment[] {
-  const tuples: Readonly<Record<(typeof ROLLUP_TABLES)[number], readonly (readonly unknown[])[]>> = {
+/** A domain's rollup rows by table, as tuples in the order of {@link ROLLUP_COLUMNS}. */
+export function rollupTuplesByTable(rows: DomainRollups): Readonly<Record<(typeof ROLLUP_TABLES)[number], readonly (readonly unknown[])[]>> {
+  return {
     r_targets: rows.targets,
     r_ref_domains: rows.refDomains,
     r_ref_ips: rows.refIps,
@@ -410,11 +416,21 @@ export function rollupStatements(domain: string, rows: DomainRollups, tables: re
     r_score_profile: rows.scoreProfile,
     r_first_seen: rows.firstSeen,
   };
-  // r_targets lists the domain's keys: its rows are deleted last, and the children's through it.
+}
+
+/** The statements that delete a domain's rows from the given rollup tables (`r_targets`, which lists the domain's keys, last). */
+export function rollupDeletes(domain: string, tables: readonly (typeof ROLLUP_TABLES)[number][]): Fragment[] {
   const own = (table: string) =>
     table === 'r_targets' ? sql`DELETE FROM r_targets WHERE tdomain = ${domain}` : sql`DELETE FROM ${raw(table)} WHERE tkey IN (SELECT tkey FROM r_targets WHERE tdomain = ${domain})`;
+  return ROLLUP_TABLES.filter((table) => tables.includes(table)).map(own);
+}
+
+/** The statements that write a domain's rows into the given rollup tables (after deleting its old ones unless `fresh`). */
+export function rollupStatements(domain: string, rows: DomainRollups, tables: readonly (typeof ROLLUP_TABLES)[number][], fresh: boolean): Fragment[] {
+  const tuples = rollupTuplesByTable(rows);
+  // r_targets lists the domain's keys: its rows are deleted last, and the children's through it.
   const ordered = ROLLUP_TABLES.filter((table) => tables.includes(table));
-  return [...(fresh ? [] : ordered.map(own)), ...ordered.flatMap((table) => inserts(table, tuples[table]))];
+  return [...(fresh ? [] : rollupDeletes(domain, tables)), ...ordered.flatMap((table) => inserts(table, tuples[table]))];
 }
 
 /**
@@ -457,7 +473,7 @@ export async function refreshRollups(
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
   let done = 0;
   for (const domain of list) {
-    const links = await linksOf(connection, domain);
+    const links = await linksOf(connection, domain, sink);
     await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, links)), all);
     onProgress?.(++done, list.length);
   }

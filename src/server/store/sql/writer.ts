@@ -10,7 +10,7 @@
  * @internal
  */
 import type { DomainParser } from '../../deps.js';
-import { LINK_COLUMNS, linkRow, pageParts, type LinkRow } from '../inputs.js';
+import { LINK_COLUMNS, linkRow, pageParts, type DomainInput, type LinkRow } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
@@ -20,11 +20,8 @@ import { refreshRollups, type RollupSink } from './rollups.js';
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
 
-/**
- * A multi-row upsert: `conflict` names the key, every other column takes the new value (with
- * `keep`, a stored row of the key stays as it is); within one call the later row of a key wins.
- */
-export function upsert(table: string, columns: readonly string[], conflict: readonly string[], input: readonly (readonly unknown[])[], keep = false): Fragment[] {
+/** A multi-row upsert: `conflict` names the key, every other column takes the new value; within one call the later row of a key wins. */
+export function upsert(table: string, columns: readonly string[], conflict: readonly string[], input: readonly (readonly unknown[])[]): Fragment[] {
   // One statement may not name a key twice on PostgreSQL ("cannot affect row a second time"):
   // the later row wins, as it would in separate statements.
   const at = conflict.map((c) => columns.indexOf(c));
@@ -38,15 +35,19 @@ export function upsert(table: string, columns: readonly string[], conflict: read
     const batch = rows.slice(i, i + ROWS_PER_STATEMENT);
     statements.push({
       sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}
-        ON CONFLICT (${conflict.join(', ')}) ${keep ? 'DO NOTHING' : `DO UPDATE SET ${updates.join(', ')}`}`,
+        ON CONFLICT (${conflict.join(', ')}) DO UPDATE SET ${updates.join(', ')}`,
       params: batch.flat(),
     });
   }
   return statements;
 }
 
-/** Writes stored links (an engine's fast path, or the shared upsert). */
-export type LinkSink = (rows: readonly LinkRow[]) => Promise<void>;
+/**
+ * Writes stored links (an engine's fast path, or the shared upsert); may return the registrable
+ * domains whose links it inserted or changed (the others' rollups need no refresh), otherwise every
+ * written link's domain counts as changed.
+ */
+export type LinkSink = (rows: readonly LinkRow[]) => Promise<void | Iterable<string>>;
 
 /**
  * The shared upsert of links over a connection.
@@ -87,9 +88,11 @@ export function createGraphWriter(
   const sources = new Set<string>();
   let written = 0;
   return {
-    domains: async (rows, options = {}) => {
+    domains: async (input, options = {}) => {
+      // Kept records change nothing: only the domains written need their targets' rollups refreshed.
+      const rows = options.keep ? await withoutRecord(connection, input) : input;
       const values = rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]);
-      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], values, options.keep));
+      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], values));
       for (const row of rows) sources.add(row.domain);
     },
     pages: async (rows) => {
@@ -121,10 +124,10 @@ export function createGraphWriter(
       ),
     links: async (rows) => {
       const stored = rows.map((link) => linkRow(link, parser));
-      for (const row of stored) touched.add(row.targetDomain);
       // Two records with the same identity in one batch: the later one wins, as in separate batches.
       const unique = new Map(stored.map((row) => [row.key.toString('base64'), row]));
-      await writeLinks([...unique.values()]);
+      const changed = await writeLinks([...unique.values()]);
+      for (const domain of changed ?? stored.map((row) => row.targetDomain)) touched.add(domain);
       written += rows.length;
     },
     finish: async (options = {}): Promise<LoadStats> => {
@@ -140,6 +143,17 @@ export function createGraphWriter(
 
 /** Source domains per lookup (one bound value each). */
 const SOURCES_PER_LOOKUP = 500;
+
+/** The domains of `rows` that have no record yet. */
+async function withoutRecord(connection: SqlConnection, rows: readonly DomainInput[]): Promise<readonly DomainInput[]> {
+  const known = new Set<string>();
+  for (let i = 0; i < rows.length; i += SOURCES_PER_LOOKUP) {
+    const batch = rows.slice(i, i + SOURCES_PER_LOOKUP);
+    const found = await connection.all<{ domain: string }>(sql`SELECT domain FROM domains WHERE domain IN (${join(batch.map((row) => sql`${row.domain}`), ', ')})`);
+    for (const row of found) known.add(row.domain);
+  }
+  return known.size === 0 ? rows : rows.filter((row) => !known.has(row.domain));
+}
 
 /**
  * The registrable domains that the given source domains link to, read from the rollups.

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Database } from 'better-sqlite3';
+import { availableParallelism } from 'node:os';
 import { loadStoreDeps, type DomainParser } from '../../deps.js';
 import { StoreError } from '../errors.js';
 import { LINK_COLUMNS, type LinkRow } from '../inputs.js';
@@ -14,7 +15,7 @@ import type { SqlConnection } from '../sql/connection.js';
 import { refreshRollups } from '../sql/rollups.js';
 import { createSqlStore } from '../sql/sql-store.js';
 import type { LinkSink, RefreshOptions } from '../sql/writer.js';
-import type { GraphWriter, Store } from '../store.js';
+import type { GraphWriter, LoadStats, Store } from '../store.js';
 import { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './connection.js';
 import { migrate } from './schema.js';
 
@@ -106,35 +107,58 @@ async function upgradeFromVersion1(db: Database, connection: SqlConnection): Pro
   await refreshRollups(connection, 'all');
 }
 
-/** Links written with one prepared upsert per row, in one transaction per batch. */
+/**
+ * Links written with one prepared upsert per row, in one transaction per batch. A link stored
+ * already with the same values is left alone (no write, its indexes untouched: a re-import of the
+ * same file writes nothing), and only the registrable domains of links inserted or changed are
+ * returned, whose rollups the load refreshes.
+ */
 function sqliteLinkSink(db: Database): LinkSink {
   const updates = LINK_COLUMNS.filter((c) => c !== 'link_key').map((c) => `${c} = excluded.${c}`);
+  const differs = LINK_COLUMNS.filter((c) => c !== 'link_key').map((c) => `links.${c} IS NOT excluded.${c}`);
   let statement: ReturnType<Database['prepare']> | undefined;
   return async (rows: readonly LinkRow[]) => {
     statement ??= db.prepare(
       `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})
-       ON CONFLICT (link_key) DO UPDATE SET ${updates.join(', ')}`,
+       ON CONFLICT (link_key) DO UPDATE SET ${updates.join(', ')} WHERE ${differs.join(' OR ')}`,
     );
     const insert = statement;
+    const changed = new Set<string>();
     db.transaction(() => {
-      for (const row of rows) insert.run(row.values.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value)));
+      for (const row of rows) {
+        if (insert.run(row.values.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value))).changes > 0) changed.add(row.targetDomain);
+      }
     })();
+    return changed;
   };
 }
 
 /**
- * The writer of a bulk load. Into an empty links table, the secondary indexes of the links and the
- * rollups are dropped first and built once at the end (several times faster than maintaining them
- * row by row), and the rollups are built from scratch; the page cache is enlarged and fsync is off
- * until the end.
+ * The writer of a bulk load: one transaction from its start to the end of `finish`, so that a load
+ * that stops before then (an error, SIGINT, SIGTERM, SIGKILL) leaves the database as
+ * it was before it: SQLite rolls the transaction back (its WAL frames are never committed), and
+ * nothing of the load shows. Other connections see the data as it was until the commit; a
+ * writer's transaction holds SQLite's write lock, so another process's writes wait for the load.
+ *
+ * Into an empty links table, the secondary indexes of the links and the rollups are dropped first
+ * (in the transaction, so that an interrupted load leaves them there) and built once at the end
+ * (several times faster than maintaining them row by row), and the rollups are built from scratch;
+ * the page cache is enlarged and fsync is off until the commit.
  */
 async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
   const writer = await bulk.writer();
-  const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
   const synchronous = db.pragma('synchronous', { simple: true });
   db.pragma('cache_size = -1048576');
   db.pragma(`mmap_size = ${4 * 1024 ** 3}`);
   db.pragma('synchronous = OFF');
+  // IMMEDIATE: the write lock now, so that a load never starts while another process writes.
+  const begin = () => {
+    if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
+  };
+  // Sorts (index builds, ORDER BY) on worker threads of SQLite's own as well.
+  db.pragma(`threads = ${Math.min(4, availableParallelism())}`);
+  begin();
+  const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
   const indexes = empty
     ? (db
         .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND (tbl_name = 'links' OR tbl_name LIKE 'r\\_%' ESCAPE '\\') AND sql IS NOT NULL AND name <> 'links_identity'`)
@@ -144,15 +168,34 @@ async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
       }[])
     : [];
   for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
+  // Each write joins the load's transaction (begun again after a finish, for a writer used again).
+  const within =
+    <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
+    async (...args: A) => {
+      begin();
+      await write(...args);
+    };
   return {
-    ...writer,
+    domains: within(writer.domains),
+    pages: within(writer.pages),
+    links: within(writer.links),
+    keywords: within(writer.keywords),
     finish: async (options = {}) => {
-      const links = indexes.filter((index) => !index.name.startsWith('r_'));
-      for (const index of links) db.exec(index.sql);
-      const stats = await writer.finish({ ...options, all: options.all ?? empty });
-      for (const index of indexes) if (index.name.startsWith('r_')) db.exec(index.sql);
-      indexes.length = 0;
-      db.pragma(`synchronous = ${Number(synchronous)}`);
+      begin();
+      let stats: LoadStats;
+      try {
+        const links = indexes.filter((index) => !index.name.startsWith('r_'));
+        for (const index of links) db.exec(index.sql);
+        stats = await writer.finish({ ...options, all: options.all ?? empty });
+        for (const index of indexes) if (index.name.startsWith('r_')) db.exec(index.sql);
+        indexes.length = 0;
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        db.pragma(`synchronous = ${Number(synchronous)}`);
+      }
       db.pragma('optimize');
       return stats;
     },
