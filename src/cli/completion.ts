@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { OPERATION_NAMES, operations, isOperationName } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { complete } from '../complete/complete.js';
-import { IMPORT_FORMAT_NAMES } from '../server/import/formats.js';
+import { IMPORT_FORMAT_NAMES } from '../server/index.js';
 import { UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';

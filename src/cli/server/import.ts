@@ -8,10 +8,10 @@
  * @internal
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
-import type { DomainParser } from '../../server/deps.js';
-import { EXPORT_FORMATS, IMPORT_FORMAT_NAMES, type ExportFormatName, type FieldKind } from '../../server/import/formats.js';
-import { formatTimestamp, readImportFile, type FormatReport } from '../../server/import/read-records.js';
-import { describeLocation, formatOfFile, importTemplate, type DomainInput, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store } from '../../server/index.js';
+import {
+  describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainInput, type DomainParser, type ExportFormatName,
+  type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store,
+} from '../../server/index.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
@@ -21,8 +21,6 @@ import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, o
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
 const SHOWN_REJECTS = 20;
-/** The `--format` names of a tool's CSV export (and of a domains file). */
-const EXPORT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormatName[];
 const FORMAT_NAMES = IMPORT_FORMAT_NAMES;
 
 const HELP = `Usage: backlink-query import FILE... [--format F] [--db FILE | --database-url URL] [--rejects FILE] [--seen-at TIME]
@@ -97,7 +95,7 @@ export const importCommand: Command = {
       // A tool's export is CSV; a domains file may be NDJSON too.
       const syntax = forced === undefined || (forced === 'domains' && formatOfFile(file) === 'ndjson') ? formatOfFile(file) : forced === 'ndjson' ? 'ndjson' : 'csv';
       if (!syntax) throw new UsageError(`Cannot tell the format of ${file} from its name; pass --format ndjson or --format csv.`);
-      formats.push({ syntax, shape: EXPORT_NAMES.find((name) => name === forced) });
+      formats.push({ syntax, shape: EXPORT_FORMAT_NAMES.find((name) => name === forced) });
     }
     // Never the sample by default: serve --sample makes it, and may make it again (issue 29).
     const location = locationOf(o, io.env, undefined, 'import');
@@ -269,7 +267,7 @@ async function importAll(
       },
       onBytes: (bytes) => bar.update(before + bytes, totalBytes),
       domainOf: job.domainOf,
-      seenAt: job.seenAt ?? formatTimestamp(statSync(file).mtime),
+      seenAt: job.seenAt ?? statSync(file).mtime.toISOString().slice(0, 19),
     });
     try {
       for await (const batch of records) {

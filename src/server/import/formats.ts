@@ -300,8 +300,26 @@ const domains: ExportFormat<DomainInput> = {
 /** Every export format, in the order the docs list them. */
 export const EXPORT_FORMATS = { semrush, ahrefs, majestic, 'screaming-frog': screamingFrog, domains } as const satisfies Record<ExportFormatName, ExportFormat<LinkInput> | ExportFormat<DomainInput>>;
 
-/** What `import --format` takes: a syntax (`ndjson`, or `csv` in the format its header names), or an export format. */
-export const IMPORT_FORMAT_NAMES: readonly string[] = ['ndjson', 'csv', ...Object.keys(EXPORT_FORMATS)];
+/**
+ * The names of the export formats, as `import --format` takes them.
+ *
+ * @example
+ * ```ts
+ * EXPORT_FORMAT_NAMES; // ['semrush', 'ahrefs', 'majestic', 'screaming-frog', 'domains']
+ * ```
+ */
+export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormatName[];
+
+/**
+ * What `import --format` takes: a syntax (`ndjson`, or `csv` in the format its header names), or
+ * an export format.
+ *
+ * @example
+ * ```ts
+ * IMPORT_FORMAT_NAMES; // ['ndjson', 'csv', 'semrush', 'ahrefs', 'majestic', 'screaming-frog', 'domains']
+ * ```
+ */
+export const IMPORT_FORMAT_NAMES: readonly string[] = ['ndjson', 'csv', ...EXPORT_FORMAT_NAMES];
 
 /** What one field of a file gets, for the report. */
 export interface FieldReport {

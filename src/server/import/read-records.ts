@@ -542,7 +542,7 @@ function serviceReport(headerLine: number | undefined, delimiter: Delimiter | un
 }
 
 /** Formats a date as a timestamp `YYYY-MM-DDTHH:MM:SS` (UTC, whole seconds). */
-export const formatTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
+const formatTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
 
 /**
  * Reads an import file from a byte stream (e.g. `fs.createReadStream`) and yields batches of its
