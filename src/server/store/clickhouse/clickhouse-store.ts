@@ -21,13 +21,14 @@
  */
 import type { RowOf } from '../../../catalogue/types.js';
 import type { DomainParser } from '../../deps.js';
-import { LINK_COLUMNS, linkRow, pageParts, type DomainInput } from '../inputs.js';
+import { LINK_COLUMNS, linkRow, pageParts } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { StoreDialect, SqlConnection } from '../sql/connection.js';
 import { join, raw, sql, type Fragment } from '../sql/fragment.js';
 import type { ReadPlace, RelationSources } from '../sql/relations.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../sql/rollups.js';
 import { createReads } from '../sql/sql-store.js';
+import { withoutRecord } from '../sql/writer.js';
 import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../store.js';
 import { CompetitorGraph, competitorsOverLinks } from './competitor-graph.js';
 import { ClickhouseShard } from './connection.js';
@@ -359,7 +360,7 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
     domains: async (input, options = {}) => {
       const version = nextVersion();
       // Every shard holds every domain: the first says which already have a record.
-      const rows = options.keep ? await withoutRecord(shards[0]!, input) : input;
+      const rows = options.keep ? await withoutRecord(shards[0]!, 'domains_local', input) : input;
       await everywhere('domains_local', rows.map((d) => ({ domain: d.domain, ip_address: d.ip_address, country: d.country, domain_score: d.domain_score, version })));
       for (const row of rows) sources.add(row.domain);
     },
@@ -454,17 +455,6 @@ async function insertInBatches(shard: ClickhouseShard, table: string, rows: read
 async function allDomains(shards: readonly ClickhouseShard[]): Promise<string[]> {
   const rows = await shards[0]!.all<{ d: string }>(raw('SELECT DISTINCT target_domain AS d FROM links'));
   return rows.map((row) => row.d).sort();
-}
-
-/** The domains of `rows` that have no record yet. */
-async function withoutRecord(shard: ClickhouseShard, rows: readonly DomainInput[]): Promise<readonly DomainInput[]> {
-  const known = new Set<string>();
-  for (let i = 0; i < rows.length; i += 1_000) {
-    const batch = rows.slice(i, i + 1_000);
-    const found = await shard.all<{ domain: string }>(sql`SELECT DISTINCT domain FROM domains_local WHERE domain IN (${join(batch.map((row) => sql`${row.domain}`), ', ')})`);
-    for (const row of found) known.add(row.domain);
-  }
-  return known.size === 0 ? rows : rows.filter((row) => !known.has(row.domain));
 }
 
 /** The touched domains, and every domain a rewritten referring domain links to (the rollups keep its country and score). */

@@ -14,7 +14,7 @@ import { LINK_COLUMNS, linkRow, pageParts, type DomainInput, type LinkRow } from
 import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
-import { join, sql, type Fragment } from './fragment.js';
+import { join, raw, sql, type Fragment } from './fragment.js';
 import { refreshRollups, type RollupSink } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
@@ -90,7 +90,7 @@ export function createGraphWriter(
   return {
     domains: async (input, options = {}) => {
       // Kept records change nothing: only the domains written need their targets' rollups refreshed.
-      const rows = options.keep ? await withoutRecord(connection, input) : input;
+      const rows = options.keep ? await withoutRecord(connection, 'domains', input) : input;
       const values = rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]);
       await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], values));
       for (const row of rows) sources.add(row.domain);
@@ -144,12 +144,24 @@ export function createGraphWriter(
 /** Source domains per lookup (one bound value each). */
 const SOURCES_PER_LOOKUP = 500;
 
-/** The domains of `rows` that have no record yet. */
-async function withoutRecord(connection: SqlConnection, rows: readonly DomainInput[]): Promise<readonly DomainInput[]> {
+/**
+ * The domains of `rows` that have no record yet in `table` (`domains`; a ClickHouse shard's
+ * `domains_local`), for `GraphWriter.domains` with `keep`.
+ *
+ * @example
+ * ```ts
+ * await withoutRecord(connection, 'domains', rows); // the rows whose domain is not in the table
+ * ```
+ */
+export async function withoutRecord(
+  reader: { all<Row>(query: Fragment): Promise<Row[]> },
+  table: 'domains' | 'domains_local',
+  rows: readonly DomainInput[],
+): Promise<readonly DomainInput[]> {
   const known = new Set<string>();
   for (let i = 0; i < rows.length; i += SOURCES_PER_LOOKUP) {
     const batch = rows.slice(i, i + SOURCES_PER_LOOKUP);
-    const found = await connection.all<{ domain: string }>(sql`SELECT domain FROM domains WHERE domain IN (${join(batch.map((row) => sql`${row.domain}`), ', ')})`);
+    const found = await reader.all<{ domain: string }>(sql`SELECT domain FROM ${raw(table)} WHERE domain IN (${join(batch.map((row) => sql`${row.domain}`), ', ')})`);
     for (const row of found) known.add(row.domain);
   }
   return known.size === 0 ? rows : rows.filter((row) => !known.has(row.domain));
