@@ -93,7 +93,7 @@ function render(runs: readonly Run[], lines: number, command: string, commit: st
     `The export: ${n(lines)} lines of the service's own records from \`node --import tsx bench/import-file.ts ${lines} FORMAT FILE\` (seed 1;`,
     `${n(Math.round(lines / 500))} target domains, ${n(Math.round(lines / 20))} referring domains, heavy-tailed). Each import: \`node --import tsx src/cli/main.ts import FILE --db DB\``,
     'into the embedded store (SQLite + DuckDB), first into an empty database, then the same file again into it (a re-import: every link',
-    'stored already is left as it is; the rollups of the domains linked from its referring domains are refreshed). The phases are',
+    'stored already with the same values is left as it is; only the domains whose links changed have their rollups rebuilt). The phases are',
     "the CLI's own lines on stderr, timed as they arrive; the rate is",
     "lines over the whole command's wall time, rollups and the column file included. Peak RSS: `/usr/bin/time`'s maximum resident set size.",
     'Goal (issue 29): >= 50,000 links/s into the embedded default, rollups included.',
@@ -102,7 +102,11 @@ function render(runs: readonly Run[], lines: number, command: string, commit: st
     `| --- | ---: | ---: | ${runs[0]!.phases.map(() => '---:').join(' | ')} | ---: | ---: |`,
   ];
   for (const run of runs) {
-    const phases = run.phases.map((phase) => n(phase.seconds, 1));
+    // By the first run's phases: a phase that did not run (a re-import that changed nothing has no rollups to build) shows a dash.
+    const phases = runs[0]!.phases.map((column) => {
+      const phase = run.phases.find((p) => p.name === column.name);
+      return phase ? n(phase.seconds, 1) : '—';
+    });
     out.push(`| ${run.label} | ${n(run.seconds, 1)} | ${n(run.imported / run.seconds)} | ${phases.join(' | ')} | ${n(run.maxRssKb / 1024)} MB | ${n(run.dbBytes / 1e6)} MB |`);
   }
   const worst = Math.min(...runs.map((run) => run.imported / run.seconds));

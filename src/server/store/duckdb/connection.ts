@@ -85,6 +85,8 @@ export interface DuckdbWriter {
   run(query: Fragment): Promise<void>;
   /** Appends rows (values in `types` order) to `table` (`temp.NAME` for a temporary table), whose columns are exactly those, in that order. */
   append(table: string, types: readonly AppendType[], rows: Iterable<readonly unknown[]>): Promise<void>;
+  /** A query's rows, read in the transaction (its temporary tables are the writer's own), a chunk at a time: a large result is never held whole. */
+  rowsOf(query: Fragment): AsyncIterable<readonly (readonly unknown[])[]>;
 }
 
 /** `bigint`s (counts, sums) as numbers; other values as DuckDB's JS conversion gives them. */
@@ -282,6 +284,9 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
       try {
         const result = await work({
           run: async (query) => void (await writer.run(query)),
+          rowsOf: async function* (query) {
+            for await (const chunk of await writer.connection.stream(query.sql, query.params as DuckDBValue[])) yield chunk.getRows();
+          },
           append: async (table, types, rows) => {
             const [catalog, name] = table.includes('.') ? (table.split('.') as [string, string]) : [null, table];
             const appender = await writer.connection.createAppender(name, null, catalog);

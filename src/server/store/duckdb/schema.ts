@@ -23,7 +23,7 @@
  * @internal
  */
 import { backlinkRecord, type FieldType } from '../../../catalogue/records.js';
-import { ROLLUP_COLUMNS } from '../sql/rollups.js';
+import { ROLLUP_COLUMNS, ROLLUP_TABLES } from '../sql/rollups.js';
 import type { AppendType } from './connection.js';
 
 /** The version of this schema; a column file of another version is rebuilt. @internal */
@@ -131,46 +131,32 @@ export function columnTables(): string[] {
 }
 
 /**
- * The staging tables of a refresh: the same columns, rows in load order, sorted once when moved
- * into place. Temporary (the writer connection's own, in memory and DuckDB's temporary files): the
- * column file never grows by what it only held for a while.
+ * Statements that give every referring domain of `new_r_ref_domains` without one its integer id
+ * (`source_ids`: ids are given once, after the largest). @internal
  */
-export function stagingTables(): string[] {
+export function newSourceIds(): string[] {
   return [
-    `CREATE OR REPLACE TEMP TABLE stage_links (${columnsDdl(LINK_COPY_COLUMNS)})`,
-    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TEMP TABLE stage_${table} (${columnsDdl(rollupColumns(table))})`),
-  ];
-}
-
-/** Statements that move the staging tables into place, each sorted (and `links` ranked), and drop them. @internal */
-export function fromStaging(): string[] {
-  return [
-    'DELETE FROM links',
-    ...rankedInsert('stage_links'),
-    'DROP TABLE stage_links',
-    ...COLUMN_ROLLUPS.flatMap((table) => [`DELETE FROM ${table}`, `INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${ROLLUP_ORDER[table]}`, `DROP TABLE stage_${table}`]),
+    `INSERT INTO source_ids SELECT domain, CAST((SELECT coalesce(max(sid) + 1, 0) FROM source_ids) + row_number() OVER (ORDER BY domain) - 1 AS INTEGER)
+      FROM (SELECT DISTINCT source_domain AS domain FROM new_r_ref_domains) n WHERE NOT EXISTS (SELECT 1 FROM source_ids s WHERE s.domain = n.domain)`,
   ];
 }
 
 /**
- * Statements that replace the rows of the domains listed in `stage_domains` (a refresh of some
- * domains) with the staging tables' rows, each sorted (and `links` ranked), and drop the stage:
- * the new rows of all those domains go after the others, in domain order. @internal
+ * Statements that move a refresh's rows into place, each table sorted (and `links` ranked): the
+ * links of `stage_links` and the list rollups of `new_<table>` (`duckdb/rollups.ts`), a
+ * referring domain's row with its id. `rebuild`: they replace every row; otherwise the rows of the
+ * domains listed in `stage_domains`, the new ones after the others, in domain order. Then the
+ * working tables are dropped. @internal
  */
-export function replaceFromStaging(): string[] {
-  const domains = 'SELECT domain FROM stage_domains';
+export function moveIntoPlace(rebuild: boolean): string[] {
+  const of = (column: string) => (rebuild ? '' : ` WHERE ${column} IN (SELECT domain FROM stage_domains)`);
+  const rows = (table: ColumnRollup) =>
+    table === 'r_ref_domains' ? 'SELECT n.*, i.sid FROM new_r_ref_domains n JOIN source_ids i ON i.domain = n.source_domain' : `SELECT * FROM new_${table}`;
   return [
-    `DELETE FROM links WHERE target_domain IN (${domains})`,
+    ...newSourceIds(),
+    `DELETE FROM links${of('target_domain')}`,
     ...rankedInsert('stage_links'),
-    'DROP TABLE stage_links',
-    ...COLUMN_ROLLUPS.flatMap((table) => [
-      `DELETE FROM ${table} WHERE tdomain IN (${domains})`,
-      `INSERT INTO ${table} SELECT * FROM stage_${table} ORDER BY ${ROLLUP_ORDER[table]}`,
-      `DROP TABLE stage_${table}`,
-    ]),
-    'DROP TABLE stage_domains',
+    ...COLUMN_ROLLUPS.flatMap((table) => [`DELETE FROM ${table}${of('tdomain')}`, `INSERT INTO ${table} ${rows(table)} ORDER BY ${ROLLUP_ORDER[table]}`]),
+    ...['stage_links', 'stage_sources', 'stage_pages', 'stage_domains', ...ROLLUP_TABLES.map((table) => `new_${table}`)].map((name) => `DROP TABLE IF EXISTS temp.${name}`),
   ];
 }
-
-/** The order of a rollup table's rows, for the rows of one domain written after a refresh. @internal */
-export const rollupOrder = (table: ColumnRollup): string => ROLLUP_ORDER[table];

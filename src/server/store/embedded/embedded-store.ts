@@ -36,19 +36,8 @@ import { printFilter } from '../../../print/printer.js';
 import type { Target } from '../../target.js';
 import { openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
 import { StoreError } from '../errors.js';
-import {
-  COLUMN_ROLLUPS,
-  COLUMN_SCHEMA_VERSION,
-  columnTables,
-  fromStaging,
-  replaceFromStaging,
-  LINK_COPY_COLUMNS,
-  RANKED_LINK_FIELDS,
-  rankColumn,
-  rollupColumns,
-  stagingTables,
-  type ColumnRollup,
-} from '../duckdb/schema.js';
+import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
+import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn } from '../duckdb/schema.js';
 import { matrixOfUnion, unionOf, type MatrixUnion, type ReferrerList } from '../matrix-merge.js';
 import { SizedCache } from '../sized-cache.js';
 import { rollupKey } from '../shared.js';
@@ -57,7 +46,7 @@ import { CompetitorIndex } from '../sql/competitors.js';
 import { filterCondition } from '../sql/filter.js';
 import { join, raw, sql } from '../sql/fragment.js';
 import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../sql/relations.js';
-import { ROLLUP_COLUMNS, ROLLUP_TABLES, refreshRollups, rollupDeletes, rollupTuplesByTable, type DomainRollups, type RollupSink } from '../sql/rollups.js';
+import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../sql/rollups.js';
 import { toRecord } from '../sql/rows.js';
 import { ListWindows, runList } from '../sql/run-list.js';
 import { rollupTotal } from '../sql/sql-store.js';
@@ -173,7 +162,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
       file,
       parser,
       layout: 'embedded',
-      refresh: { sink: () => side.sink(rows.db), linkedFrom: (sources) => side.linkedFrom(sources) },
+      refresh: { rollups: (domains, onProgress) => side.refresh(rows.db, domains, onProgress), linkedFrom: (sources) => side.linkedFrom(sources) },
     });
   } catch (error) {
     await columns.close();
@@ -210,11 +199,16 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
 const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 
-/**
- * A domain's links as the column side copies them, read from SQLite as arrays, then the one column
- * the rollups read besides (`ip_class_c`): one read serves both (an append takes the leading columns).
- */
-const COPY_SELECT = `SELECT ${LINK_COPY_COLUMNS.map((column) => `l.${column.name}`).join(', ')}, l.ip_class_c FROM links l WHERE l.target_domain = ?`;
+/** A domain's links as DuckDB's rollups read them (`STAGE_LINK_COLUMNS`: those the column side copies, then `ip_class_c`). */
+const STAGE_SELECT = `SELECT ${STAGE_LINK_COLUMNS.map((column) => `l.${column.name}`).join(', ')} FROM links l WHERE l.target_domain = ?`;
+const STAGE_LINK_TYPES = STAGE_LINK_COLUMNS.map((column) => column.type);
+const STAGE_COLUMN = new Map(STAGE_LINK_COLUMNS.map((column, i) => [column.name, i]));
+
+/** The rows of a query by key (one bound key, as `SELECT ... WHERE key = ?`) for each of `keys`, as arrays. */
+function* byKeys(db: Database, query: string, keys: Iterable<string>): Generator<unknown[]> {
+  const statement = db.prepare(query).raw();
+  for (const key of keys) yield* statement.all(key) as unknown[][];
+}
 
 /** The estimated memory the lists read ahead may take. */
 const WINDOW_BYTES = 64 * 2 ** 20;
@@ -256,7 +250,7 @@ class ColumnSide {
     await this.columns.transaction(columnTables().map(raw));
     const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
     // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
-    if (hasLinks) await refreshRollups(this.local(), 'all', undefined, this.sink(db));
+    if (hasLinks) await this.refresh(db, 'all');
     else await this.local().transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
     writeMeta(db, 'layout', 'embedded');
     await this.#recordGeneration(fileId, generation);
@@ -296,114 +290,64 @@ class ColumnSide {
     };
   }
 
-  /** How a refresh writes: the rollups read by key into SQLite, the links and list rollups into the columns. */
-  sink(db: Database): RollupSink {
-    const local = this.local();
-    const columns = this.columns;
-    const linkTypes = LINK_COPY_COLUMNS.map((column) => column.type);
-    // One read of a domain's links: the columns the column side copies, then what the rollups need besides.
-    const copy = db.prepare(COPY_SELECT).raw();
-    const insertRow = Object.fromEntries(
-      ROW_ROLLUPS.map((table) => [table, db.prepare(`INSERT INTO ${table} (${ROLLUP_COLUMNS[table].join(', ')}) VALUES (${ROLLUP_COLUMNS[table].map(() => '?').join(', ')})`)]),
-    ) as Record<(typeof ROW_ROLLUPS)[number], ReturnType<Database['prepare']>>;
-    const at = new Map([...LINK_COPY_COLUMNS.map((column) => column.name), 'ip_class_c'].map((name, i) => [name, i]));
-    /** The links of the domain last read, as copied (the rollups' objects are made from them). */
-    let read: { domain: string; rows: unknown[][] } | undefined;
-    const staged = Object.fromEntries(COLUMN_ROLLUPS.map((table) => [table, [] as unknown[][]])) as Record<ColumnRollup, unknown[][]>;
-    let stagedLinks: unknown[][] = [];
-    let stagedRows = 0;
-    let staging = false;
-    /** The domains whose rows the stage replaces (a refresh of some domains, not a rebuild). */
-    let replaced: string[] = [];
-    let rebuild = false;
-    const ids = new SourceIds(columns);
+  /**
+   * Brings the rollups of the given registrable domains (`'all'`: every one, from scratch) up to
+   * date from their links. Each domain's links are read from SQLite once and handed to DuckDB,
+   * which computes every rollup of all of them at once (`duckdb/rollups.ts`); the rollups read by
+   * key go back into SQLite (in the load's transaction), the links and list rollups replace the
+   * domains' rows in the columns, in one DuckDB transaction: readers see the old columns or the new.
+   * Nothing is held in memory per domain: rows pass in batches of {@link STAGE_BATCH}.
+   */
+  async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+    const rebuild = domains === 'all';
     // Before the first change to the column file, it stops being the copy of any generation: a
     // refresh that stops half way (the SQLite side rolled back, or committed without this file
     // catching up) leaves it to be rebuilt at the next open, never read as current.
-    let detached = false;
-    const detach = async () => {
-      if (detached) return;
-      detached = true;
-      await columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
-    };
-    const flush = () =>
-      columns.writeTransaction(async (tx) => {
-        await tx.append('temp.stage_links', linkTypes, stagedLinks);
-        stagedLinks = [];
-        for (const table of COLUMN_ROLLUPS) await tx.append(`temp.stage_${table}`, rollupColumns(table).map((c) => c.type), staged[table]);
-        await tx.append('source_ids', ['varchar', 'integer'], ids.takeAdded());
-        if (replaced.length > 0) await tx.append('temp.stage_domains', ['varchar'], replaced.map((domain) => [domain]));
-        for (const table of COLUMN_ROLLUPS) staged[table] = [];
-        replaced = [];
-        stagedRows = 0;
-      });
-    return {
-      clear: async () => {
-        await detach();
-        rebuild = true;
-        staging = true;
-        ids.startEmpty();
-        await local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
-        await columns.transaction([...columnTables(), ...stagingTables()].map(raw));
-      },
-      links: async (domain) => {
-        const rows = copy.all(domain) as unknown[][];
-        read = { domain, rows };
-        const column = (name: string) => at.get(name)!;
-        const [sourceUrl, targetUrl, anchor, ip, ipClass, first, last, lost, nofollow, sponsored, ugc, frame, form, image, source, host, path] = [
-          'source_url', 'target_url', 'anchor', 'ip_address', 'ip_class_c', 'first_seen_at', 'last_seen_at', 'is_lost', 'is_nofollow', 'is_sponsored',
-          'is_ugc', 'is_frame', 'is_form', 'is_image', 'source_domain', 'target_host', 'target_path',
-        ].map(column) as number[];
-        return rows.map((row) => ({
-          source_url: row[sourceUrl!] as string, target_url: row[targetUrl!] as string, anchor: row[anchor!] as string, ip_address: row[ip!] as string,
-          ip_class_c: row[ipClass!] as string, first_seen_at: row[first!] as string, last_seen_at: row[last!] as string, is_lost: row[lost!] as number,
-          is_nofollow: row[nofollow!] as number, is_sponsored: row[sponsored!] as number, is_ugc: row[ugc!] as number, is_frame: row[frame!] as number,
-          is_form: row[form!] as number, is_image: row[image!] as number, source_domain: row[source!] as string, target_host: row[host!] as string,
-          target_path: row[path!] as string,
-        }));
-      },
-      write: async (domain: string, rows: DomainRollups, fresh: boolean) => {
-        await detach();
-        // The rows read by key into SQLite: one prepared insert per table, run per row (a multi-row
-        // statement would be compiled again for every domain's last, shorter chunk).
-        const tuples = rollupTuplesByTable(rows);
-        db.transaction(() => {
-          if (!fresh) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
-          for (const table of ROW_ROLLUPS) for (const tuple of tuples[table]) insertRow[table].run(tuple as unknown[]);
-        })();
-        await ids.resolve(rows.refDomains.map((tuple) => tuple[1] as string));
-        const columnTuples = rollupTuples(domain, rows, (name) => ids.of(name));
-        if (!staging) {
-          staging = true;
-          await columns.transaction([...stagingTables(), 'CREATE OR REPLACE TEMP TABLE stage_domains (domain VARCHAR NOT NULL)'].map(raw));
+    await this.columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
+    if (rebuild) await this.columns.transaction(columnTables().map(raw));
+    const list = rebuild ? (db.prepare('SELECT DISTINCT target_domain FROM links ORDER BY target_domain').pluck().all() as string[]) : [...domains].sort();
+    const read = db.prepare(STAGE_SELECT).raw();
+    const [sourceAt, hostAt] = [STAGE_COLUMN.get('source_domain')!, STAGE_COLUMN.get('target_host')!];
+    const sources = new Set<string>();
+    const hosts = new Set<string>();
+    await this.columns.writeTransaction(async (tx) => {
+      for (const statement of [...stageInputTables(), 'CREATE OR REPLACE TEMP TABLE stage_domains (domain VARCHAR NOT NULL)']) await tx.run(raw(statement));
+      let batch: unknown[][] = [];
+      let done = 0;
+      for (const domain of list) {
+        for (const row of read.iterate(domain) as IterableIterator<unknown[]>) {
+          sources.add(row[sourceAt] as string);
+          hosts.add(row[hostAt] as string);
+          batch.push(row);
         }
-        if (!fresh) replaced.push(domain);
-        // The domain's links (read once for its rollups) and rollup rows into the stage, in batches
-        // of many domains: a stage appended to in small pieces is several times slower to read.
-        const links = read?.domain === domain ? read.rows : (copy.all(domain) as unknown[][]);
-        read = undefined;
-        for (const row of links) stagedLinks.push(row);
-        stagedRows += links.length;
-        for (const table of COLUMN_ROLLUPS) {
-          for (const tuple of columnTuples[table]) staged[table].push(tuple);
-          stagedRows += columnTuples[table].length;
+        if (batch.length >= STAGE_BATCH) {
+          await tx.append('temp.stage_links', STAGE_LINK_TYPES, batch);
+          batch = [];
         }
-        if (stagedRows >= STAGE_BATCH) await flush();
-      },
-      finish: async () => {
-        if (!staging) return;
-        await flush();
-        if (rebuild) {
-          await columns.transaction(fromStaging().map(raw));
-        } else {
-          // Every refreshed domain's rows replaced in one transaction: readers see the old columns or the new ones.
-          await columns.transaction(replaceFromStaging().map(raw));
-        }
-        await columns.checkpoint();
-        staging = false;
-        rebuild = false;
-      },
-    };
+        // The last domain counts once its rollups are written.
+        if (++done < list.length) onProgress?.(done, list.length);
+      }
+      await tx.append('temp.stage_links', STAGE_LINK_TYPES, batch);
+      batch = [];
+      if (!rebuild) await tx.append('temp.stage_domains', ['varchar'], list.map((domain) => [domain]));
+      await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
+      await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
+    });
+    await this.columns.writeTransaction(async (tx) => {
+      for (const statement of computeRollups()) await tx.run(raw(statement));
+      // The rollups read by key into SQLite, replacing the domains' rows there.
+      if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
+      // A rebuild empties every rollup SQLite has (a file of the plain layout holds the list rollups too).
+      else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
+      for (const table of ROW_ROLLUPS) {
+        const columns = ROLLUP_COLUMNS[table];
+        const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+        for await (const rows of tx.rowsOf(raw(`SELECT ${columns.join(', ')} FROM new_${table}`))) for (const row of rows) insert.run(row as unknown[]);
+      }
+      for (const statement of moveIntoPlace(rebuild)) await tx.run(raw(statement));
+      if (list.length > 0) onProgress?.(list.length, list.length);
+    });
+    await this.columns.checkpoint();
   }
 
   /** The registrable domains the given referring domains link to. */
@@ -525,61 +469,3 @@ class ColumnSide {
     this.#unions.clear();
   }
 }
-
-/** A domain's list-rollup rows as the column side's tuples: `tdomain` first; a referring domain's id last. */
-function rollupTuples(domain: string, rows: DomainRollups, idOf: (name: string) => number): Record<ColumnRollup, unknown[][]> {
-  const prefix = (tuples: readonly (readonly unknown[])[]) => tuples.map((tuple) => [domain, ...tuple]);
-  return {
-    r_ref_domains: rows.refDomains.map((tuple) => [domain, ...tuple, idOf(tuple[1] as string)]),
-    r_ref_ips: prefix(rows.refIps),
-    r_pages: prefix(rows.pages),
-    r_anchors: prefix(rows.anchors),
-  };
-}
-
-/**
- * The integer ids of referring domains (`source_ids`): read for names the column file knows, given
- * in order for new ones, and written with the rows that first use them.
- */
-class SourceIds {
-  readonly #known = new Map<string, number>();
-  #added: [string, number][] = [];
-  #next: number | undefined;
-  #empty = false;
-  constructor(private readonly columns: DuckdbConnection) {}
-
-  /** A rebuild from scratch: the table is empty, nothing to look up. */
-  startEmpty(): void {
-    this.#empty = true;
-    this.#next = 0;
-    this.#known.clear();
-  }
-
-  async resolve(names: readonly string[]): Promise<void> {
-    this.#next ??= Number((await this.columns.all<{ n: number }>(raw('SELECT coalesce(max(sid) + 1, 0) AS n FROM source_ids')))[0]!.n);
-    const unknown = names.filter((name) => !this.#known.has(name));
-    if (!this.#empty) {
-      for (let i = 0; i < unknown.length; i += 1_000) {
-        const batch = join(unknown.slice(i, i + 1_000).map((name) => sql`${name}`), ', ');
-        for (const row of await this.columns.all<{ domain: string; sid: number }>(sql`SELECT domain, sid FROM source_ids WHERE domain IN (${batch})`)) this.#known.set(row.domain, row.sid);
-      }
-    }
-    for (const name of unknown) {
-      if (this.#known.has(name)) continue;
-      this.#known.set(name, this.#next);
-      this.#added.push([name, this.#next++]);
-    }
-  }
-
-  of(name: string): number {
-    return this.#known.get(name)!;
-  }
-
-  /** The ids given since the last call, to be written. */
-  takeAdded(): [string, number][] {
-    const added = this.#added;
-    this.#added = [];
-    return added;
-  }
-}
-

@@ -368,8 +368,8 @@ export type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_sco
 interface DomainData { readonly domain: string; readonly ip_address: string; readonly country: string; readonly domain_score: number }
 
 /** A domain's links, each with its referring domain's own IP, country and score (`null` without a domain row). */
-async function linksOf(connection: SqlConnection, domain: string, sink: RollupSink): Promise<SourceLink[]> {
-  const links = sink.links ? await sink.links(domain) : await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
+async function linksOf(connection: SqlConnection, domain: string): Promise<SourceLink[]> {
+  const links = await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
   const referrers = [...new Set(links.map((link) => link.source_domain))];
   const data = new Map(
     (await readByKeys<DomainData>(connection, 'SELECT domain, ip_address, country, domain_score FROM domains', 'domain', referrers)).map((row) => [row.domain, row]),
@@ -395,13 +395,6 @@ export interface RollupSink {
    * holds none of its rows (a rebuild from scratch), nothing to delete first.
    */
   write(domain: string, rows: DomainRollups, fresh: boolean): Promise<void>;
-  /**
-   * A domain's links as the rollups read them (default: read over the connection), for a sink that
-   * reads them itself anyway: the embedded store copies them into its column file, from one read.
-   */
-  links?(domain: string): Promise<readonly LinkColumns[]>;
-  /** After the last domain of a refresh. */
-  finish?(): Promise<void>;
 }
 
 /** A domain's rollup rows by table, as tuples in the order of {@link ROLLUP_COLUMNS}. */
@@ -473,9 +466,8 @@ export async function refreshRollups(
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
   let done = 0;
   for (const domain of list) {
-    const links = await linksOf(connection, domain, sink);
+    const links = await linksOf(connection, domain);
     await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, links)), all);
     onProgress?.(++done, list.length);
   }
-  await sink.finish?.();
 }

@@ -15,7 +15,7 @@ import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
 import { join, raw, sql, type Fragment } from './fragment.js';
-import { refreshRollups, type RollupSink } from './rollups.js';
+import { refreshRollups } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
@@ -64,8 +64,8 @@ export const upsertLinks =
 
 /** How a store that keeps some rollups elsewhere refreshes them (see `createSqlStore`'s `refresh`). */
 export interface RefreshOptions {
-  /** Where a refresh writes each domain's rollup rows (default: every table over the connection). */
-  readonly sink?: () => RollupSink;
+  /** Refreshes the rollups of the given domains (`'all'`: every one, from scratch) itself (default: `refreshRollups` over the connection). */
+  readonly rollups?: (domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void) => Promise<void>;
   /** The registrable domains the given referring domains link to (default: read from `r_ref_domains` over the connection). */
   readonly linkedFrom?: (sources: readonly string[]) => Promise<string[]>;
 }
@@ -133,7 +133,8 @@ export function createGraphWriter(
     finish: async (options = {}): Promise<LoadStats> => {
       if (!options.all) for (const domain of await (refresh.linkedFrom ?? ((list) => linkedFrom(connection, list)))([...sources])) touched.add(domain);
       const domains = [...touched].sort();
-      await refreshRollups(connection, options.all ? 'all' : domains, options.onProgress, refresh.sink?.());
+      const target = options.all ? 'all' : domains;
+      await (refresh.rollups ? refresh.rollups(target, options.onProgress) : refreshRollups(connection, target, options.onProgress));
       touched.clear();
       sources.clear();
       return { links: written, domains: domains.length };
