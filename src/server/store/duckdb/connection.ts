@@ -85,8 +85,24 @@ export interface DuckdbWriter {
   run(query: Fragment): Promise<void>;
   /** Appends rows (values in `types` order) to `table` (`temp.NAME` for a temporary table), whose columns are exactly those, in that order. */
   append(table: string, types: readonly AppendType[], rows: Iterable<readonly unknown[]>): Promise<void>;
-  /** A query's rows, read in the transaction (its temporary tables are the writer's own), a chunk at a time: a large result is never held whole. */
-  rowsOf(query: Fragment): AsyncIterable<readonly (readonly unknown[])[]>;
+  /**
+   * An appender of rows to `table`, written synchronously (a chunk of DuckDB's vector size at a
+   * time), for rows that come from a synchronous source such as an open SQLite iterator, which no
+   * `await` may interrupt. `close` writes what is left; the transaction commits what was added.
+   */
+  appender(table: string, types: readonly AppendType[]): Promise<RowAppender>;
+  /**
+   * A query's result, read in the transaction (its temporary tables are the writer's own), a chunk
+   * of rows at a time, each chunk's values by column: a large result is never held whole, and
+   * columns convert faster than rows.
+   */
+  chunksOf(query: Fragment): AsyncIterable<readonly (readonly unknown[])[]>;
+}
+
+/** See {@link DuckdbWriter.appender}. */
+export interface RowAppender {
+  add(row: readonly unknown[]): void;
+  close(): void;
 }
 
 /** `bigint`s (counts, sums) as numbers; other values as DuckDB's JS conversion gives them. */
@@ -282,35 +298,51 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
       if (closed) throw new StoreUnavailableError('The store is closed.');
       await writer.run({ sql: 'BEGIN TRANSACTION', params: [] });
       try {
+        const openAppender = async (table: string, types: readonly AppendType[]): Promise<RowAppender> => {
+          const [catalog, name] = table.includes('.') ? (table.split('.') as [string, string]) : [null, table];
+          const appender = await writer.connection.createAppender(name, null, catalog);
+          // A column at a time, in chunks of DuckDB's vector size: one call per column, not per value.
+          const chunkTypes = types.map((type) => duck[CHUNK_TYPE[type]]);
+          const convert = types.map((type) => TO_CHUNK[type]);
+          let batch: (readonly unknown[])[] = [];
+          const send = () => {
+            const chunk = duck.DuckDBDataChunk.create(chunkTypes, batch.length);
+            for (let c = 0; c < types.length; c++) chunk.setColumnValues(c, batch.map((row) => convert[c]!(row[c])));
+            appender.appendDataChunk(chunk);
+            batch = [];
+          };
+          let closed = false;
+          return {
+            add: (row) => {
+              batch.push(row);
+              if (batch.length === CHUNK_ROWS) send();
+            },
+            close: () => {
+              if (closed) return;
+              closed = true;
+              try {
+                if (batch.length > 0) send();
+                appender.flushSync();
+              } finally {
+                appender.closeSync();
+              }
+            },
+          };
+        };
         const result = await work({
           run: async (query) => void (await writer.run(query)),
-          rowsOf: async function* (query) {
-            for await (const chunk of await writer.connection.stream(query.sql, query.params as DuckDBValue[])) yield chunk.getRows();
+          chunksOf: async function* (query) {
+            for await (const chunk of await writer.connection.stream(query.sql, query.params as DuckDBValue[])) yield chunk.getColumns();
           },
           append: async (table, types, rows) => {
-            const [catalog, name] = table.includes('.') ? (table.split('.') as [string, string]) : [null, table];
-            const appender = await writer.connection.createAppender(name, null, catalog);
+            const appender = await openAppender(table, types);
             try {
-              // A column at a time, in chunks of DuckDB's vector size: one call per column, not per value.
-              const chunkTypes = types.map((type) => duck[CHUNK_TYPE[type]]);
-              const convert = types.map((type) => TO_CHUNK[type]);
-              let batch: (readonly unknown[])[] = [];
-              const send = () => {
-                const chunk = duck.DuckDBDataChunk.create(chunkTypes, batch.length);
-                for (let c = 0; c < types.length; c++) chunk.setColumnValues(c, batch.map((row) => convert[c]!(row[c])));
-                appender.appendDataChunk(chunk);
-                batch = [];
-              };
-              for (const row of rows) {
-                batch.push(row);
-                if (batch.length === CHUNK_ROWS) send();
-              }
-              if (batch.length > 0) send();
-              appender.flushSync();
+              for (const row of rows) appender.add(row);
             } finally {
-              appender.closeSync();
+              appender.close();
             }
           },
+          appender: openAppender,
         });
         await writer.run({ sql: 'COMMIT', params: [] });
         return result;

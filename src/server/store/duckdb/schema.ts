@@ -131,32 +131,50 @@ export function columnTables(): string[] {
 }
 
 /**
- * Statements that give every referring domain of `new_r_ref_domains` without one its integer id
- * (`source_ids`: ids are given once, after the largest). @internal
+ * Statements that give every referring domain set aside without one its integer id (`source_ids`:
+ * ids are given once, after the largest). @internal
  */
-export function newSourceIds(): string[] {
+function newSourceIds(): string[] {
   return [
     `INSERT INTO source_ids SELECT domain, CAST((SELECT coalesce(max(sid) + 1, 0) FROM source_ids) + row_number() OVER (ORDER BY domain) - 1 AS INTEGER)
-      FROM (SELECT DISTINCT source_domain AS domain FROM new_r_ref_domains) n WHERE NOT EXISTS (SELECT 1 FROM source_ids s WHERE s.domain = n.domain)`,
+      FROM (SELECT DISTINCT source_domain AS domain FROM aside_r_ref_domains) n WHERE NOT EXISTS (SELECT 1 FROM source_ids s WHERE s.domain = n.domain)`,
   ];
 }
 
+/** The rows a refresh sets aside for the move, group by group: the staged links, and the list rollups computed from them. */
+const SET_ASIDE = ['stage_links', ...COLUMN_ROLLUPS.map((table) => `new_${table}`)];
+const asideOf = (table: string) => `aside_${table.replace(/^(stage|new)_/, '')}`;
+
+/** Statements that create a refresh's (empty) tables of rows set aside, temporary, from the staged and computed tables' columns. @internal */
+export function setAsideTables(): string[] {
+  return [
+    `CREATE OR REPLACE TEMP TABLE aside_links (${columnsDdl(LINK_COPY_COLUMNS)}, ip_class_c VARCHAR NOT NULL)`,
+    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TEMP TABLE ${asideOf(table)} (${columnsDdl(rollupColumns(table).filter((column) => column.name !== 'sid'))})`),
+  ];
+}
+
+/** Statements that set a group's staged links and list rollups aside (`duckdb/rollups.ts`'s `stage_links` and `new_<table>`). @internal */
+export function setAside(): string[] {
+  return SET_ASIDE.map((table) => `INSERT INTO ${asideOf(table)} SELECT * FROM ${table}`);
+}
+
 /**
- * Statements that move a refresh's rows into place, each table sorted (and `links` ranked): the
- * links of `stage_links` and the list rollups of `new_<table>` (`duckdb/rollups.ts`), a
- * referring domain's row with its id. `rebuild`: they replace every row; otherwise the rows of the
- * domains listed in `stage_domains`, the new ones after the others, in domain order. Then the
- * working tables are dropped. @internal
+ * Statements that move a refresh's rows set aside into place, each table sorted (and `links`
+ * ranked), a referring domain's row with its id. `rebuild`: they replace every row; otherwise the
+ * rows of the domains listed in `stage_domains`, the new ones after the others, in domain order.
+ * Then the working tables are dropped. @internal
  */
 export function moveIntoPlace(rebuild: boolean): string[] {
   const of = (column: string) => (rebuild ? '' : ` WHERE ${column} IN (SELECT domain FROM stage_domains)`);
   const rows = (table: ColumnRollup) =>
-    table === 'r_ref_domains' ? 'SELECT n.*, i.sid FROM new_r_ref_domains n JOIN source_ids i ON i.domain = n.source_domain' : `SELECT * FROM new_${table}`;
+    table === 'r_ref_domains' ? 'SELECT n.*, i.sid FROM aside_r_ref_domains n JOIN source_ids i ON i.domain = n.source_domain' : `SELECT * FROM aside_${table}`;
   return [
     ...newSourceIds(),
     `DELETE FROM links${of('target_domain')}`,
-    ...rankedInsert('stage_links'),
+    ...rankedInsert('aside_links'),
     ...COLUMN_ROLLUPS.flatMap((table) => [`DELETE FROM ${table}${of('tdomain')}`, `INSERT INTO ${table} ${rows(table)} ORDER BY ${ROLLUP_ORDER[table]}`]),
-    ...['stage_links', 'stage_sources', 'stage_pages', 'stage_domains', ...ROLLUP_TABLES.map((table) => `new_${table}`)].map((name) => `DROP TABLE IF EXISTS temp.${name}`),
+    ...['stage_links', 'stage_sources', 'stage_pages', 'stage_domains', 'aside_links', ...ROLLUP_TABLES.map((table) => `new_${table}`), ...COLUMN_ROLLUPS.map(asideOf)].map(
+      (name) => `DROP TABLE IF EXISTS temp.${name}`,
+    ),
   ];
 }
