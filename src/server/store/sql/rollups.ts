@@ -24,7 +24,9 @@
  * in one transaction, so rollups are exact after any import or re-import: they are a function of
  * the links and of the referring domains' own data (country, score) at refresh time, never patched
  * by deltas; a load that changes a referring domain's data refreshes every domain it links to. The
- * same code fills every engine; only the INSERTs reach it.
+ * same code fills SQLite, PostgreSQL and ClickHouse; only the INSERTs reach them. The embedded store
+ * computes the same rows in SQL on its column side (`duckdb/rollups.ts`), tested against
+ * {@link rollupRows}, the reference.
  *
  * @module
  * @internal
@@ -364,7 +366,7 @@ async function readByKeys<Row>(connection: SqlConnection, select: string, column
 }
 
 /** A link's own columns that the rollups read. */
-export type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
+type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
 interface DomainData { readonly domain: string; readonly ip_address: string; readonly country: string; readonly domain_score: number }
 
 /** A domain's links, each with its referring domain's own IP, country and score (`null` without a domain row). */
@@ -382,20 +384,6 @@ async function linksOf(connection: SqlConnection, domain: string): Promise<Sourc
 
 /** The rollup rows of one registrable domain, as {@link rollupRows} computes them. */
 export type DomainRollups = ReturnType<typeof rollupRows>;
-
-/**
- * Where a refresh writes a domain's rollup rows. The SQL stores write every table over their one
- * connection ({@link sqlRollupSink}); a store that keeps some tables elsewhere supplies its own.
- */
-export interface RollupSink {
-  /** Before a rebuild from scratch: empty every rollup. */
-  clear(): Promise<void>;
-  /**
-   * Replaces one domain's rollups with `rows` (computed from the domain's links); `fresh`: the store
-   * holds none of its rows (a rebuild from scratch), nothing to delete first.
-   */
-  write(domain: string, rows: DomainRollups, fresh: boolean): Promise<void>;
-}
 
 /** A domain's rollup rows by table, as tuples in the order of {@link ROLLUP_COLUMNS}. */
 export function rollupTuplesByTable(rows: DomainRollups): Readonly<Record<(typeof ROLLUP_TABLES)[number], readonly (readonly unknown[])[]>> {
@@ -418,23 +406,14 @@ export function rollupDeletes(domain: string, tables: readonly (typeof ROLLUP_TA
   return ROLLUP_TABLES.filter((table) => tables.includes(table)).map(own);
 }
 
-/** The statements that write a domain's rows into the given rollup tables (after deleting its old ones unless `fresh`). */
-export function rollupStatements(domain: string, rows: DomainRollups, tables: readonly (typeof ROLLUP_TABLES)[number][], fresh: boolean): Fragment[] {
+/**
+ * The statements that replace a domain's rollup rows (after deleting its old ones unless `fresh`),
+ * run in one transaction, so readers see its old rollups or its new ones, never a mix.
+ */
+function rollupStatements(domain: string, rows: DomainRollups, fresh: boolean): Fragment[] {
   const tuples = rollupTuplesByTable(rows);
   // r_targets lists the domain's keys: its rows are deleted last, and the children's through it.
-  const ordered = ROLLUP_TABLES.filter((table) => tables.includes(table));
-  return [...(fresh ? [] : rollupDeletes(domain, tables)), ...ordered.flatMap((table) => inserts(table, tuples[table]))];
-}
-
-/**
- * The SQL stores' sink: every rollup table over one connection, a domain's rows replaced in one
- * transaction, so readers see its old rollups or its new ones, never a mix.
- */
-export function sqlRollupSink(connection: SqlConnection): RollupSink {
-  return {
-    clear: () => connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`))),
-    write: (domain, rows, fresh) => connection.transaction(rollupStatements(domain, rows, ROLLUP_TABLES, fresh)),
-  };
+  return [...(fresh ? [] : rollupDeletes(domain, ROLLUP_TABLES)), ...ROLLUP_TABLES.flatMap((table) => inserts(table, tuples[table]))];
 }
 
 /** The target pages' own data for the hosts of a domain's links, by host + path. */
@@ -447,27 +426,22 @@ async function pagesOf(connection: SqlConnection, links: readonly SourceLink[]):
 
 /**
  * Recomputes the rollups of the given registrable domains from their links (`'all'`: every
- * rollup, from scratch), each domain written through `sink` (default: every table over the
- * connection, one transaction per domain).
+ * rollup, from scratch), one transaction per domain. (The embedded store computes the same rows in
+ * SQL on its column side: `duckdb/rollups.ts`.)
  *
  * @example
  * ```ts
  * await refreshRollups(connection, ['example.com']);
  * ```
  */
-export async function refreshRollups(
-  connection: SqlConnection,
-  domains: readonly string[] | 'all',
-  onProgress?: (done: number, total: number) => void,
-  sink: RollupSink = sqlRollupSink(connection),
-): Promise<void> {
+export async function refreshRollups(connection: SqlConnection, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
   const all = domains === 'all';
-  if (all) await sink.clear();
+  if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
   const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
   let done = 0;
   for (const domain of list) {
     const links = await linksOf(connection, domain);
-    await sink.write(domain, rollupRows(domain, links, await pagesOf(connection, links)), all);
+    await connection.transaction(rollupStatements(domain, rollupRows(domain, links, await pagesOf(connection, links)), all));
     onProgress?.(++done, list.length);
   }
 }
