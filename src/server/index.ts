@@ -47,7 +47,7 @@ export type {
   SummaryQuery,
 } from './store/store.js';
 export { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './store/embedded/embedded-store.js';
-export type { AppendType, DuckdbConnection, DuckdbConnectionOptions, DuckdbWriter } from './store/duckdb/connection.js';
+export type { AppendType, DuckdbConnection, DuckdbConnectionOptions, DuckdbWriter, RowAppender } from './store/duckdb/connection.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';

@@ -99,7 +99,7 @@ export interface DuckdbWriter {
   chunksOf(query: Fragment): AsyncIterable<readonly (readonly unknown[])[]>;
 }
 
-/** See {@link DuckdbWriter.appender}. */
+/** Rows appended synchronously to a table in a write transaction (see {@link DuckdbWriter.appender}). */
 export interface RowAppender {
   add(row: readonly unknown[]): void;
   close(): void;

@@ -334,6 +334,19 @@ class ColumnSide {
    * (and keeps what it sets aside within its memory limit, spilling past it).
    */
   async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+    // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
+    if (db.inTransaction) return this.#refresh(db, domains, onProgress);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      await this.#refresh(db, domains, onProgress);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async #refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
     const rebuild = domains === 'all';
     // Before the first change to the column file, it stops being the copy of any generation: a
     // refresh that stops half way (the SQLite side rolled back, or committed without this file
