@@ -99,6 +99,46 @@ describe('SQLite worker threads', () => {
   });
 });
 
+describe('SQLite worker threads, calls abandoned after their statement ended', () => {
+  it("never interrupt the next call's statement: two such calls abandoned while it runs leave it running", async () => {
+    const file = walFile('stale.db');
+    const connection = await workerConnection(file, { readers: 1, statementTimeoutMs: 60_000 });
+    /** Keeps the main thread busy: the thread's answers wait, unread, as a busy server's do. */
+    const block = (ms: number) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+    };
+    try {
+      await connection.all(sql`SELECT ${1} AS ready`);
+      const short = raw('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(*) AS c FROM n');
+      const [a, b, last] = [new AbortController(), new AbortController(), new AbortController()];
+      // Three calls in the one thread's line: two short statements, then a long one.
+      const first = forCall(a.signal, () => connection.all(short)).catch((e: unknown) => e);
+      const second = forCall(b.signal, () => connection.all(short)).catch((e: unknown) => e);
+      const long = forCall(last.signal, () => connection.all(LONG_SQLITE)).catch((e: unknown) => e);
+      // The short ones end and the long one begins while their answers wait unread; then both
+      // short calls are abandoned, some time apart. Before the fix, each abandonment interrupted
+      // the thread's statement (the long one): the first made it run again, the second failed it.
+      block(600);
+      a.abort();
+      block(200);
+      b.abort();
+      block(200);
+      last.abort();
+      const error = await long;
+      // The long statement ended because its own call was abandoned, not because of the others.
+      expect(error).toBeInstanceOf(QueryCancelledError);
+      expect((error as Error).cause).toMatchObject({ code: 'CANCELLED' });
+      // The short calls' statements had ended: abandoned, their callers are told so all the same.
+      expect(await first).toBeInstanceOf(QueryCancelledError);
+      expect(await second).toBeInstanceOf(QueryCancelledError);
+      expect(await connection.all(sql`SELECT ${2} AS again`)).toEqual([{ again: 2 }]);
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
 describe('SQLite worker threads, waiting in line', () => {
   it('say a statement waited in line past its bound, not that something held a lock', async () => {
     const file = walFile('line.db');

@@ -157,7 +157,7 @@ parentPort.on('message', (task) => {
   }
   try {
     // A task whose call was abandoned while it waited is not run (0 queued, 1 started, 2 cancelled
-    // before it started, 3 interrupted while it ran).
+    // before it started, 3 interrupted while it ran, 4 ended).
     if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) return fail(task, 'cancelled', 'CANCELLED');
     // A task past its deadline is not run at all (its caller was answered already); a lock is
     // waited for only as long as the task's deadline leaves.
@@ -170,15 +170,22 @@ parentPort.on('message', (task) => {
       if (task.kind === 'transaction') db.transaction(() => { for (const s of task.statements) prepare(s.sql).run(...bind(s.params)); })();
       else rows = run(task.query);
     };
-    try {
-      attempt();
-    } catch (error) {
-      if (error.code !== 'SQLITE_INTERRUPT') throw error;
-      // 3: the main thread interrupted this task, whose call was abandoned. Otherwise the
-      // interrupt was meant for a statement that had just ended: this one runs again.
-      if (task.state && Atomics.load(new Int32Array(task.state), 0) === 3) return fail(task, 'cancelled', 'CANCELLED');
-      attempt();
+    const flags = task.state && new Int32Array(task.state);
+    for (;;) {
+      try {
+        attempt();
+        break;
+      } catch (error) {
+        if (error.code !== 'SQLITE_INTERRUPT') throw error;
+        // 3: the main thread interrupted this task, whose call was abandoned. Otherwise the
+        // interrupt was meant for a statement that had just ended (each such interrupt is one
+        // abandoned call, so this ends): this one runs again.
+        if (flags && Atomics.load(flags, 0) === 3) return fail(task, 'cancelled', 'CANCELLED');
+      }
     }
+    // 4: ended. A call abandoned from now on has no statement here to interrupt (one interrupted
+    // anyway hits the next task's statement, which runs again).
+    if (flags) Atomics.compareExchange(flags, 0, 1, 4);
     parentPort.postMessage({ id: task.id, rows });
   } catch (error) {
     fail(task, error.message, error.code);
