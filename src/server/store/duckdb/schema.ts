@@ -145,17 +145,14 @@ function newSourceIds(): string[] {
 const SET_ASIDE = ['stage_links', ...COLUMN_ROLLUPS.map((table) => `new_${table}`)];
 const asideOf = (table: string) => `aside_${table.replace(/^(stage|new)_/, '')}`;
 
-/** Statements that create a refresh's (empty) tables of rows set aside, temporary, from the staged and computed tables' columns. @internal */
+/** Statements that empty a refresh's tables of rows set aside (each is made from its source's columns when first filled). @internal */
 export function setAsideTables(): string[] {
-  return [
-    `CREATE OR REPLACE TEMP TABLE aside_links (${columnsDdl(LINK_COPY_COLUMNS)}, ip_class_c VARCHAR NOT NULL)`,
-    ...COLUMN_ROLLUPS.map((table) => `CREATE OR REPLACE TEMP TABLE ${asideOf(table)} (${columnsDdl(rollupColumns(table).filter((column) => column.name !== 'sid'))})`),
-  ];
+  return SET_ASIDE.map((table) => `DROP TABLE IF EXISTS temp.${asideOf(table)}`);
 }
 
 /** Statements that set a group's staged links and list rollups aside (`duckdb/rollups.ts`'s `stage_links` and `new_<table>`). @internal */
 export function setAside(): string[] {
-  return SET_ASIDE.map((table) => `INSERT INTO ${asideOf(table)} SELECT * FROM ${table}`);
+  return SET_ASIDE.flatMap((table) => [`CREATE TEMP TABLE IF NOT EXISTS ${asideOf(table)} AS SELECT * FROM ${table} LIMIT 0`, `INSERT INTO ${asideOf(table)} SELECT * FROM ${table}`]);
 }
 
 /**
@@ -173,7 +170,7 @@ export function moveIntoPlace(rebuild: boolean): string[] {
     `DELETE FROM links${of('target_domain')}`,
     ...rankedInsert('aside_links'),
     ...COLUMN_ROLLUPS.flatMap((table) => [`DELETE FROM ${table}${of('tdomain')}`, `INSERT INTO ${table} ${rows(table)} ORDER BY ${ROLLUP_ORDER[table]}`]),
-    ...['stage_links', 'stage_sources', 'stage_pages', 'stage_domains', 'aside_links', ...ROLLUP_TABLES.map((table) => `new_${table}`), ...COLUMN_ROLLUPS.map(asideOf)].map(
+    ...['stage_links', 'stage_sources', 'stage_pages', 'stage_domains', ...ROLLUP_TABLES.map((table) => `new_${table}`), ...SET_ASIDE.map(asideOf)].map(
       (name) => `DROP TABLE IF EXISTS temp.${name}`,
     ),
   ];

@@ -358,6 +358,7 @@ class ColumnSide {
     // rollup SQLite has (a file of the plain layout holds the list rollups too).
     if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
     else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
+    if (list.length === 0) return;
     await this.columns.transaction(setAsideTables().map(raw));
     const read = db.prepare(STAGE_SELECT).raw();
     const inserts = Object.fromEntries(ROW_ROLLUPS.map((table) => [table, rowInserts(db, table)])) as Record<(typeof ROW_ROLLUPS)[number], ReturnType<typeof rowInserts>>;
