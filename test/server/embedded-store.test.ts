@@ -112,6 +112,25 @@ describe('the column file', () => {
     });
   });
 
+  it('after a refresh that stopped half way, takes the next load on the same store', async () => {
+    const file = await fixtureFile();
+    const late = { ...fx.exampleLinks[5]!, source_url: 'https://delta.de/late', is_nofollow: true, page_score: 99 };
+    // A group per domain: the first domain's rows are set aside before the refresh stops at the second.
+    await withStore(openEmbeddedStore({ file, readers: 1, groupLinks: 1 }), async (store) => {
+      const first = await store.writer();
+      await first.links([late]);
+      const stop = () => {
+        throw new Error('stopped');
+      };
+      await expect(first.finish({ all: true, onProgress: stop })).rejects.toThrow('stopped');
+      const again = await store.writer();
+      await again.links([late]);
+      await again.finish({ all: true });
+      // The late link (page score 99) first, then the fixture's three nofollow links.
+      expect(await nofollowLinks(store)).toEqual({ total: 4, sources: ['https://delta.de/late', ...NOFOLLOW.sources] });
+    });
+  });
+
   it('opened read-only, is shared by several readers; a writer is refused, and so is a load from another process', async () => {
     const file = await fixtureFile();
     const first = await openEmbeddedStore({ file, readers: 1, readOnly: true });

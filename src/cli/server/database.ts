@@ -89,7 +89,7 @@ export async function openStoreOrExplain(
   io: Pick<CliIo, 'stderr'>,
   location: StoreLocation,
   parser: DomainParser,
-  options: { readonly serving?: boolean } = {},
+  options: { readonly serving?: boolean; readonly memoryLimit?: string } = {},
 ): Promise<Store | undefined> {
   try {
     return await openStoreAt(location, parser, options);

@@ -17,9 +17,11 @@ const STORE_QUERY_ERROR = /* @__PURE__ */ errorBrand<StoreQueryError>('StoreQuer
  * - `schema_too_new`: the database was migrated by a newer version of the package;
  * - `wrong_layout`: the file is the row file of an embedded store, opened as a plain SQLite store;
  * - `read_only`: a load into a store opened for serving;
- * - `invalid_record`: a record handed to the store cannot be stored (a URL without a host).
+ * - `invalid_record`: a record handed to the store cannot be stored (a URL without a host);
+ * - `out_of_memory`: a load's work on the embedded store's column file needed more than DuckDB's
+ *   memory limit (nothing of the load was written; a larger limit lets it through).
  */
-export type StoreErrorCode = 'schema_too_new' | 'wrong_layout' | 'read_only' | 'invalid_record';
+export type StoreErrorCode = 'schema_too_new' | 'wrong_layout' | 'read_only' | 'invalid_record' | 'out_of_memory';
 
 /**
  * The store cannot do what was asked, and will not be able to later: unlike
@@ -34,8 +36,8 @@ export class StoreError extends Error {
   override readonly name = 'StoreError';
   /** Why, for programs. */
   readonly code: StoreErrorCode;
-  constructor(code: StoreErrorCode, message: string) {
-    super(message);
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.code = code;
     STORE_ERROR.mark(this);
   }

@@ -104,11 +104,13 @@ export function storeLocation(options: StoreOptions, env: Readonly<Record<string
 
 /**
  * Opens (creating and migrating when needed) the store at a location; `serving`: for a server,
- * which writes only its ledger (the embedded store's column file is then opened read-only).
+ * which writes only its ledger (the embedded store's column file is then opened read-only);
+ * `memoryLimit`: DuckDB's memory limit for the embedded store's column file (such as `'1GB'`;
+ * other stores have none).
  *
  * @internal
  */
-export async function openStoreAt(location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean } = {}): Promise<Store> {
+export async function openStoreAt(location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean; readonly memoryLimit?: string } = {}): Promise<Store> {
   if (location.kind === 'postgres') {
     const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore({ url: location.url, parser });
@@ -135,7 +137,12 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   if (location.kind === 'embedded') {
     const { openEmbeddedStore } = await import('./embedded/embedded-store.js');
     // A server reads the column file, which other servers may read too; loads write it.
-    return openEmbeddedStore({ file: location.file, parser, ...(options.serving ? { readOnly: true } : {}) });
+    return openEmbeddedStore({
+      file: location.file,
+      parser,
+      ...(options.serving ? { readOnly: true } : {}),
+      ...(options.memoryLimit === undefined ? {} : { columns: { memoryLimit: options.memoryLimit } }),
+    });
   }
   const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
   return openSqliteStore({ file: location.file, parser });

@@ -50,7 +50,8 @@ export interface DuckdbConnectionOptions {
   readonly threads?: number;
   /**
    * DuckDB's memory limit, such as `'4GB'` (default: half the machine's memory, leaving the rest to
-   * Node and SQLite; past it DuckDB spills to temporary files, as a large load's staging does).
+   * Node and SQLite; past it DuckDB spills to temporary files). The embedded store opened for
+   * writing has a smaller default: 2 GiB, or a quarter of the machine's memory when that is less.
    */
   readonly memoryLimit?: string;
   /** Open the file for reading only (no writes; other processes may read it too). */
@@ -205,6 +206,15 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
 };
 
 /**
+ * DuckDB's memory limit for loads (the embedded store opened for writing): 2 GiB, or a quarter of
+ * the machine's memory when that is less. A load's working tables grow with its file; past this
+ * they spill to temporary files beside the column file, so that a load's memory stays the same
+ * whatever the size of its file (bench/RESULTS.md, "Import, 1M lines": 1M and 2M lines peak at about
+ * the same). @internal
+ */
+export const loadMemoryLimit = (): string => `${Math.max(64, Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)))}MiB`;
+
+/**
  * Opens (creating when needed) a DuckDB database file and the connections the store uses.
  *
  * @example
@@ -218,7 +228,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
   const { DuckDBInstance } = duck;
   const config: Record<string, string> = {};
   if (options.threads !== undefined) config['threads'] = String(options.threads);
-  config['memory_limit'] = options.memoryLimit ?? `${Math.max(1, Math.floor(totalmem() / 2 ** 21))}MB`;
+  config['memory_limit'] = options.memoryLimit ?? `${Math.max(1, Math.floor(totalmem() / 2 ** 21))}MiB`;
   if (options.readOnly) config['access_mode'] = 'READ_ONLY';
   let instance: DuckDBInstance;
   try {
