@@ -3,11 +3,13 @@
  * embedded store, and writes the section "Import, 1M lines" of bench/RESULTS.md (bench/server/run.ts
  * keeps that section when it rewrites the rest of the file).
  *
- *   node --import tsx bench/import-run.ts [--lines 1000000] [--formats ndjson,csv] [--dir /tmp/bq-import-bench] [--out bench/RESULTS.md]
+ *   node --import tsx bench/import-run.ts [--lines 1000000] [--formats ndjson,csv] [--more 2000000] [--dir /tmp/bq-import-bench] [--out bench/RESULTS.md]
  *
  * For each format: the file is generated once (seed 1, kept in --dir), then imported into an empty
  * database and once more into the same database (a re-import: every link replaced by itself, every
- * domain's rollups refreshed). Each import runs as `node --import tsx src/cli/main.ts import FILE
+ * domain's rollups refreshed). Then, for each size of `--more` (default 2,000,000 lines; `--more ''`:
+ * none), an NDJSON file of that size into an empty database: whether the peak memory grows with the
+ * file. Each import runs as `node --import tsx src/cli/main.ts import FILE
  * --db DB` under `/usr/bin/time` (its peak resident memory), its stderr piped: the CLI prints one
  * line per phase as it starts there, and each line is timed as it arrives.
  */
@@ -83,7 +85,7 @@ function timeImport(label: string, file: string, db: string): Promise<Run> {
 
 const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function render(runs: readonly Run[], lines: number, command: string, commit: string, load: readonly number[]): string {
+function render(runs: readonly Run[], larger: readonly Run[], lines: number, command: string, commit: string, load: readonly number[]): string {
   const out = [
     HEADING,
     '',
@@ -111,12 +113,29 @@ function render(runs: readonly Run[], lines: number, command: string, commit: st
   }
   const worst = Math.min(...runs.map((run) => run.imported / run.seconds));
   out.push('', `Goal **${worst >= 50_000 ? 'met' : 'missed'}**: the slowest import ran at ${n(worst)} links/s.`, '');
+  if (larger.length > 0) {
+    const first = runs.find((run) => run.label.startsWith('NDJSON, empty')) ?? runs[0]!;
+    out.push(
+      '**Peak memory by file size** (NDJSON into an empty database; the same generator, more lines):',
+      '',
+      '| lines | total s | links/s | peak RSS | database after |',
+      '| ---: | ---: | ---: | ---: | ---: |',
+      ...[first, ...larger].map((run) => `| ${n(run.imported)} | ${n(run.seconds, 1)} | ${n(run.imported / run.seconds)} | ${n(run.maxRssKb / 1024)} MB | ${n(run.dbBytes / 1e6)} MB |`),
+      '',
+    );
+  }
   return `${out.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { lines: { type: 'string', default: '1000000' }, formats: { type: 'string', default: 'ndjson,csv' }, dir: { type: 'string', default: '/tmp/bq-import-bench' }, out: { type: 'string', default: 'bench/RESULTS.md' } },
+    options: {
+      lines: { type: 'string', default: '1000000' },
+      formats: { type: 'string', default: 'ndjson,csv' },
+      more: { type: 'string', default: '2000000' },
+      dir: { type: 'string', default: '/tmp/bq-import-bench' },
+      out: { type: 'string', default: 'bench/RESULTS.md' },
+    },
   });
   const lines = Number(values.lines);
   const formats = values.formats!.split(',') as ('ndjson' | 'csv')[];
@@ -140,6 +159,20 @@ async function main(): Promise<void> {
       runs.push(run);
     }
   }
+  const larger: Run[] = [];
+  for (const size of values.more!.split(',').filter((text) => text.trim() !== '').map(Number)) {
+    const file = join(dir, `export-${size}.ndjson`);
+    if (!existsSync(file)) {
+      process.stderr.write(`generating ${file}\n`);
+      await writeExport(file, size, 'ndjson', 1);
+    }
+    const db = join(dir, `import-${size}.db`);
+    for (const path of [db, `${db}-wal`, `${db}-shm`, `${db}.duckdb`, `${db}.duckdb.wal`]) rmSync(path, { force: true });
+    process.stderr.write(`NDJSON, ${n(size)} lines, empty database...\n`);
+    const run = await timeImport(`NDJSON, ${n(size)} lines`, file, db);
+    process.stderr.write(`  ${n(run.seconds, 1)} s, ${n(run.imported / run.seconds)} links/s, peak RSS ${n(run.maxRssKb / 1024)} MB\n`);
+    larger.push(run);
+  }
   const git = (args: string[]) =>
     new Promise<string>((done) => {
       const child = spawn('git', args, { cwd: ROOT });
@@ -151,7 +184,7 @@ async function main(): Promise<void> {
   const dirty = (await git(['status', '--porcelain', '--', 'src'])).split('\n').filter((line) => line.trim() !== '').length;
   const commit = `${(await git(['rev-parse', '--short', 'HEAD'])) || 'unknown'}${dirty > 0 ? ` + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} under src/` : ', src/ clean'}`;
   const argv = process.argv.slice(2);
-  const section = render(runs, lines, `node --import tsx bench/import-run.ts${argv.length > 0 ? ` ${argv.join(' ')}` : ''}`, commit, load);
+  const section = render(runs, larger, lines, `node --import tsx bench/import-run.ts${argv.length > 0 ? ` ${argv.join(' ')}` : ''}`, commit, load);
   const text = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
   const old = importSection(text);
   const next = old === '' ? `${text.trimEnd()}\n\n${section}` : text.replace(old, section);

@@ -129,7 +129,10 @@ export const importCommand: Command = {
 /** Bytes per unit of a memory size, as DuckDB reads them (KB = 1,000 bytes, KiB = 1,024). */
 const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
-/** The smallest `--memory-limit`: below it DuckDB cannot stage a group of links. */
+/**
+ * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
+ * rollups of 2,000 links, not those of 5,000 (a group of 250,000 needs 512 MiB; docs/importing.md).
+ */
 const MIN_MEMORY_BYTES = 128 * 2 ** 20;
 
 /** `--memory-limit`, checked (a size of at least 128 MiB, and the embedded store), as DuckDB takes it. */
