@@ -4,6 +4,7 @@
  * written later, and units spent meanwhile by another process are taken as far as they go. Every
  * expected balance is worked out by hand from the units below.
  */
+import { setTimeout } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/server/plugins/ledger.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
@@ -200,5 +201,37 @@ describe('reads', () => {
     // 1,000 - 10, then three more charges of 10 while the balance was being read: 960.
     expect(await ledger.balance('k')).toBe(960);
     expect(ledger.charge(await held(ledger, 10), 10).remaining).toBe(950);
+  });
+
+  it('made during a write that began as the one waited for ended, and answered after it, are made again', async () => {
+    const real = await storeWith(1_000);
+    let ledger!: Ledger;
+    // Each write waits for its own gate; the test opens them.
+    const gates: Array<() => void> = [];
+    const opened = [0, 1].map((i) => new Promise<void>((resolve) => (gates[i] = resolve)));
+    let writes = 0;
+    const store: Pick<Store, 'balance' | 'charge'> = {
+      charge: async (keyId, units) => {
+        await opened[writes++];
+        return real.charge(keyId, units);
+      },
+      // A read takes its value at once, and answers once every write that runs has ended.
+      balance: async (keyId) => {
+        const value = await real.balance(keyId);
+        await ledger.flush();
+        return value;
+      },
+    };
+    ledger = new Ledger(store);
+    await ledger.hold('k', 0); // the balance, read once: 1,000
+    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
+    await setTimeout(10); // the first write runs, waiting for its gate
+    ledger.commit(ledger.charge(await held(ledger, 20), 20).hold); // for the next write
+    const balance = ledger.balance('k'); // waits for the first write
+    gates[0]!(); // the first write ends and the second begins, waiting for its gate
+    await setTimeout(10);
+    gates[1]!();
+    // 1,000 - 10 - 20, whether the read was made during the second write (and again after it) or after it.
+    expect(await balance).toBe(970);
   });
 });

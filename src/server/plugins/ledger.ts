@@ -138,13 +138,18 @@ export class Ledger {
    * overlapped a write never replaces a balance that write reported (newer than the read, and
    * matched with the charges it took off); only a key with no balance yet keeps it, and the next
    * write's result corrects it.
+   *
+   * A write may already run when the read starts, even right after waiting for one: a write that
+   * ends starts the next at once when charges were committed meanwhile. Such a read overlapped that
+   * write as well, even when it is answered after the write ended.
    */
   async #read(keyId: string, state: KeyState): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.#writing;
       const writes = this.#writes;
+      const between = this.#writing === undefined;
       const stored = (await this.#store.balance(keyId)) ?? 0;
-      if (writes === this.#writes && !this.#writing) {
+      if (between && writes === this.#writes && !this.#writing) {
         state.stored = stored;
         return;
       }
