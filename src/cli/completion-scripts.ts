@@ -12,11 +12,13 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** A shell with a completion script. @internal */
 export type Shell = (typeof SHELLS)[number];
 
-const BASH = `# bash completion for backlink-query: source <(backlink-query completion bash)
+// Bash 3.2 (macOS's) too: no mapfile; compopt (bash 4) is only tried, so there a single match gets a space.
+const BASH = `# bash completion for backlink-query: eval "$(backlink-query completion bash)"
 _backlink_query() {
-  local -a reply
+  local -a reply=()
+  local line
   # The words after the program's name, up to the one being completed, as bash split them.
-  mapfile -t reply < <(command backlink-query completion --complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  while IFS= read -r line; do reply+=("$line"); done < <(command backlink-query completion --complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
   COMPREPLY=("\${reply[@]:1}")
   if [[ \${reply[0]} == nospace ]]; then
     compopt -o nospace 2>/dev/null

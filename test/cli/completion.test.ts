@@ -160,6 +160,15 @@ describe('the bash script in bash', () => {
     expect(await reply(`backlink-query links x --filter '"domain_sc'`)).toBe('[domain_score]\n[domain_score ]\n');
   });
 
+  it('without the builtins bash 3.2 lacks (macOS\'s bash): the same candidates, loaded with eval', async () => {
+    writeFileSync(script, (await runMain(['completion', 'bash'])).stdout);
+    // mapfile, readarray and compopt came with bash 4; disabled, a script that calls them gets nothing.
+    const reply = (words: string) =>
+      bash(['-c', `enable -n mapfile readarray compopt; eval "$(cat ${script})"; COMP_WORDS=(${words}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 )); _backlink_query; printf '[%s]\\n' "\${COMPREPLY[@]}"`]);
+    expect(await reply(`backlink-query li`)).toBe('[links]\n');
+    expect(await reply(`backlink-query links x --filter '"domain_score > 5 AND is_n'`)).toBe('[domain_score > 5 AND is_nofollow]\n[domain_score > 5 AND is_new]\n');
+  });
+
   it('typed on a terminal: Tab completes the command, a scope and the inside of a filter', async () => {
     writeFileSync(script, (await runMain(['completion', 'bash'])).stdout);
     writeFileSync(join(bin, 'rc'), `PS1='$ '\nsource ${script}\n`);
