@@ -484,3 +484,25 @@ describe('DuckDB SQL rollups equal rollupRows', () => {
     );
   }, 60_000 + SHRINK_MS + runs * 1_000);
 });
+
+describe("DuckDB's appender", () => {
+  it('takes rows over several chunks, the last one short, every value back as it went in', async () => {
+    const db = await openDuckdbConnection(':memory:', { readers: 1, threads: 1 });
+    try {
+      // 5,000 rows: two full chunks of 2,048 and one of 904. Strings longer than DuckDB's 12 inlined
+      // bytes, of lengths that change from row to row, so that a chunk holding a string of an earlier
+      // batch would show.
+      const rows = Array.from({ length: 5_000 }, (_, i) => [i, `row ${i} ${'x'.repeat(i % 37)}`, i % 3 === 0, i / 4, i % 2]);
+      await db.transaction([raw('CREATE TABLE t (n BIGINT NOT NULL, s VARCHAR NOT NULL, b BOOLEAN NOT NULL, d DOUBLE NOT NULL, k INTEGER NOT NULL)')]);
+      await db.writeTransaction(async (tx) => {
+        const appender = await tx.appender('t', ['bigint', 'varchar', 'boolean', 'double', 'integer']);
+        for (const row of rows) appender.add(row);
+        appender.close();
+      });
+      const back = await db.all<{ n: bigint | number; s: string; b: boolean; d: number; k: number }>(raw('SELECT n, s, b, d, k FROM t ORDER BY n'));
+      expect(back.map((r) => [Number(r.n), r.s, r.b, r.d, r.k])).toEqual(rows.map(([n, s, b, d, k]) => [n, s, b === true, d, k]));
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -315,8 +315,13 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
           const chunkTypes = types.map((type) => duck[CHUNK_TYPE[type]]);
           const convert = types.map((type) => TO_CHUNK[type]);
           let batch: (readonly unknown[])[] = [];
+          // One chunk, emptied before each batch: a chunk's memory is DuckDB's, freed only when V8
+          // collects its wrapper, which a heap of a few MB rarely does (a chunk per batch held 2.8 GB
+          // more at the end of a group of 3.6M links).
+          const chunk = duck.DuckDBDataChunk.create(chunkTypes);
           const send = () => {
-            const chunk = duck.DuckDBDataChunk.create(chunkTypes, batch.length);
+            chunk.reset();
+            chunk.rowCount = batch.length;
             for (let c = 0; c < types.length; c++) chunk.setColumnValues(c, batch.map((row) => convert[c]!(row[c])));
             appender.appendDataChunk(chunk);
             batch = [];
