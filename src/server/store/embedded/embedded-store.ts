@@ -349,12 +349,12 @@ class ColumnSide {
     // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
     const own = !db.inTransaction;
     if (own) db.exec('BEGIN IMMEDIATE');
-    // The refresh reads each domain's links once and appends rollup rows in key order: SQLite's
-    // cache is kept small meanwhile, and the memory it gives back is DuckDB's to use (a load's
-    // 1 GiB cache held while DuckDB worked on one target of 3.6M links: a peak of 4.8 GB, 4.1 GB
-    // with 256 MiB; bench/RESULTS.md).
+    // The refresh reads each domain's links once and appends rollup rows in key order: a load's
+    // larger SQLite cache (in KiB, negative) is made small meanwhile, and the memory it gives back
+    // is DuckDB's to use (its 1 GiB held while DuckDB worked on one target of 3.6M links: a peak of
+    // 4.8 GB, 4.1 GB with 256 MiB; bench/RESULTS.md).
     const cache = db.pragma('cache_size', { simple: true }) as number;
-    db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
+    if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
     try {
       await this.#refresh(db, domains, onProgress);
       if (own) db.exec('COMMIT');
