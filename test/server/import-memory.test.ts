@@ -2,9 +2,10 @@
  * The memory the embedded store's column side (DuckDB) may take, as docs/importing.md ("Large files
  * and interrupted imports") and `import --help` say it: opened for writing, 2 GiB or a quarter of
  * the machine's memory, whichever is less; opened read-only to serve, half the machine's memory;
- * `columns.memoryLimit` (`import --memory-limit`) wins. A load that needs more than its limit is a
- * StoreError `out_of_memory` and writes nothing; the command says so and exits with 1. Expected
- * values are DuckDB's own display of the sizes, worked out by hand (300 MB = 286.1 MiB).
+ * `columns.memoryLimit` (`import --memory-limit`, `seed --memory-limit`) wins. A load that needs
+ * more than its limit is a StoreError `out_of_memory` and writes nothing; the command says so and
+ * exits with 1. Expected values are DuckDB's own display of the sizes, worked out by hand (300 MB =
+ * 286.1 MiB).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
@@ -131,7 +132,7 @@ describe('import --memory-limit', () => {
     const result = await runCli(['import', large, '--db', file, '--memory-limit', '128MiB']);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(`${file}: The column file's rollups needed more memory than DuckDB may use (128MiB); nothing was changed.`);
-    expect(result.stderr).toContain('import --memory-limit SIZE');
+    expect(result.stderr).toContain('Give it more: --memory-limit SIZE on import or seed');
     expect(result.stderr).not.toMatch(/internal error|Possible solutions|\n\s+at /);
     const store = await openEmbeddedStore({ file, readers: 1 });
     try {
@@ -157,5 +158,35 @@ describe('import --memory-limit', () => {
     const result = await runCli(['import', records, '--database-url', `sqlite:${newFile()}`, '--memory-limit', '1GB']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--memory-limit is the embedded store's \(--db FILE\)/);
+  });
+});
+
+describe('seed --memory-limit', () => {
+  it('says when the seed needs more, exits with 1, writes nothing, and a seed within its limit then goes through', async () => {
+    // The sample's 20,000 links need more than 128 MiB, like the import's above.
+    const file = newFile();
+    const failed = await runCli(['seed', '--links', '20000', '--db', file, '--memory-limit', '128MiB']);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain(`${file}: The column file's rollups needed more memory than DuckDB may use (128MiB); nothing was changed.`);
+    expect(failed.stderr).toContain('Give it more: --memory-limit SIZE on import or seed');
+    expect(failed.stderr).not.toMatch(/internal error|Possible solutions|\n\s+at /);
+    // Nothing written: the next seed of the same file is not told it already holds links.
+    const seeded = await runCli(['seed', '--links', '2000', '--db', file, '--memory-limit', '512MiB']);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    const store = await openEmbeddedStore({ file, readers: 1 });
+    try {
+      expect(store.db.prepare('SELECT count(*) AS n FROM links').get()).toEqual({ n: 2_000 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a size it cannot read, and a store other than the embedded one, as usage errors', async () => {
+    const unreadable = await runCli(['seed', '--links', '100', '--db', newFile(), '--memory-limit', 'lots']);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/--memory-limit must be a size of at least 128MiB, such as 512MB, 2GB or 1\.5GiB; got "lots"/);
+    const sqlite = await runCli(['seed', '--links', '100', '--database-url', `sqlite:${newFile()}`, '--memory-limit', '1GB']);
+    expect(sqlite.code).toBe(2);
+    expect(sqlite.stderr).toMatch(/--memory-limit is the embedded store's \(--db FILE\)/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The database options the server's commands (`serve`, `seed`, `import`) share: `--db` and
  * `--database-url`, their help lines, and opening the store they name, with a message (not a
- * stack) when a package is missing or the database cannot be reached.
+ * stack) when a package is missing or the database cannot be reached; and the loads' (`seed`,
+ * `import`) `--memory-limit`, and their message when the store cannot do a load.
  *
  * @module
  * @internal
@@ -9,6 +10,7 @@
 import {
   DATABASE_URL_ENV,
   isMissingDependencyError,
+  isStoreError,
   isStoreUnavailable,
   loadDepsFor,
   openStoreAt,
@@ -98,4 +100,49 @@ export async function openStoreOrExplain(
     io.stderr.write(`${describeLocation(location)}: ${error.message}\n`);
     return undefined;
   }
+}
+
+/** The loads' option `--memory-limit SIZE`. @internal */
+export const MEMORY_LIMIT_OPTION = { 'memory-limit': { type: 'string' } } as const satisfies OptionTable;
+
+/** The help lines of `--memory-limit`, for a command that loads (`what`: "the import", "the seed"). @internal */
+export const memoryLimitHelp = (what: string): string => `  --memory-limit SIZE  the embedded store's column side (DuckDB) during ${what}, such as 1GB or
+                       512MB; past it, its working tables spill to files beside FILE.duckdb
+                       (default 2GiB, or a quarter of the machine's memory when less)`;
+
+/** Bytes per unit of a memory size, as DuckDB reads them (KB = 1,000 bytes, KiB = 1,024). */
+const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/**
+ * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
+ * rollups of 2,000 links, not those of 5,000 (a group of 250,000 needs 512 MiB; docs/importing.md).
+ */
+const MIN_MEMORY_BYTES = 128 * 2 ** 20;
+
+/**
+ * `--memory-limit`, checked (a size of at least 128 MiB, and the embedded store), as DuckDB takes
+ * it; `undefined` when not given.
+ *
+ * @internal
+ */
+export function memoryLimitOption(values: ParsedArgs['values'], kind: StoreLocation['kind']): string | undefined {
+  const value = stringOption(values, 'memory-limit');
+  if (value === undefined) return undefined;
+  if (kind !== 'embedded') throw new UsageError('--memory-limit is the embedded store\'s (--db FILE): SQLite, PostgreSQL and ClickHouse manage their own memory.');
+  const size = /^(\d+(?:\.\d+)?)\s*([KMGT]i?B)$/i.exec(value.trim());
+  const bytes = size ? Number(size[1]) * MEMORY_UNITS[size[2]!.toLowerCase()]! : NaN;
+  if (!(bytes >= MIN_MEMORY_BYTES)) throw new UsageError(`--memory-limit must be a size of at least 128MiB, such as 512MB, 2GB or 1.5GiB; got ${JSON.stringify(value)}.`);
+  return `${size![1]}${size![2]}`;
+}
+
+/**
+ * A load's error that the store cannot do it (out of memory for the column file, a store opened
+ * read-only), said plainly on stderr, not as a bug: returns `true`; any other error, `false`.
+ *
+ * @internal
+ */
+export function explainStoreError(io: Pick<CliIo, 'stderr'>, location: StoreLocation, error: unknown): boolean {
+  if (!isStoreError(error)) return false;
+  io.stderr.write(`\n${describeLocation(location)}: ${error.message}\n`);
+  return true;
 }

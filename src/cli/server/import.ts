@@ -9,7 +9,7 @@
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import {
-  describeLocation, EXPORT_FORMAT_NAMES, isStoreError, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainInput, type DomainParser, type ExportFormatName,
+  describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainInput, type DomainParser, type ExportFormatName,
   type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store, type StoreLocation,
 } from '../../server/index.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
@@ -17,7 +17,17 @@ import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionT
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';
-import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import {
+  DATABASE_OPTIONS,
+  databaseOptionsHelp,
+  explainStoreError,
+  loadDepsOrExplain,
+  locationOf,
+  MEMORY_LIMIT_OPTION,
+  memoryLimitHelp,
+  memoryLimitOption,
+  openStoreOrExplain,
+} from './database.js';
 
 /** Rejected lines printed on stderr before the rest are only counted (all go to --rejects). */
 const SHOWN_REJECTS = 20;
@@ -53,16 +63,14 @@ ${databaseOptionsHelp(undefined)}
   --seen-at TIME       first and last seen time of the links of exports without dates (Screaming
                        Frog), YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
   --batch N            records per write (default 2000)
-  --memory-limit SIZE  the embedded store's column side (DuckDB) during the import, such as 1GB or
-                       512MB; past it, its working tables spill to files beside FILE.duckdb
-                       (default 2GiB, or a quarter of the machine's memory when less)
+${memoryLimitHelp('the import')}
   --template F         print a one-record file in format F (ndjson or csv) to start from, and exit
 
 Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or a file unreadable; 2 usage.
 `;
 
 const OPTIONS = {
-  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, 'seen-at': { type: 'string' }, batch: { type: 'string' }, 'memory-limit': { type: 'string' },
+  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, 'seen-at': { type: 'string' }, batch: { type: 'string' }, ...MEMORY_LIMIT_OPTION,
   template: { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies OptionTable;
@@ -103,7 +111,7 @@ export const importCommand: Command = {
     }
     // Never the sample by default: serve --sample makes it, and may make it again (issue 29).
     const location = locationOf(o, io.env, undefined, 'import');
-    const memoryLimit = memoryLimitOption(stringOption(o, 'memory-limit'), location.kind);
+    const memoryLimit = memoryLimitOption(o, location.kind);
     const deps = await loadDepsOrExplain(io, 'import', location);
     if (!deps) return EXIT.failure;
     const store = await openStoreOrExplain(io, location, deps.tldts, memoryLimit === undefined ? {} : { memoryLimit });
@@ -115,9 +123,7 @@ export const importCommand: Command = {
       const atomic = location.kind === 'embedded' || location.kind === 'sqlite';
       return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location), seenAt, domainOf, atomic });
     } catch (error) {
-      // The store cannot do it (out of memory for the column file, a store opened read-only): said plainly, not as a bug.
-      if (!isStoreError(error)) throw error;
-      io.stderr.write(`\n${describeLocation(location)}: ${error.message}\n`);
+      if (!explainStoreError(io, location, error)) throw error;
       return EXIT.failure;
     } finally {
       await store.close();
@@ -125,25 +131,6 @@ export const importCommand: Command = {
     }
   },
 };
-
-/** Bytes per unit of a memory size, as DuckDB reads them (KB = 1,000 bytes, KiB = 1,024). */
-const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
-
-/**
- * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
- * rollups of 2,000 links, not those of 5,000 (a group of 250,000 needs 512 MiB; docs/importing.md).
- */
-const MIN_MEMORY_BYTES = 128 * 2 ** 20;
-
-/** `--memory-limit`, checked (a size of at least 128 MiB, and the embedded store), as DuckDB takes it. */
-function memoryLimitOption(value: string | undefined, kind: StoreLocation['kind']): string | undefined {
-  if (value === undefined) return undefined;
-  if (kind !== 'embedded') throw new UsageError('--memory-limit is the embedded store\'s (--db FILE): SQLite, PostgreSQL and ClickHouse manage their own memory.');
-  const size = /^(\d+(?:\.\d+)?)\s*([KMGT]i?B)$/i.exec(value.trim());
-  const bytes = size ? Number(size[1]) * MEMORY_UNITS[size[2]!.toLowerCase()]! : NaN;
-  if (!(bytes >= MIN_MEMORY_BYTES)) throw new UsageError(`--memory-limit must be a size of at least 128MiB, such as 512MB, 2GB or 1.5GiB; got ${JSON.stringify(value)}.`);
-  return `${size![1]}${size![2]}`;
-}
 
 /** The registrable domain of a host (the host itself when it has none), remembered: a file meets the same hosts again and again. */
 function registrableDomains(parser: DomainParser): (host: string) => string {

@@ -8,10 +8,20 @@ import { existsSync, rmSync } from 'node:fs';
 import { describeLocation, filesOf } from '../../server/index.js';
 import { dateOption, integerOption, parseCommandArgs, type OptionTable } from '../args.js';
 import { EXIT, type Command } from '../command.js';
-import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import {
+  DATABASE_OPTIONS,
+  databaseOptionsHelp,
+  explainStoreError,
+  loadDepsOrExplain,
+  locationOf,
+  MEMORY_LIMIT_OPTION,
+  memoryLimitHelp,
+  memoryLimitOption,
+  openStoreOrExplain,
+} from './database.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
 
-const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force]
+const HELP = `Usage: backlink-query seed [--links N] [--seed S] [--db FILE | --database-url URL] [--now DATE] [--force] [--memory-limit SIZE]
 
 Writes a deterministic sample link graph and keyword metrics into the store, through the same bulk
 path as \`import\`. The same --links, --seed and --now always give the same data.
@@ -22,10 +32,11 @@ Options:
 ${databaseOptionsHelp(DEFAULT_SAMPLE_DB)}
   --now DATE           the date the data is "as of" (default: today, 00:00 UTC)
   --force              replace the files of --db or sqlite:FILE if they already hold links
+${memoryLimitHelp('the seed')}
 `;
 
 const OPTIONS = {
-  links: { type: 'string' }, seed: { type: 'string' }, ...DATABASE_OPTIONS, now: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' },
+  links: { type: 'string' }, seed: { type: 'string' }, ...DATABASE_OPTIONS, now: { type: 'string' }, force: { type: 'boolean' }, ...MEMORY_LIMIT_OPTION, help: { type: 'boolean' },
 } as const satisfies OptionTable;
 
 /** The `seed` command. @internal */
@@ -41,12 +52,13 @@ export const seedCommand: Command = {
     const seed = integerOption(values, 'seed', 0) ?? 1;
     const now = dateOption(values, 'now');
     const location = locationOf(values, io.env, DEFAULT_SAMPLE_DB);
+    const memoryLimit = memoryLimitOption(values, location.kind);
     const deps = await loadDepsOrExplain(io, 'seed', location);
     if (!deps) return EXIT.failure;
     if (values['force'] && existsSync(filesOf(location)[0] ?? '')) {
       for (const file of filesOf(location)) rmSync(file, { force: true });
     }
-    const store = await openStoreOrExplain(io, location, deps.tldts);
+    const store = await openStoreOrExplain(io, location, deps.tldts, memoryLimit === undefined ? {} : { memoryLimit });
     if (!store) return EXIT.unavailable;
     try {
       if (await store.hasLinks()) {
@@ -57,6 +69,9 @@ export const seedCommand: Command = {
       await seedWithProgress(store, deps.tldts, io, { links, seed, now });
       io.stdout.write(`${describeLocation(location)}\n`);
       return EXIT.ok;
+    } catch (error) {
+      if (!explainStoreError(io, location, error)) throw error;
+      return EXIT.failure;
     } finally {
       await store.close();
     }

@@ -364,7 +364,7 @@ class ColumnSide {
       throw new StoreError(
         'out_of_memory',
         `The column file's rollups needed more memory than DuckDB may use (${this.memoryLimit}); nothing was changed. ` +
-          'Give it more: import --memory-limit SIZE (in code, the embedded store\'s columns.memoryLimit).',
+          'Give it more: --memory-limit SIZE on import or seed (in code, the embedded store\'s columns.memoryLimit).',
         { cause: error },
       );
     } finally {
