@@ -120,19 +120,19 @@ const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1
 const MIN_MEMORY_BYTES = 128 * 2 ** 20;
 
 /**
- * `--memory-limit`, checked (a size of at least 128 MiB, and the embedded store), as DuckDB takes
- * it; `undefined` when not given.
+ * The options of a load's store from `--memory-limit`, checked (a size of at least 128 MiB, and the
+ * embedded store), as DuckDB takes it: none when it is not given.
  *
  * @internal
  */
-export function memoryLimitOption(values: ParsedArgs['values'], kind: StoreLocation['kind']): string | undefined {
+export function loadStoreOptions(values: ParsedArgs['values'], kind: StoreLocation['kind']): { readonly memoryLimit?: string } {
   const value = stringOption(values, 'memory-limit');
-  if (value === undefined) return undefined;
+  if (value === undefined) return {};
   if (kind !== 'embedded') throw new UsageError('--memory-limit is the embedded store\'s (--db FILE): SQLite, PostgreSQL and ClickHouse manage their own memory.');
   const size = /^(\d+(?:\.\d+)?)\s*([KMGT]i?B)$/i.exec(value.trim());
   const bytes = size ? Number(size[1]) * MEMORY_UNITS[size[2]!.toLowerCase()]! : NaN;
   if (!(bytes >= MIN_MEMORY_BYTES)) throw new UsageError(`--memory-limit must be a size of at least 128MiB, such as 512MB, 2GB or 1.5GiB; got ${JSON.stringify(value)}.`);
-  return `${size![1]}${size![2]}`;
+  return { memoryLimit: `${size![1]}${size![2]}` };
 }
 
 /**

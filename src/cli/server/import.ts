@@ -25,7 +25,7 @@ import {
   locationOf,
   MEMORY_LIMIT_OPTION,
   memoryLimitHelp,
-  memoryLimitOption,
+  loadStoreOptions,
   openStoreOrExplain,
 } from './database.js';
 
@@ -111,10 +111,10 @@ export const importCommand: Command = {
     }
     // Never the sample by default: serve --sample makes it, and may make it again (issue 29).
     const location = locationOf(o, io.env, undefined, 'import');
-    const memoryLimit = memoryLimitOption(o, location.kind);
+    const storeOptions = loadStoreOptions(o, location.kind);
     const deps = await loadDepsOrExplain(io, 'import', location);
     if (!deps) return EXIT.failure;
-    const store = await openStoreOrExplain(io, location, deps.tldts, memoryLimit === undefined ? {} : { memoryLimit });
+    const store = await openStoreOrExplain(io, location, deps.tldts, storeOptions);
     if (!store) return EXIT.unavailable;
     const rejectsPath = stringOption(o, 'rejects');
     const rejectsFile = rejectsPath === undefined ? undefined : createWriteStream(rejectsPath);

@@ -16,7 +16,7 @@ import {
   locationOf,
   MEMORY_LIMIT_OPTION,
   memoryLimitHelp,
-  memoryLimitOption,
+  loadStoreOptions,
   openStoreOrExplain,
 } from './database.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
@@ -52,13 +52,13 @@ export const seedCommand: Command = {
     const seed = integerOption(values, 'seed', 0) ?? 1;
     const now = dateOption(values, 'now');
     const location = locationOf(values, io.env, DEFAULT_SAMPLE_DB);
-    const memoryLimit = memoryLimitOption(values, location.kind);
+    const storeOptions = loadStoreOptions(values, location.kind);
     const deps = await loadDepsOrExplain(io, 'seed', location);
     if (!deps) return EXIT.failure;
     if (values['force'] && existsSync(filesOf(location)[0] ?? '')) {
       for (const file of filesOf(location)) rmSync(file, { force: true });
     }
-    const store = await openStoreOrExplain(io, location, deps.tldts, memoryLimit === undefined ? {} : { memoryLimit });
+    const store = await openStoreOrExplain(io, location, deps.tldts, storeOptions);
     if (!store) return EXIT.unavailable;
     try {
       if (await store.hasLinks()) {

@@ -149,7 +149,7 @@ export class Ledger {
       const writes = this.#writes;
       const between = this.#writing === undefined;
       const stored = (await this.#store.balance(keyId)) ?? 0;
-      if (between && writes === this.#writes && !this.#writing) {
+      if (between && writes === this.#writes) {
         state.stored = stored;
         return;
       }
