@@ -12,7 +12,8 @@
  * Then, in both, every rollup of the embedded store in one group (`computeRollups`) and the ranked links
  * (`rankedLinks`). Left out of both, so both are below what a real import would take: a link's identity
  * against links stored before (the upsert), the domain records beside the links, and reading the rollups
- * by key anywhere but DuckDB. The reader's own time, and with `linkRow`, are printed first.
+ * by key anywhere but DuckDB. The reader's own time, and with `linkRow`, are printed first. Each time is
+ * wall time, then the CPU time of the whole process (DuckDB's threads included): what two cores must share.
  *
  *   node --import tsx bench/import-file.ts 1000000 ndjson /tmp/m1.ndjson
  *   node --import tsx bench/import-columns-floor.ts /tmp/m1.ndjson
@@ -32,17 +33,26 @@ import { raw, sql } from '../src/server/store/sql/fragment.js';
 const [file] = process.argv.slice(2);
 if (!file) throw new TypeError('usage: bench/import-columns-floor.ts FILE.ndjson');
 const tldts = await loadParser();
-const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1).padStart(6);
+/** An instant: wall time and the CPU time of the whole process (every thread, DuckDB's among them), in ms. */
+const mark = () => {
+  const { user, system } = process.cpuUsage();
+  return { wall: performance.now(), cpu: (user + system) / 1000 };
+};
+/** Wall and CPU seconds since an instant. */
+const since = (from: ReturnType<typeof mark>) => {
+  const now = mark();
+  return `${((now.wall - from.wall) / 1000).toFixed(1).padStart(6)} s (CPU ${((now.cpu - from.cpu) / 1000).toFixed(1).padStart(5)} s)`;
+};
 const records = () => readImportFile(createReadStream(file), { format: 'ndjson', onReject: () => undefined });
 
 for (const derive of [false, true]) {
-  const started = performance.now();
+  const started = mark();
   let count = 0;
   for await (const batch of records()) {
     count += batch.rows.length;
     if (derive && batch.kind === 'links') for (const row of batch.rows) linkRow(row, tldts);
   }
-  console.log(`${seconds(started)} s  ${count.toLocaleString('en-US')} records ${derive ? 'read, checked and given their stored form (linkRow)' : "read and checked by the import's reader"}, nothing written`);
+  console.log(`${since(started)}  ${count.toLocaleString('en-US')} records ${derive ? 'read, checked and given their stored form (linkRow)' : "read and checked by the import's reader"}, nothing written`);
 }
 
 /** Where each of `stage_links`' columns is in a stored link's values (`id` is counted). */
@@ -95,11 +105,11 @@ for (const [name, stage] of [
   const columnsFile = join(tmpdir(), `bq-columns-floor-${process.pid}.duckdb`);
   const store = await openDuckdbConnection(columnsFile, { memoryLimit: '2GiB', readers: 1 });
   console.log(`${name}:`);
-  const started = performance.now();
+  const started = mark();
   let at = started;
   const step = (what: string) => {
-    console.log(`${seconds(at)} s  ${what}`);
-    at = performance.now();
+    console.log(`${since(at)}  ${what}`);
+    at = mark();
   };
   try {
     await store.transaction(columnTables().map(raw));
@@ -118,8 +128,8 @@ for (const [name, stage] of [
     await store.checkpoint();
     step('the links ranked and written (rankedLinks), the checkpoint');
     const [[links]] = (await store.columnsOf(raw('SELECT count(*) FROM links'))) as [[bigint]];
-    const total = (performance.now() - started) / 1000;
-    console.log(`${seconds(started)} s  in all: ${Number(links).toLocaleString('en-US')} links, ${Math.round(Number(links) / total).toLocaleString('en-US')} links/s`);
+    const total = (performance.now() - started.wall) / 1000;
+    console.log(`${since(started)}  in all: ${Number(links).toLocaleString('en-US')} links, ${Math.round(Number(links) / total).toLocaleString('en-US')} links/s`);
   } finally {
     await store.close();
     for (const suffix of ['', '.wal']) rmSync(`${columnsFile}${suffix}`, { force: true });
