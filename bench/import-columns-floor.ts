@@ -76,14 +76,14 @@ async function stageInJavaScript(tx: DuckdbWriter): Promise<void> {
   }
 }
 
-const JSON_TYPE = { string: 'VARCHAR', timestamp: 'VARCHAR', integer: 'BIGINT', number: 'DOUBLE', boolean: 'BOOLEAN' } as const;
-const FIELDS = Object.entries(backlinkRecord as Record<string, { type: keyof typeof JSON_TYPE }>).filter(([name]) => name !== 'is_new');
+/** The record's own fields among `stage_links`' columns, with their DuckDB types (an append type is a DuckDB type name). */
+const FIELDS = STAGE_LINK_COLUMNS.filter((column) => column.name in backlinkRecord);
 const HOST = `lower(regexp_extract(target_url, '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#:]+)', 1))`;
 const PATH = `coalesce(nullif(regexp_extract(target_url, '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+([^?#]*)', 1), ''), '/')`;
 
 /** Fills `stage_links` from the file in DuckDB alone: `read_json`, the stored columns in SQL. */
 async function stageInDuckdb(tx: DuckdbWriter): Promise<void> {
-  const columns = `{${FIELDS.map(([name, spec]) => `${name}: '${JSON_TYPE[spec.type]}'`).join(', ')}}`;
+  const columns = `{${FIELDS.map((column) => `${column.name}: '${column.type.toUpperCase()}'`).join(', ')}}`;
   await tx.run(sql`CREATE TEMP TABLE raw_links AS SELECT *, ${raw(HOST)} AS host_, ${raw(PATH)} AS path_ FROM read_json(${file}, format = 'newline_delimited', columns = ${raw(columns)})`);
   const hosts: string[] = [];
   for await (const [names] of tx.chunksOf(raw('SELECT DISTINCT host_ FROM raw_links'))) hosts.push(...(names as string[]));
@@ -91,7 +91,7 @@ async function stageInDuckdb(tx: DuckdbWriter): Promise<void> {
   await tx.append('temp.host_domains', ['varchar', 'varchar'], hosts.map((host) => [host, tldts.getDomain(host) ?? host]));
   await tx.run(
     raw(
-      `INSERT INTO stage_links SELECT row_number() OVER () AS id, ${FIELDS.map(([name]) => `r.${name}`).join(', ')}, d.domain, r.host_, r.path_, ` +
+      `INSERT INTO stage_links SELECT row_number() OVER () AS id, ${FIELDS.map((column) => `r.${column.name}`).join(', ')}, d.domain, r.host_, r.path_, ` +
         `CASE WHEN len(string_split(r.ip_address, '.')) = 4 THEN array_to_string(string_split(r.ip_address, '.')[1:3], '.') ELSE r.ip_address END ` +
         'FROM raw_links r JOIN host_domains d ON d.host = r.host_',
     ),
@@ -121,8 +121,10 @@ for (const [name, stage] of [
     });
     step('the links staged, with their referring domains');
     await store.writeTransaction(async (tx) => {
-      for (const statement of computeRollups()) await tx.run(raw(statement));
-      step('every rollup (computeRollups, one group)');
+      for (const statement of computeRollups()) {
+        await tx.run(raw(statement));
+        step(`rollup ${/TEMP TABLE new_(\w+)/.exec(statement)?.[1] ?? '?'} (computeRollups, one group)`);
+      }
       for (const statement of ["SET disabled_optimizers = 'join_order'", `INSERT INTO links ${rankedLinks('stage_links')}`, 'RESET disabled_optimizers']) await tx.run(raw(statement));
     });
     await store.checkpoint();

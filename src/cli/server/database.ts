@@ -115,7 +115,7 @@ const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1
 
 /**
  * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
- * rollups of 2,000 links, not those of 5,000 (a group of 250,000 needs 512 MiB; docs/importing.md).
+ * rollups of 30 links, not those of 300; 2,000 need up to 160 MiB (docs/importing.md).
  */
 const MIN_MEMORY_BYTES = 128 * 2 ** 20;
 

@@ -210,7 +210,7 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
  * the machine's memory when that is less. A load's working tables grow with its file; past this
  * they spill to temporary files beside the column file, so that a load's memory is bounded whatever
  * the size of its file (bench/RESULTS.md, "Import, 1M lines": 1M lines peak at 3.0 GB, 2M at 3.1 GB;
- * a group is a whole domain, and one of 3.6M links peaks at 4.1 GB).
+ * a group is a whole domain, and one of 3.6M links peaked at 3.6-4.1 GB).
  * @internal
  */
 export const loadMemoryLimit = (): string => `${Math.max(64, Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)))}MiB`;
