@@ -8,29 +8,12 @@
  * @module
  */
 
-/** One deliberate bug. */
-export interface Mutant {
-  /** A short stable name (`--only` takes it). */
-  readonly name: string;
-  readonly area: 'filter core' | 'dialects' | 'pricing' | 'ordering' | 'wire' | 'clock' | 'client' | 'plans' | 'abandoned calls' | 'ledger';
-  /** File under the repository root. */
-  readonly file: string;
-  /** Source text replaced, exactly once. */
-  readonly find: string;
-  readonly replace: string;
-  /** Test files run against the mutant; any failure means it was caught. */
-  readonly tests: readonly string[];
-  /**
-   * vitest project (`all`, `unit` and `server-embedded` unless the mutant is about another), or several: a mutant in
-   * code every store shares runs its tests on each store's project, so each store must catch it.
-   */
-  readonly project?: string | readonly string[];
-  /**
-   * Set only for a mutant no test can catch because it changes nothing observable: why. A
-   * survivor without a reason fails the run.
-   */
-  readonly survives?: string;
-}
+import { IMPORT_MUTANTS } from './import-mutants.js';
+import type { Mutant } from './mutant.js';
+import { PLUGINS_MUTANTS } from './plugins-mutants.js';
+import { STORE_MUTANTS } from './store-mutants.js';
+
+export type { Mutant } from './mutant.js';
 
 const PRICES = ['test/server/prices.test.ts'];
 const ORDER = ['test/server/order.test.ts', 'test/server/paging.test.ts'];
@@ -45,7 +28,8 @@ const ABANDON = ['test/server/abandon.test.ts'];
 const LEDGER = ['test/server/ledger.test.ts'];
 const CANCEL = ['test/server/cancel-engines.test.ts'];
 
-export const MUTANTS: readonly Mutant[] = [
+/** The first list: the filter core, dialects, pricing, ordering, wire, clock, client, plans, abandoned calls, the ledger. */
+const CORE_MUTANTS: readonly Mutant[] = [
   // ---- dialects: each must be caught by that engine's differential suites (default and linguistic collation)
   {
     name: 'postgres-compare-without-collate',
@@ -514,3 +498,6 @@ export const MUTANTS: readonly Mutant[] = [
     tests: ['test/server/clickhouse-cancel.test.ts'],
   },
 ];
+
+/** Every mutant `npm run mutate` knows. */
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS];

@@ -11,7 +11,7 @@
  * - Exit code 1 when a mutant survives without a written reason (`survives` in mutants.ts), or a
  *   mutant's text is no longer in its file.
  *
- * Usage: npm run mutate [-- --only name,name] [-- --list]
+ * Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --list]
  *
  * @module
  */
@@ -31,18 +31,47 @@ const TIMEOUT_MS = 10 * 60_000;
 
 const git = async (args: string[], cwd = ROOT) => (await exec('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 })).stdout;
 
-function parseArgs(argv: string[]): { only?: Set<string>; list: boolean } {
-  let only: Set<string> | undefined;
+const USAGE = 'Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --list]';
+
+interface Selection {
+  readonly only?: ReadonlySet<string>;
+  /** Files or folders (a prefix of the mutant's file): `--file src/server/import/`. */
+  readonly files?: readonly string[];
+  readonly areas?: ReadonlySet<string>;
+  readonly list: boolean;
+}
+
+function parseArgs(argv: string[]): Selection {
+  const values = new Map<string, string[]>();
   let list = false;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--list') list = true;
-    else if (argv[i] === '--only') only = new Set((argv[++i] ?? '').split(',').filter(Boolean));
-    else if (argv[i]?.startsWith('--only=')) only = new Set(argv[i]!.slice(7).split(',').filter(Boolean));
-    else throw new Error(`Unknown argument ${argv[i]}. Usage: npm run mutate [-- --only name,name] [-- --list]`);
+    const arg = argv[i]!;
+    if (arg === '--list') {
+      list = true;
+      continue;
+    }
+    const match = /^--(only|file|area)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`Unknown argument ${arg}. ${USAGE}`);
+    const value = match[2] ?? argv[++i] ?? '';
+    values.set(match[1]!, [...(values.get(match[1]!) ?? []), ...value.split(',').filter(Boolean)]);
   }
-  if (only) for (const name of only) if (!MUTANTS.some((m) => m.name === name)) throw new Error(`No mutant named ${name}.`);
-  return { only, list };
+  const only = values.has('only') ? new Set(values.get('only')) : undefined;
+  const areas = values.has('area') ? new Set(values.get('area')) : undefined;
+  const files = values.get('file');
+  for (const name of only ?? []) if (!MUTANTS.some((m) => m.name === name)) throw new Error(`No mutant named ${name}.`);
+  for (const area of areas ?? []) if (!MUTANTS.some((m) => m.area === area)) throw new Error(`No mutant in area ${area}.`);
+  for (const file of files ?? []) if (!MUTANTS.some((m) => m.file.startsWith(file))) throw new Error(`No mutant in ${file}.`);
+  return { only, files, areas, list };
 }
+
+/** The mutants a selection names: each option given narrows the list. */
+const selected = (selection: Selection): readonly Mutant[] =>
+  MUTANTS.filter(
+    (m) =>
+      (!selection.only || selection.only.has(m.name)) &&
+      (!selection.areas || selection.areas.has(m.area)) &&
+      (!selection.files || selection.files.some((file) => m.file.startsWith(file))),
+  );
 
 /** The source with the mutant applied; throws when its text is not there exactly once. */
 function mutated(source: string, mutant: Mutant): string {
@@ -115,10 +144,11 @@ function runTests(dir: string, mutant: Pick<Mutant, 'tests' | 'project'>, env: N
 }
 
 async function main(): Promise<number> {
-  const { only, list } = parseArgs(process.argv.slice(2));
-  const mutants = MUTANTS.filter((m) => !only || only.has(m.name));
+  const selection = parseArgs(process.argv.slice(2));
+  const { list } = selection;
+  const mutants = selected(selection);
   if (list) {
-    for (const m of mutants) process.stdout.write(`${m.name.padEnd(40)} ${m.area.padEnd(12)} ${m.file}\n`);
+    for (const m of mutants) process.stdout.write(`${m.name.padEnd(44)} ${m.area.padEnd(16)} ${m.file}\n`);
     return 0;
   }
   // Every mutant's text must be in its file, and every test path must exist (vitest would quietly
