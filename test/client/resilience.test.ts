@@ -77,7 +77,7 @@ describe('retries', () => {
     server.queue(fail.reset(), fail.reset(), fail.reset());
     const error = await failure(clientWith().links(params));
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).cause).toBeDefined();
+    expect((error as NetworkError).cause).toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { name: 'SocketError', code: 'UND_ERR_SOCKET' } });
     expect(server.requests).toHaveLength(3);
   });
 

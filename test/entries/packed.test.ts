@@ -446,6 +446,6 @@ window.refused = bad.then(() => 'sent', (error) => error.name + ' ' + error.issu
       if (waited > 20_000) throw new Error('a process of npx backlink-query serve still runs 20 s after SIGTERM to npx');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await expect(fetch(baseUrl)).rejects.toThrow();
+    await expect(fetch(baseUrl)).rejects.toMatchObject({ name: 'TypeError', cause: { code: 'ECONNREFUSED' } });
   }, 30_000);
 });

@@ -80,7 +80,7 @@ describe('a session', () => {
     await session.close();
     // Standard output held protocol messages only.
     expect(session.errors()).toEqual([]);
-    expect(() => process.kill(session.pid, 0)).toThrow();
+    expect(() => process.kill(session.pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     // Written after the end of standard input closed the server (not after a signal from the transport).
     expect(session.stderr()).toContain('backlink-query mcp: serving 14 tools on stdio for http://127.0.0.1:9 (budget 500 units, at most 5,000 units a call)');
     expect(session.stderr()).toContain('backlink-query mcp: input ended; 0 units spent');

@@ -88,7 +88,7 @@ describe('filterAstArbitrary', () => {
       error = e;
     }
     expect(isFilterError(error) && error.issues[0]?.code).toBe('filter_not_allowed');
-    expect(() => filterTextArbitrary(operation)).toThrow();
+    expect(() => filterTextArbitrary(operation)).toThrow(expect.objectContaining({ name: 'FilterError', issues: [expect.objectContaining({ code: 'filter_not_allowed' })] }));
   });
 
   it('keeps texts within maxLength', () => {

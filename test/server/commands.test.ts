@@ -95,6 +95,9 @@ describe('commands as processes', () => {
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
     const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
     expect(response.status).toBe(200);
+    // One row of the sample's referring domains, at 40 units a line.
+    expect(response.headers.get('x-units-charged')).toBe('40');
+    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(1);
     serve.child.kill('SIGINT');
     expect(await serve.exit).toBe(0);
   });

@@ -45,6 +45,8 @@ describe('authentication and routing', () => {
   it('checks the key before the parameters', async () => {
     const response = await get(ctx.app, 'overview', { scope: 'bad' }, {});
     expect(response.statusCode).toBe(401);
+    // The key's error alone: none of the parameters' (url missing, scope 'bad').
+    expect(response.json().error).toMatchObject({ code: 401, retryable: false, details: [] });
   });
 
   it('404 for an unknown path, 405 with Allow for other methods on a known one', async () => {

@@ -22,7 +22,8 @@ describe('graceful shutdown', () => {
     expect((await response.json()).meta.total).toBe(5);
     await closing;
     // The store closed with the server: it answers nothing any more.
-    await expect(real.balance('tester')).rejects.toThrow();
-    await expect(fetch(`${server.url}/openapi.json`)).rejects.toThrow();
+    await expect(real.balance('tester')).rejects.toMatchObject({ name: 'StoreUnavailableError', message: 'The store is closed.' });
+    // Nothing listens on the port any more.
+    await expect(fetch(`${server.url}/openapi.json`)).rejects.toMatchObject({ name: 'TypeError', cause: { code: 'ECONNREFUSED' } });
   });
 });

@@ -17,8 +17,14 @@ describe('key configuration', () => {
     expect(parseKeys('{"keys":[{"id":"a","key":"aaaaaaaa"}]}')).toEqual([{ id: 'a', key: 'aaaaaaaa', units: 10_000_000 }]);
     expect(parseKeys('a:aaaaaaaa:7, b:bbbbbbbb')).toEqual([{ id: 'a', key: 'aaaaaaaa', units: 7 }, { id: 'b', key: 'bbbbbbbb', units: 10_000_000 }]);
   });
-  it.each([['a:short'], ['a:aaaaaaaa:-1'], ['a:aaaaaaaa:x'], [':aaaaaaaa'], ['{"keys":1}']])('rejects %s', (text) => {
-    expect(() => parseKeys(text)).toThrow();
+  it.each([
+    ['a:short', 'invalid_key', 1],
+    ['a:aaaaaaaa:-1', 'invalid_units', 1],
+    ['a:aaaaaaaa:x', 'invalid_units', 1],
+    ['b:bbbbbbbb, :aaaaaaaa', 'invalid_id', 2],
+    ['{"keys":1}', 'not_a_list', undefined],
+  ])('rejects %s as %s (key %s)', (text, code, key) => {
+    expect(() => parseKeys(text)).toThrow(expect.objectContaining({ name: 'KeyConfigError', code, key }));
   });
   it('the ring finds a key by its exact header only', () => {
     const ring = new KeyRing([{ id: 'one', keyHash: hashKey('first-key-1'), units: 1 }, { id: 'two', keyHash: hashKey('second-key-2'), units: 1 }]);

@@ -170,11 +170,13 @@ describe('over HTTP', () => {
   it('answers matrix with format=json, and score-profile with only the fields asked for', async () => {
     const matrix = await get(ctx.app, 'matrix', { urls: 'example.com,rival.com', scope: 'ROOT_DOMAIN', format: 'json' });
     expect(matrix.statusCode).toBe(200);
+    // The fixture's six referring domains of the two targets (operations.test.ts works them out).
+    expect(matrix.json().meta).toEqual({ request_id: expect.any(String), status_code: 200, success: true, urls: ['example.com', 'rival.com'], scope: 'ROOT_DOMAIN', total: 6 });
+    expect(matrix.json().data.map((row: { domain: string }) => row.domain)).toEqual(['alpha.org', 'beta.net', 'delta.de', 'epsilon.fr', 'gamma.io', 'zeta.com']);
     const profile = await get(ctx.app, 'score-profile', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: 'domains_count' });
     expect(profile.statusCode).toBe(200);
-    const rows = profile.json().data as Record<string, unknown>[];
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(Object.keys(row)).toEqual(['domains_count']);
+    // Scores 15, 25, 60 (two domains) and 80, ascending, each row with only the field asked for.
+    expect(profile.json().data).toEqual([{ domains_count: 1 }, { domains_count: 1 }, { domains_count: 2 }, { domains_count: 1 }]);
   });
 });
 

@@ -405,6 +405,7 @@ describe('wire compatibility', () => {
     expect(call.headers.get('x-units-charged')).toBe(String(before - (await read({ headers: headers(POOR) }))));
     const unauthorized = await fetch(at('/_api/apis/v4/units/v1/balance'));
     expect(unauthorized.status).toBe(401);
+    expect((await unauthorized.json()).error).toMatchObject({ code: 401, retryable: false, details: [] });
   });
 
   it('the balance refuses a parameter it does not take, as an operation does; the key is not one', async () => {
@@ -456,7 +457,7 @@ describe('calls abandoned by the client', () => {
       const pending = fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers(), signal: controller.signal });
       await inside;
       controller.abort();
-      await expect(pending).rejects.toThrow();
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
       await new Promise((resolve) => setTimeout(resolve, 50)); // the server sees the socket close
       release();
       await new Promise((resolve) => setTimeout(resolve, 100)); // the handler finishes
@@ -464,6 +465,7 @@ describe('calls abandoned by the client', () => {
       // The same call, waited for, costs 45 units (overview: 45 per request).
       const done = await fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers() });
       expect(done.status).toBe(200);
+      expect(done.headers.get('x-units-charged')).toBe('45');
       await expect.poll(() => real.balance('tester')).toBe(before! - 45);
     } finally {
       await own.close();

@@ -110,7 +110,7 @@ describe('grammar/filter.ebnf', () => {
 
   it.each(syntax.map((r) => [r.name, r] as const))('rule %s has the structure, sub-rules and tokens of the parser rule', (_, rule) => {
     const parserRule = gast.find((r) => nameOf(r) === camel(rule.name));
-    expect(parserRule, `no parser rule ${camel(rule.name)}`).toBeDefined();
+    expect(parserRule && nameOf(parserRule), `no parser rule ${camel(rule.name)}`).toBe(camel(rule.name));
     const definition = (parserRule as { definition: ISerializedGast[] }).definition;
     expect(fromEbnf(withoutEof(rule))).toEqual(seq(definition.map(fromGast) as Expr[]));
   });
@@ -136,7 +136,7 @@ describe('grammar/filter.ebnf', () => {
 
   it.each(['AND', 'OR', 'NOT', 'LIKE', 'TRUE', 'FALSE'])('spells keyword %s in any mix of case, as the lexer does', (word) => {
     const rule = lexical.get(word);
-    expect(rule, `${word} is defined`).toBeDefined();
+    expect(lexical.has(word), `${word} is defined`).toBe(true);
     const letters = rule!.body.t === 'seq' ? rule!.body.items : [rule!.body];
     expect(letters.map((l) => terminalsIn(l).sort().join(''))).toEqual([...word].map((c) => `${c}${c.toLowerCase()}`));
     const token = tokens.allTokens.find((tok) => tok.name === word)!;

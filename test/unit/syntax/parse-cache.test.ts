@@ -121,7 +121,10 @@ describe('safeParseFilter with cache: true', () => {
 
   it('still checks the options first: an unknown operation throws, cached or not', () => {
     expect(() => safeParseFilter('a = 1', { operation: 'linkz', cache: true })).toThrow(/did you mean links/);
-    expect(() => safeParseFilter('a = 1', { operation: 'matrix', targets: 9, cache: true })).toThrow();
+    // The interface's matrix takes up to 6 targets.
+    expect(() => safeParseFilter('a = 1', { operation: 'matrix', targets: 9, cache: true })).toThrow(
+      expect.objectContaining({ name: 'ParameterError', message: 'The number of targets must be an integer from 1 to 6.' }),
+    );
   });
 
   it('does not keep texts over 4,096 characters', () => {
