@@ -5,8 +5,9 @@
  *
  * - The copy is a git worktree of HEAD in the system temp folder, with the working tree's
  *   uncommitted changes and untracked files applied, and `node_modules` linked.
- * - PostgreSQL and MariaDB are started once (scripts/engines/*.sh) and handed to every vitest run
- *   through `BQ_POSTGRES_URL` / `BQ_MYSQL_URL`.
+ * - The database servers the selected mutants' tests need (test/setup/engine-selection.ts) are
+ *   started once (scripts/engines/*.sh) and handed to every vitest run through their URL variables
+ *   (`BQ_POSTGRES_URL`, `BQ_MYSQL_URL`, `BQ_CLICKHOUSE_URL`, `BQ_CLICKHOUSE_CLUSTER_URL`).
  * - First the named tests run on the unmutated copy: a failure there stops the run.
  * - Exit code 1 when a mutant survives without a written reason (`survives` in mutants.ts), or a
  *   mutant's text is no longer in its file.
@@ -16,12 +17,13 @@
  * @module
  */
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { makeBaseDir, startServer, runScript, type RunningServer } from '../../test/setup/engine-processes.js';
+import { makeBaseDir, startServer, runScript, SERVERS, type RunningServer, type ServerName } from '../../test/setup/engine-processes.js';
+import { enginesOfFile } from '../../test/setup/engine-selection.js';
 import { MUTANTS, type Mutant } from './mutants.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -114,6 +116,19 @@ interface RunResult {
 const projectsOf = (mutant: Pick<Mutant, 'project'>): readonly string[] =>
   mutant.project === undefined ? ['all', 'unit', 'server-embedded'] : typeof mutant.project === 'string' ? [mutant.project] : mutant.project;
 
+/** The test files under a test path (a file, or a folder of them), from the repository root. */
+const testFiles = (path: string): string[] =>
+  statSync(join(ROOT, path)).isDirectory()
+    ? readdirSync(join(ROOT, path), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => `${path}/${name}`)
+    : [path];
+
+/** The database servers the mutants' tests need in their projects (test/setup/engine-selection.ts decides, as for any run). */
+function enginesOf(mutants: readonly Mutant[]): ServerName[] {
+  const names = new Set<ServerName>();
+  for (const mutant of mutants) for (const path of mutant.tests) for (const file of testFiles(path)) for (const project of projectsOf(mutant)) for (const name of enginesOfFile(file, project)) names.add(name);
+  return [...names];
+}
+
 /** Runs vitest on `tests` in the copy; never throws. */
 function runTests(dir: string, mutant: Pick<Mutant, 'tests' | 'project'>, env: NodeJS.ProcessEnv): Promise<RunResult> {
   const started = Date.now();
@@ -163,11 +178,13 @@ async function main(): Promise<number> {
   const servers: RunningServer[] = [];
   const log = (line: string) => void process.stderr.write(`[mutate] ${line}\n`);
   try {
-    await runScript('install.sh', []);
-    const [postgres, mysql] = await Promise.all([startServer('postgres', base.dir), startServer('mysql', base.dir)]);
-    servers.push(postgres, mysql);
-    const env = { BQ_POSTGRES_URL: postgres.url, BQ_MYSQL_URL: mysql.url };
-    log(`copy of the working tree in ${copy.dir}; PostgreSQL ${postgres.url}, MariaDB ${mysql.url}`);
+    // The servers the selected mutants' tests need, started once for every vitest run (each run
+    // would otherwise start its own: test/setup/global-setup.ts uses the ones these URLs name).
+    const needed = enginesOf(mutants);
+    if (needed.length > 0) await runScript('install.sh', []);
+    servers.push(...(await Promise.all(needed.map((name) => startServer(name, base.dir)))));
+    const env = Object.fromEntries(needed.map((name, i) => [SERVERS[name].urlEnv, servers[i]!.url]));
+    log(`copy of the working tree in ${copy.dir}; ${needed.length === 0 ? 'no database server needed' : needed.map((name, i) => `${name} ${servers[i]!.url}`).join(', ')}`);
 
     // The tests must pass without a mutant, or a "caught" would mean nothing.
     const groups = new Map<string, Set<string>>();

@@ -43,6 +43,12 @@ describe('CompetitorIndex', () => {
     expect(listed.rows[0]!.similarity).toBe(5 / 499);
   });
 
+  it('lists a similarity of exactly 0.01 and exactly 5 shared referring domains ("at least"), not 5 / 501', () => {
+    // t: 1-5; at: 1-5 and 501-995 (500 in all): 5 shared of 500, exactly 0.01; under: 1-5 and 501-996 (501): 5 / 501.
+    const index = graph({ 't.com': range(1, 5), 'at.com': [...range(1, 5), ...range(501, 995)], 'under.com': [...range(1, 5), ...range(501, 996)] });
+    expect(index.competitors('t.com', page('similarity'))).toEqual({ total: 1, rows: [{ domain: 'at.com', similarity: 0.01, common_refdomains: 5 }] });
+  });
+
   it('orders by the field, then by domain ascending (code points), and pages', () => {
     // x shares 1-5 with each of p, q, r; p and q hold 6 referrers each (5/6), r 10 (5/10).
     const index = graph({ 'x.com': range(1, 5), 'p.com': [...range(1, 5), 6], 'q.com': [...range(1, 5), 7], 'r.com': [...range(1, 5), ...range(8, 12)] });
@@ -69,5 +75,20 @@ describe('CompetitorIndex', () => {
       expect(small.competitors('a.com', page('similarity'))).toEqual(expected);
       expect(small.competitors('b.com', page('similarity'))).toEqual({ total: 1, rows: [{ domain: 'a.com', similarity: 0.625, common_refdomains: 5 }] });
     }
+  });
+
+  it('keeps lists within its bound of rows: one past it is counted again from the graph', () => {
+    const referrers = { 'a.com': range(1, 6), 'b.com': [...range(1, 5), 7, 8], 'c.com': [1, 9] };
+    const counts = (keep: number) => {
+      const index = graph(referrers, keep);
+      let counted = 0;
+      const count = index.competitorsOf.bind(index);
+      index.competitorsOf = (t, emit) => (counted++, count(t, emit));
+      for (const domain of ['a.com', 'b.com', 'a.com', 'b.com']) index.competitors(domain, page('similarity'));
+      return counted;
+    };
+    // a and b hold one row each: a bound of 2 keeps both, a bound of 1 only the last asked.
+    expect(counts(2)).toBe(2);
+    expect(counts(1)).toBe(4);
   });
 });

@@ -57,6 +57,14 @@ describe('matrixOfLists text order', () => {
     const astral = list([[2, 'a\uFFFF.org', 1, 0, '', ''], [1, 'a\u{1F600}.org', 1, 0, '', ''], [3, 'b.org', 1, 0, '', '']]);
     const domains = (l: ReferrerList) => matrixOfLists([l], { filter: null, page: page('domain', 'ASC') }).rows.map((row) => row.domain);
     expect(domains(astral)).toEqual(['a\uFFFF.org', 'a\u{1F600}.org', 'b.org']);
+    // Merged from two lists, each holding one of them: the union is numbered by code point too.
+    const one = list([[2, 'a\uFFFF.org', 1, 0, '', '']]);
+    const other = list([[1, 'a\u{1F600}.org', 1, 0, '', ''], [3, 'b.org', 1, 0, '', '']]);
+    expect(matrixOfLists([other, one], { filter: null, page: page('domain', 'ASC') }).rows.map((row) => [row.domain, row.backlinks_counts])).toEqual([
+      ['a\uFFFF.org', [0, 1]],
+      ['a\u{1F600}.org', [1, 0]],
+      ['b.org', [1, 0]],
+    ]);
     // A list that says its texts sort natively is ordered the same way (for ASCII texts).
     expect(domains({ ...first, nativeOrder: true })).toEqual(domains(first));
     expect(matrixOfLists([{ ...first, nativeOrder: true }, second], { filter: null, page: page('country', 'DESC') }).rows.map((row) => row.domain)).toEqual([
@@ -100,10 +108,11 @@ describe('a kept union, paged deep', () => {
   it('answers every page of an unfiltered order as a full sort would, and the same through a filter that keeps every row', () => {
     const union = unionOf(lists);
     expect(union.rows).toBe(expected.length);
-    for (const [field, direction] of [['matches_count', 'DESC'], ['domain_score', 'ASC'], ['country', 'DESC'], ['domain', 'DESC']] as const) {
+    // Each field in both directions, one after the other on the same union: each order keeps its own rows.
+    for (const [field, direction] of [['matches_count', 'DESC'], ['domain_score', 'ASC'], ['domain_score', 'DESC'], ['country', 'DESC'], ['country', 'ASC'], ['domain', 'DESC'], ['domain', 'ASC']] as const) {
       const all = sorted(field, direction);
-      // Offsets inside the first kept rows, then past them (the kept rows grow), then back.
-      for (const offset of [0, 990, 1_500, expected.length - 50, 100]) {
+      // Offsets inside the first kept rows (to their last row, 1,000), one past them, deeper (the kept rows grow), then back.
+      for (const offset of [0, 900, 901, 990, 1_500, expected.length - 50, 100]) {
         const p = page(field, direction, 100, offset);
         const want = { total: expected.length, rows: all.slice(offset, offset + 100) };
         expect(matrixOfUnion(union, { filter: null, page: p }), `${field} ${direction} offset ${offset}`).toEqual(want);
