@@ -20,6 +20,8 @@ const TIMEOUT = 180_000;
 const GUIDES: readonly { readonly file: string; readonly page: string; readonly heading: string }[] = [
   { file: 'docs/architecture.md', page: 'documents/Architecture.html', heading: 'Architecture: the layers of <code>src/</code>' },
   { file: 'docs/building-filters.md', page: 'documents/Building_filters_in_code.html', heading: 'Building filters in code' },
+  { file: 'docs/design-import.md', page: 'documents/Design_of_the_import.html', heading: 'Design of the import: its speed and memory, as measured' },
+  { file: 'docs/design-store.md', page: 'documents/Design_of_the_stores.html', heading: 'Design of the stores: how they are built, and what was measured' },
   { file: 'docs/completion.md', page: 'documents/Completion_while_writing_filters.html', heading: 'Completion while writing filters' },
   { file: 'docs/cli.md', page: 'documents/The_command_line.html', heading: 'The command line: <code>backlink-query</code>' },
   { file: 'docs/client.md', page: 'documents/The_typed_client.html', heading: 'The typed client' },

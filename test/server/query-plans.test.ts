@@ -3,7 +3,7 @@
  * SQLite (`EXPLAIN QUERY PLAN`) and PostgreSQL (`EXPLAIN`), read for the statements the store
  * actually runs: the server answers each call over its own routes while the store's connection
  * records what it is asked to run, and each recorded statement is explained, with its parameters,
- * on the same database. docs/scaling.md promises that a default call "reads the first `limit`
+ * on the same database. docs/design-store.md promises that a default call "reads the first `limit`
  * entries of one index range": each list table has an index in its operation's default order, tie
  * break included. An index whose tie-break runs the other way gives the same answers, but every
  * page then sorts the whole range; only a plan shows it.

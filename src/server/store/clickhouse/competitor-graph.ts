@@ -10,7 +10,7 @@
  * answered. A refresh between the question and the read makes the next call read it again.
  *
  * Why not a table of every listed pair, or a query per call: see `../sql/competitors.ts` (the pairs
- * are hundreds of millions at 10M links) and docs/scaling.md (the query per call read every
+ * are hundreds of millions at 10M links) and docs/design-store.md (the query per call read every
  * domain-level rollup row of the cluster: 650 ms at 10M links, and no answer at concurrency 10).
  *
  * @module
