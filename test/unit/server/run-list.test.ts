@@ -1,7 +1,7 @@
 /**
  * `runList` on a real SQLite database: every page, with and without a filter, in one step or keys
  * first, through a list window or not, against a plain sort of the same rows in JavaScript (the
- * field, then the hidden `_key` ascending). The windows are held to what docs/scaling.md says of
+ * field, then the hidden `_key` ascending). The windows are held to what docs/design-store.md says of
  * them ("Pages read ahead"): the first page reads the list's first 1,000 rows (or keys) and its
  * total, pages inside the window cost no query, a page past it reads a window twice as long, a
  * list read keys first reads a page's rows the first time that page is asked for; least recently
