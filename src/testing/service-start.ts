@@ -49,11 +49,11 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     await store.close();
     throw error;
   }
-  const fetch = injectFetch(app);
+  let closing: Promise<void> | undefined;
+  const fetch = injectFetch(app, () => closing !== undefined);
   const baseUrl = options.baseUrl ?? TEST_SERVICE_URL;
   const apiKey = keys[0]!.key;
   const client = createClient({ ...options.client, apiKey, baseUrl, fetch });
-  let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close().then(() => undefined));
   return { client, fetch, baseUrl, apiKey, sample, close, [Symbol.asyncDispose]: close };
 }
@@ -132,12 +132,14 @@ const NO_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * A `fetch` answered by `app.inject`: the request's method, path and query, headers and body go
  * in as they are (the URL's host as `Host`), and the status, headers and body come back as a
- * `Response`. An aborted signal rejects it, as `fetch` does.
+ * `Response`. An aborted signal rejects it, as `fetch` does; so does a closed service, with the
+ * `TypeError` a `fetch` that cannot connect rejects with.
  */
-function injectFetch(app: FastifyInstance): typeof fetch {
+function injectFetch(app: FastifyInstance, closed: () => boolean): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     request.signal.throwIfAborted();
+    if (closed()) throw new TypeError('fetch failed: the test service is closed (createTestService).');
     const url = new URL(request.url);
     const headers: Record<string, string> = { host: url.host };
     request.headers.forEach((value, name) => (headers[name] = value));
