@@ -66,7 +66,7 @@ describe("validation: 'server'", () => {
       expect((error as HttpError).details.map((d) => [d.parameter, d.rule, d.message])).toEqual([['filter', 'unknown_field', 'Unknown field domain_scor; did you mean domain_score?']]);
       expect(sentFilters).toEqual(['domain_scor = 1']);
       // The same through the service's own client.
-      const again = await service.client.links({ ...site, filter: 'domain_scor = 1' }).then(() => undefined, (e: unknown) => e);
+      const again = await service.client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_scor = 1' }).then(() => undefined, (e: unknown) => e);
       expect((again as HttpError).details.map((d) => d.rule)).toEqual(['unknown_field']);
     } finally {
       await service.close();
