@@ -13,6 +13,7 @@ import { LISTS_MUTANTS } from './lists-mutants.js';
 import type { Mutant } from './mutant.js';
 import { PLUGINS_MUTANTS } from './plugins-mutants.js';
 import { STORE_MUTANTS } from './store-mutants.js';
+import { TESTING_MUTANTS } from './testing-mutants.js';
 
 export type { Mutant } from './mutant.js';
 
@@ -501,4 +502,4 @@ const CORE_MUTANTS: readonly Mutant[] = [
 ];
 
 /** Every mutant `npm run mutate` knows. */
-export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS, ...TESTING_MUTANTS];

@@ -34,3 +34,12 @@ export {
   type RecordArbitraryOptions,
   type ValuePools,
 } from './records.js';
+export {
+  createTestService,
+  TEST_SERVICE_KEY,
+  TEST_SERVICE_URL,
+  type TestLink,
+  type TestSampleOptions,
+  type TestService,
+  type TestServiceOptions,
+} from './service.js';

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, operations, type OperationName } from '../../src/catalogue/operations.js';
 import { createClient, HttpError, isParameterError, type Client, type ValidationMode } from '../../src/client/index.js';
 import { parseFilter } from '../../src/syntax/parse.js';
-import { fail, startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
+import { createTestService } from '../../src/testing/index.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let server: FixtureServer;
 beforeAll(async () => {
@@ -27,18 +28,6 @@ const callOf = (client: Client) => (operation: OperationName, params: Params) =>
   (client.call as unknown as (op: OperationName, p: Params) => Promise<unknown>)(operation, params);
 const site = { url: 'example.com', scope: 'ROOT_DOMAIN' };
 const sent = () => server.requests.at(-1)!.query;
-
-/** The service's answer to a filter it refuses, as the reference server words it. */
-const refused = fail.status(400, {
-  meta: { request_id: 'req-400', status_code: 400, success: false },
-  error: {
-    type: 'http://127.0.0.1/errors#invalid_request',
-    code: 400,
-    message: 'The request is invalid.',
-    retryable: false,
-    details: [{ parameter: 'filter', rule: 'unknown_field', message: "links has no field \"nope\"; did you mean anchor?" }],
-  },
-});
 
 describe("validation: 'server'", () => {
   const call = () => callOf(clientWith('server'));
@@ -60,11 +49,28 @@ describe("validation: 'server'", () => {
   });
 
   it("hands a filter mistake to the service, whose 400 comes back as an HttpError naming the rule", async () => {
-    server.queue(refused);
-    const error = await call()('links', { ...site, filter: 'nope = 1' }).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).details.map((d) => [d.parameter, d.rule])).toEqual([['filter', 'unknown_field']]);
-    expect(sent().get('filter')).toBe('nope = 1');
+    // The reference server itself, in process (backlink-query/testing), answers the unchecked filter.
+    const service = await createTestService({
+      links: [{ source_url: 'https://blog.example.org/post', target_url: 'https://example.com/', anchor: 'seo' }],
+      client: { retry: false, validation: 'server' },
+    });
+    try {
+      const sentFilters: (string | null)[] = [];
+      const recording = createClient({
+        apiKey: service.apiKey, baseUrl: service.baseUrl, retry: false, validation: 'server',
+        fetch: (input, init) => (sentFilters.push(new URL(String(input)).searchParams.get('filter')), service.fetch(input, init)),
+      });
+      const error = await callOf(recording)('links', { ...site, filter: 'domain_scor = 1' }).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpError);
+      expect([(error as HttpError).status, (error as HttpError).code]).toEqual([400, 'invalid_request']);
+      expect((error as HttpError).details.map((d) => [d.parameter, d.rule, d.message])).toEqual([['filter', 'unknown_field', 'Unknown field domain_scor; did you mean domain_score?']]);
+      expect(sentFilters).toEqual(['domain_scor = 1']);
+      // The same through the service's own client.
+      const again = await service.client.links({ url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_scor = 1' }).then(() => undefined, (e: unknown) => e);
+      expect((again as HttpError).details.map((d) => d.rule)).toEqual(['unknown_field']);
+    } finally {
+      await service.close();
+    }
   });
 
   it('sends parameters as given: catalogue order, lists comma-joined, other names after them', async () => {

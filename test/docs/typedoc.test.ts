@@ -38,6 +38,7 @@ const GUIDES: readonly { readonly file: string; readonly page: string; readonly 
   { file: 'docs/scaling.md', page: 'documents/The_service_at_scale.html', heading: 'The service at scale: the store, rollups, columns, PostgreSQL and bulk loads' },
   { file: 'docs/server.md', page: 'documents/The_reference_server.html', heading: 'The reference server' },
   { file: 'docs/sql.md', page: 'documents/Filters_as_SQL.html', heading: 'Filters as SQL' },
+  { file: 'docs/testing.md', page: 'documents/A_stand-in_for_the_service_in_your_tests.html', heading: 'A stand-in for the service in your tests' },
   { file: 'docs/testing-engines.md', page: 'documents/Testing_on_real_engines.html', heading: 'Testing on real engines' },
 ];
 

@@ -1,0 +1,93 @@
+/**
+ * `createTestService` (backlink-query/testing), the slower part (test-service.test.ts has the
+ * hand-made records): the generated sample by seed; the entry without the server's packages (child
+ * processes with them hidden, as test/entries/optional-peers.test.ts hides peers); and the
+ * node:test example of docs/testing.md, run with `node --test`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestService } from '../../src/testing/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NOW = new Date('2026-05-01T00:00:00Z');
+
+describe('generated data', () => {
+  it('the sample by seed: the same seed and now give the same answers, another seed others', async () => {
+    const answers = async (seed: number) => {
+      const generated = await createTestService({ sample: { links: 300, seed }, now: NOW });
+      try {
+        const target = generated.sample!.topTarget;
+        const page = await generated.client.refDomains({ url: target, scope: 'ROOT_DOMAIN', limit: 5, order_by: 'domain', direction: 'ASC' });
+        return { links: generated.sample!.links, rows: page.data, total: page.meta.total };
+      } finally {
+        await generated.close();
+      }
+    };
+    const [first, again, other] = [await answers(7), await answers(7), await answers(8)];
+    expect(first.links).toBe(300);
+    expect(first.rows).toHaveLength(5);
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+  });
+});
+
+/** Runs node with `args` from the repository's root, with `hide` made unresolvable (test/entries/hide-packages.mjs). */
+function node(args: readonly string[], hide: readonly string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', './test/entries/hide-packages.mjs', ...args], { cwd: ROOT, env: { ...process.env, BQ_HIDE_PACKAGES: hide.join(',') } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('without the server\'s packages', () => {
+  it('the entry imports and its arbitraries work; createTestService names every missing package', async () => {
+    const script = [
+      "const m = await import('./src/testing/index.ts');",
+      "console.log(typeof (await import('fast-check')).sample(m.filterTextArbitrary('links'), { numRuns: 1, seed: 1 })[0]);",
+      'try { await m.createTestService(); } catch (error) { console.log(error.name); console.log(error.message); }',
+    ].join('\n');
+    const run = await node(['--import', 'tsx', '--input-type=module', '-e', script], ['fastify', 'better-sqlite3']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      [
+        'string',
+        'MissingDependencyError',
+        'createTestService (backlink-query/testing) needs optional packages that are not installed: fastify, better-sqlite3.',
+        'backlink-query installs them as optional dependencies; npm install --omit=optional, or a failed install of one of them (see npm\'s log), leaves them out.',
+        'Install them with:',
+        '  npm install fastify better-sqlite3',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('docs/testing.md', () => {
+  const OUT = join(ROOT, '.tmp', `test-service-${process.pid}`);
+  afterAll(() => rm(OUT, { recursive: true, force: true }));
+
+  it('the node:test example passes under node --test (importing the sources in place of the package\'s entries)', async () => {
+    const page = await readFile(join(ROOT, 'docs/testing.md'), 'utf8');
+    const match = /<!-- example file=service\.test\.mjs -->\n```js\n([\s\S]*?)```/.exec(page);
+    expect(match?.[1]).toContain("from 'node:test'");
+    await mkdir(OUT, { recursive: true });
+    const file = join(OUT, 'service.test.mjs');
+    const source = match![1]!
+      .replaceAll("'backlink-query/testing'", JSON.stringify(join(ROOT, 'src/testing/index.ts')))
+      .replaceAll("'backlink-query'", JSON.stringify(join(ROOT, 'src/index.ts')));
+    await writeFile(file, source);
+    const run = await node(['--import', 'tsx', '--test', '--test-reporter=tap', file]);
+    expect(run.stderr).toBe('');
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/^# fail 0$/m);
+    expect(run.stdout).toMatch(/^# pass [1-9]\d*$/m);
+  });
+});
