@@ -9,6 +9,7 @@
  */
 
 import { IMPORT_MUTANTS } from './import-mutants.js';
+import { LEDGER_MUTANTS } from './ledger-mutants.js';
 import type { Mutant } from './mutant.js';
 import { PLUGINS_MUTANTS } from './plugins-mutants.js';
 import { STORE_MUTANTS } from './store-mutants.js';
@@ -500,4 +501,4 @@ const CORE_MUTANTS: readonly Mutant[] = [
 ];
 
 /** Every mutant `npm run mutate` knows. */
-export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS, ...LEDGER_MUTANTS];
