@@ -9,11 +9,12 @@
  */
 
 import { IMPORT_MUTANTS } from './import-mutants.js';
+import { LEDGER_MUTANTS } from './ledger-mutants.js';
 import { LISTS_MUTANTS } from './lists-mutants.js';
-import type { Mutant } from './mutant.js';
 import { PLUGINS_MUTANTS } from './plugins-mutants.js';
 import { STORE_MUTANTS } from './store-mutants.js';
 import { TESTING_MUTANTS } from './testing-mutants.js';
+import type { Mutant } from './mutant.js';
 
 export type { Mutant } from './mutant.js';
 
@@ -447,7 +448,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     name: 'close-without-last-write',
     area: 'ledger',
     file: 'src/server/app.ts',
-    find: "  fastify.addHook('onClose', () => ledger.flush());\n",
+    find: "  fastify.addHook('onClose', () => accounts.flush());\n",
     replace: '',
     tests: ABANDON,
   },
@@ -502,4 +503,4 @@ const CORE_MUTANTS: readonly Mutant[] = [
 ];
 
 /** Every mutant `npm run mutate` knows. */
-export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS, ...TESTING_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...LEDGER_MUTANTS, ...IMPORT_MUTANTS, ...TESTING_MUTANTS];

@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
 import { serverPlugin, type DomainParser } from './deps.js';
-import { errorEnvelope, isServiceError, ServiceError, type ErrorStatus } from './errors.js';
+import { errorDocsUrlOf, errorEnvelope, isServiceError, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
 import { guardPlugin } from './plugins/guard.js';
@@ -52,8 +52,15 @@ export interface AppOptions {
   /** The largest `limit` (default 10,000). */
   readonly maxLimit?: number;
   /**
+   * Where clients reach this server: `scheme://host[:port]`, optionally with a path prefix (such
+   * as `https://api.example.com`). The URLs the server writes (every error's `type`) start with
+   * it; without it they are relative (`/errors#...`). Nothing the server writes is built from a
+   * request's Host header or protocol.
+   */
+  readonly publicUrl?: string;
+  /**
    * The page documenting the error kinds, named by every error's `type` (`<url>#<kind>`). Default:
-   * the `/errors` page this server serves, at the origin the request reached.
+   * the `/errors` page this server serves, under {@link AppOptions.publicUrl} (`/errors` without it).
    */
   readonly errorDocsUrl?: string;
   /**
@@ -89,14 +96,7 @@ function fromStore(error: unknown): ServiceError | undefined {
   return undefined;
 }
 
-/** The error docs page at the origin the request reached (without a Host header: the address it reached). */
-const servedDocsUrl = (request: FastifyRequest) => {
-  if (request.host) return `${request.protocol}://${request.host}/errors`;
-  const { localAddress, localPort } = request.socket;
-  return `${request.protocol}://${localAddress?.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}/errors`;
-};
-
-function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ServiceError, docsUrl: string | undefined): FastifyReply {
+function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyError | ServiceError, docsUrl: string): FastifyReply {
   const error = fromStore(raw) ?? raw;
   const status = statusOf(error);
   if (status >= 500) request.log.error({ err: raw }, 'request failed');
@@ -106,7 +106,7 @@ function sendError(request: FastifyRequest, reply: FastifyReply, raw: FastifyErr
   return reply
     .code(status)
     .header('X-Request-Id', request.id)
-    .send(errorEnvelope(request.id, status, message, details, docsUrl ?? servedDocsUrl(request)));
+    .send(errorEnvelope(request.id, status, message, details, docsUrl));
 }
 
 /**
@@ -130,13 +130,14 @@ function logCall(request: FastifyRequest, outcome: { readonly status: number; re
 
 const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options: AppOptions) => {
   const now = options.now ?? (() => new Date());
+  const docsUrl = errorDocsUrlOf(options);
   if (options.keys && options.keys.length > 0) await options.store.upsertKeys(options.keys);
   const ring = new KeyRing(await options.store.keys());
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
-  fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, options.errorDocsUrl));
-  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), options.errorDocsUrl));
+  fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, docsUrl));
+  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), docsUrl));
   // Every answer names its request, also one answered by a hook below (a CORS preflight).
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -156,14 +157,14 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
     limitsOf: (id) => perKey.get(id) ?? defaults,
     onAbandoned: (request, call) => logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
   });
-  await fastify.register(validationPlugin, { now, docsUrl: options.errorDocsUrl ?? servedDocsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
+  await fastify.register(validationPlugin, { now, docsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
   // Runs after the HTTP server has closed (in-flight calls answered); the store closes after it
   // when its own onClose hook was added before this plugin (Fastify runs them last-added first).
   fastify.addHook('onClose', () => accounts.flush());
   await fastify.register(operationRoutes, { store: options.store, parser: options.parser, now, accounts });
-  await fastify.register(serviceRoutes, { accounts });
+  await fastify.register(serviceRoutes, { accounts, store: options.store });
 
-  const openapi = openApiDocument();
+  const openapi = openApiDocument(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
   registerPlayground(fastify, options.playgroundDir === undefined ? {} : { dir: options.playgroundDir });
   fastify.addHook('onResponse', async (request, reply) => logCall(request, { status: reply.statusCode, units: request.admittedCall?.units ?? 0, ms: reply.elapsedTime }));

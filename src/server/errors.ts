@@ -49,6 +49,43 @@ export function isServiceError(value: unknown): value is ServiceError {
 }
 
 /**
+ * A `publicUrl` option as the base of the URLs the server writes: `scheme://host[:port][/prefix]`,
+ * no trailing slash. The server never builds a URL from a request (its Host header, its
+ * protocol): a hostile Host would come back in answers, and be kept by a shared cache.
+ *
+ * @example
+ * ```ts
+ * publicBaseUrl('https://api.example.com/backlinks/'); // 'https://api.example.com/backlinks'
+ * ```
+ */
+export function publicBaseUrl(publicUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || /[?#]$/.test(publicUrl)) {
+    throw new TypeError(`publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(publicUrl)}).`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The page every error's `type` names: `errorDocsUrl` when given, else the `/errors` page this
+ * server serves, under `publicUrl` when given and as a relative reference (`/errors`) otherwise.
+ *
+ * @example
+ * ```ts
+ * errorDocsUrlOf({ publicUrl: 'https://api.example.com' }); // 'https://api.example.com/errors'
+ * errorDocsUrlOf({}); // '/errors'
+ * ```
+ */
+export function errorDocsUrlOf(options: { readonly errorDocsUrl?: string | undefined; readonly publicUrl?: string | undefined }): string {
+  return options.errorDocsUrl ?? `${options.publicUrl === undefined ? '' : publicBaseUrl(options.publicUrl)}/errors`;
+}
+
+/**
  * The kind an error status is answered as.
  *
  * @example
@@ -65,8 +102,8 @@ export function errorKind(status: ErrorStatus): ErrorKind {
  *
  * @example
  * ```ts
- * errorEnvelope('req-1', 401, 'A valid API key is required.', [], 'http://127.0.0.1:8080/errors');
- * // { meta: {...}, error: { type: 'http://127.0.0.1:8080/errors#unauthorized', code: 401, ... } }
+ * errorEnvelope('req-1', 401, 'A valid API key is required.', [], '/errors');
+ * // { meta: {...}, error: { type: '/errors#unauthorized', code: 401, ... } }
  * ```
  */
 export function errorEnvelope(requestId: string, status: ErrorStatus, message: string, details: readonly ErrorDetail[], docsUrl: string): ErrorEnvelope {

@@ -7,7 +7,8 @@
  */
 import { BALANCE_PATH } from '../catalogue/balance.js';
 import { OPERATION_NAMES, operations, type OperationSpec } from '../catalogue/operations.js';
-import { ERROR_KINDS } from './errors.js';
+import { ERROR_KINDS, publicBaseUrl } from './errors.js';
+import { HEALTH_PATH } from './routes/service-routes.js';
 import { paramSchema, responseSchema, type JsonSchema } from '../catalogue/json-schema.js';
 
 const errorSchema: JsonSchema = {
@@ -122,22 +123,58 @@ const balanceOperation = {
   },
 };
 
+/** The health check of container and orchestrator probes (not one of the interface's operations). */
+const healthOperation = {
+  operationId: 'health',
+  summary: 'Whether the server and its store answer',
+  description: 'No key, free of charge, not counted toward any rate limit. 503 when the store does not answer.',
+  security: [],
+  responses: {
+    '200': {
+      description: 'The store answers',
+      headers: { 'X-Request-Id': successHeaders['X-Request-Id'] },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['meta', 'data'],
+            properties: {
+              meta: { type: 'object', properties: { request_id: { type: 'string' }, status_code: { type: 'integer' }, success: { type: 'boolean' } } },
+              data: {
+                type: 'object',
+                required: ['store', 'answering'],
+                properties: {
+                  store: { type: 'string', description: 'The kind of store: embedded, sqlite, postgres or clickhouse' },
+                  answering: { type: 'boolean', const: true },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '400': ERROR_RESPONSES['400'],
+    '503': errorResponse('The store does not answer; retryable, see Retry-After'),
+  },
+};
+
 /**
- * The OpenAPI document.
+ * The OpenAPI document; with `publicUrl` (the server's option) it names the server in `servers`.
  *
  * @example
  * ```ts
  * const doc = openApiDocument();
- * Object.keys(doc.paths).length; // 13: the twelve operations and the units balance
+ * Object.keys(doc.paths).length; // 14: the twelve operations, the units balance and the health check
  * ```
  */
-export function openApiDocument(): { readonly openapi: string; readonly paths: Record<string, unknown>; readonly [key: string]: unknown } {
+export function openApiDocument(options: { readonly publicUrl?: string } = {}): { readonly openapi: string; readonly paths: Record<string, unknown>; readonly [key: string]: unknown } {
   const paths: Record<string, unknown> = {};
   for (const name of OPERATION_NAMES) {
     const spec: OperationSpec = operations[name];
     paths[spec.path] = { get: operationObject(name, spec) };
   }
   paths[BALANCE_PATH] = { get: balanceOperation };
+  paths[HEALTH_PATH] = { get: healthOperation };
   return {
     openapi: '3.1.0',
     info: {
@@ -147,6 +184,8 @@ export function openApiDocument(): { readonly openapi: string; readonly paths: R
         'Read-only backlink analytics and keyword metrics. Every operation is a GET and is billed in API units. Every path is also served without its /_api prefix. ' +
         'Errors: see the /errors page of the server (the `type` of every error body).',
     },
+    // Without it, OpenAPI's default server is `/`: the document's own origin.
+    ...(options.publicUrl === undefined ? {} : { servers: [{ url: publicBaseUrl(options.publicUrl) }] }),
     security: [{ Apikey: [] }, { ApikeyQuery: [] }],
     paths,
     components: {

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { backlinkQueryApp, type AppOptions } from './app.js';
 import { clientErrorHandler, MAX_HEADER_SIZE } from './client-error.js';
-import { errorEnvelope, ServiceError, type ErrorDetail } from './errors.js';
+import { errorDocsUrlOf, errorEnvelope, ServiceError, type ErrorDetail } from './errors.js';
 import { loadServerDeps } from './deps.js';
 import type { Store } from './store/store.js';
 
@@ -32,11 +32,8 @@ export interface ServerOptions extends Omit<AppOptions, 'parser'> {
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const { fastify, tldts } = await loadServerDeps();
-  // Requests the HTTP parser refuses name the docs at the address the server listens on.
-  const listeningDocsUrl = () => {
-    const address = app.server.address() as AddressInfo | null;
-    return options.errorDocsUrl ?? (address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/errors` : '/errors');
-  };
+  // Also the answers written below the routes (refused by the HTTP parser, CONNECT, a bad URL).
+  const docsUrl = errorDocsUrlOf(options);
   const app = fastify({
     logger: options.logger ?? false,
     ...logControl(fastify),
@@ -48,20 +45,20 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // A request without Host reaches the hooks below, to be answered in the envelope (Node's own
     // answer to it is an empty 400).
     http: { maxHeaderSize: MAX_HEADER_SIZE, requireHostHeader: false },
-    clientErrorHandler: clientErrorHandler(listeningDocsUrl),
+    clientErrorHandler: clientErrorHandler(() => docsUrl),
     // A percent-escape that does not decode (`%FF`, `%zz`, a lone `%`) in the path: Fastify's own
     // body would echo the whole URL, `?key=` included. The envelope names no part of it.
     frameworkErrors: (error, request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL has a percent-escape that does not decode to UTF-8 (such as %FF, %zz or a lone %).' : 'The request could not be routed.';
       const details: ErrorDetail[] = error.code === 'FST_ERR_BAD_URL' ? [{ rule: 'bad_url', message }] : [];
-      void (reply as FastifyReply).code(400).header('X-Request-Id', request.id).send(errorEnvelope(request.id, 400, message, details, listeningDocsUrl()));
+      void (reply as FastifyReply).code(400).header('X-Request-Id', request.id).send(errorEnvelope(request.id, 400, message, details, docsUrl));
     },
   });
   // CONNECT (a proxy tunnel) never reaches a route: Node hands the socket over, and without this
   // closes it unanswered.
   app.server.on('connect', (_request, socket: Socket) => {
     const requestId = randomUUID();
-    const body = JSON.stringify(errorEnvelope(requestId, 405, 'This server is not a proxy: CONNECT is not answered; operations answer GET.', [], listeningDocsUrl()));
+    const body = JSON.stringify(errorEnvelope(requestId, 405, 'This server is not a proxy: CONNECT is not answered; operations answer GET.', [], docsUrl));
     socket.end(
       `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, OPTIONS\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

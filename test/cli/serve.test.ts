@@ -127,6 +127,27 @@ describe('serve for browsers and with its own error docs', () => {
     }
   });
 
+  it('--public-url starts the error type and names the server in the OpenAPI document, whatever Host says', async () => {
+    const serve = startServe(['--port', '0', '--keys', 'ci:ci-key-123456:5000', '--quiet', '--public-url', 'https://api.example.com/bq/']);
+    try {
+      const url = await serve.url;
+      // fetch sets Host itself (the loopback address): the type must not follow it.
+      const refused = await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`);
+      expect((await refused.json()).error.type).toBe('https://api.example.com/bq/errors#unauthorized');
+      expect((await (await fetch(`${url}/openapi.json`)).json()).servers).toEqual([{ url: 'https://api.example.com/bq' }]);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+
+  it('--public-url refuses what is not an http(s) URL without query or fragment', async () => {
+    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#top', 'https://user@api.example.com']) {
+      const serve = startServe(['--port', '0', '--keys', 'ci:ci-key-123456:5000', '--public-url', bad]);
+      expect(await serve.exit, bad).toBe(2);
+      expect(serve.err(), bad).toContain('--public-url takes an http(s) URL without query or fragment, such as https://api.example.com.');
+    }
+  });
+
   it('--sample allows every origin unless told otherwise', async () => {
     const serve = startServe(['--port', '0', '--sample', '--links', '300', '--db', join(dir, 'sample.db'), '--quiet']);
     try {

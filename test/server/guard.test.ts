@@ -33,7 +33,7 @@ describe('authentication and routing', () => {
     expect(body).toEqual({
       meta: { request_id: response.headers['x-request-id'], status_code: 401, success: false },
       error: {
-        type: 'http://localhost:80/errors#unauthorized',
+        type: '/errors#unauthorized',
         code: 401,
         message: 'A valid API key is required: send the header "Authorization: Apikey <key>" or the query parameter key=<key>.',
         retryable: false,
@@ -52,7 +52,7 @@ describe('authentication and routing', () => {
   it('404 for an unknown path, 405 with Allow for other methods on a known one', async () => {
     const missing = await get(ctx.app, '/_api/apis/v4/backlinks/v1/backlinks');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toMatchObject({ type: 'http://localhost:80/errors#not_found', code: 404, retryable: false });
+    expect(missing.json().error).toMatchObject({ type: '/errors#not_found', code: 404, retryable: false });
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const) {
       const response = await ctx.app.inject({ method, url: `${BASE}/links`, headers: AUTH });
       expect(response.statusCode, method).toBe(405);
@@ -63,8 +63,8 @@ describe('authentication and routing', () => {
   it('serves /openapi.json without a key', async () => {
     const response = await ctx.app.inject({ url: '/openapi.json' });
     expect(response.statusCode).toBe(200);
-    // The twelve operations and the units balance.
-    expect(Object.keys(response.json().paths)).toHaveLength(13);
+    // The twelve operations, the units balance and the health check.
+    expect(Object.keys(response.json().paths)).toHaveLength(14);
   });
 
   it('gives every response a fresh request id, in meta and X-Request-Id', async () => {
@@ -85,7 +85,7 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     const refused = await get(app, 'overview', overview);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.json().error).toMatchObject({ type: 'http://localhost:80/errors#rate_limited', code: 429, retryable: true });
+    expect(refused.json().error).toMatchObject({ type: '/errors#rate_limited', code: 429, retryable: true });
     now += 1000;
     expect((await get(app, 'overview', overview)).statusCode).toBe(200);
     await app.close();
@@ -146,7 +146,7 @@ describe('units', () => {
     const refused = await get(ctx.app, 'overview', overview, poor);
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toMatchObject({
-      type: 'http://localhost:80/errors#insufficient_units',
+      type: '/errors#insufficient_units',
       code: 402,
       retryable: false,
       details: [{ rule: 'insufficient_units', required: 45, remaining: 5 }],
@@ -185,7 +185,7 @@ describe('failures and logs', () => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({
       meta: { request_id: response.headers['x-request-id'], status_code: 500, success: false },
-      error: { type: 'http://localhost:80/errors#internal_error', code: 500, message: 'Internal server error.', retryable: true, details: [] },
+      error: { type: '/errors#internal_error', code: 500, message: 'Internal server error.', retryable: true, details: [] },
     });
     expect(response.body).not.toContain('links');
     await app.close();

@@ -74,7 +74,34 @@ describe('charges', () => {
     const hold = await held(ledger, 450); // links, limit 10: 10 lines at 45
     // Three lines answered: 135 units; 1,000 - 135 = 865 left.
     expect(ledger.charge(hold, 135)).toEqual({ hold: { keyId: 'k', units: 135, charged: true }, remaining: 865 });
-    expect(() => ledger.charge(hold, 451)).toThrow(RangeError);
+    expect(() => ledger.charge(hold, 451)).toThrow(new RangeError('A call charged 451 units but held 450.'));
+  });
+
+  it('are made once per hold, and only a charge is committed', async () => {
+    const ledger = new Ledger(await storeWith(1_000));
+    const hold = await held(ledger, 100);
+    expect(() => ledger.commit(hold)).toThrow(new RangeError('Only a charge is committed.'));
+    const { hold: charged } = ledger.charge(hold, 40);
+    expect(() => ledger.charge(charged, 40)).toThrow(new RangeError('A call charged 40 units but held 40 as its charge.'));
+    // The one charge of 40 stands: 1,000 - 40 = 960 may still be held, not 961.
+    expect(await ledger.hold('k', 961)).toEqual({ ok: false, remaining: 960 });
+  });
+
+  it('of one unit are written, and every key of a write is written', async () => {
+    const store = await storeWith(100);
+    await store.upsertKeys([{ id: 'j', key: 'ledger-test-key-j', units: 50 }]);
+    const ledger = new Ledger(store);
+    ledger.commit(ledger.charge(await held(ledger, 1), 1).hold);
+    await ledger.flush();
+    // One unit alone: 100 - 1 = 99, in one write.
+    expect([await store.balance('k'), store.writes()]).toEqual([99, 1]);
+    const j = await ledger.hold('j', 7);
+    if (!j.ok) throw new Error('j refused');
+    ledger.commit(ledger.charge(await held(ledger, 1), 1).hold);
+    ledger.commit(ledger.charge(j.hold, 7).hold);
+    await ledger.flush();
+    // k: 99 - 1 = 98; j: 50 - 7 = 43, in one write of two statements.
+    expect([await store.balance('k'), await store.balance('j'), store.writes()]).toEqual([98, 43, 3]);
   });
 
   it('say the balance after every charge so far, not after other calls\' holds', async () => {
@@ -118,6 +145,9 @@ describe('charges', () => {
     // 50 × 45 = 2,250 in one write.
     expect(await store.balance('k')).toBe(7_750);
     expect(store.writes()).toBe(1);
+    // The ledger holds what the write reported: 7,750, not one unit more, with no read of the store.
+    expect(await ledger.hold('k', 7_751)).toEqual({ ok: false, remaining: 7_750 });
+    expect((await ledger.hold('k', 7_750)).ok).toBe(true);
   });
 
   it('committed while a write runs go in the next one', async () => {
@@ -130,6 +160,25 @@ describe('charges', () => {
     // 45 + 10 × 10 = 145, in two writes.
     expect(await store.balance('k')).toBe(9_855);
     expect(store.writes()).toBe(2);
+  });
+
+  it('committed while a write runs reach the store when it ends, with no flush', async () => {
+    const real = await storeWith(10_000);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The first write waits for the gate: the second charge is committed while it runs.
+    const store: Pick<Store, 'balance' | 'charge'> = {
+      charge: async (keyId, units) => (await gate, real.charge(keyId, units)),
+      balance: (keyId) => real.balance(keyId),
+    };
+    const ledger = new Ledger(store);
+    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
+    await setTimeout(10); // the first write runs, waiting for its gate
+    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
+    open();
+    // 10,000 - 45 - 10, in two writes.
+    await expect.poll(() => real.balance('k')).toBe(9_945);
+    expect(real.writes()).toBe(2);
   });
 });
 
@@ -145,9 +194,50 @@ describe('writes', () => {
     expect(await store.balance('k')).toBe(100);
     // 100 - 45 = 55 available while the charge waits to be written.
     expect(await ledger.hold('k', 56)).toEqual({ ok: false, remaining: 55 });
+    // The balance as this process sees it: the store's 100 less the unwritten 45.
+    expect(await ledger.balance('k')).toBe(55);
     await ledger.flush();
     expect(await store.balance('k')).toBe(55);
     expect(store.writes()).toBe(2);
+  });
+
+  it('that fail are made again after the retry delay, with no flush', async () => {
+    const store = await storeWith(100);
+    const ledger = new Ledger(store, { retryMs: 5 });
+    store.failNext(1);
+    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
+    await expect.poll(() => store.balance('k')).toBe(55);
+    expect(store.writes()).toBe(2);
+  });
+
+  it('of several keys go on past one that fails, and that one is written later', async () => {
+    const store = await storeWith(100);
+    await store.upsertKeys([{ id: 'j', key: 'ledger-test-key-j', units: 50 }]);
+    const ledger = new Ledger(store, { retryMs: 60_000 });
+    const jHold = await ledger.hold('j', 7);
+    if (!jHold.ok) throw new Error('j refused');
+    const k = await held(ledger, 45);
+    store.failNext(1); // the write's first statement: j's (the ledger met j first)
+    ledger.commit(ledger.charge(k, 45).hold);
+    ledger.commit(ledger.charge(jHold.hold, 7).hold);
+    await expect.poll(() => store.writes()).toBe(2);
+    await ledger.flush();
+    // j: 50 - 7 = 43 (written by the flush); k: 100 - 45 = 55 (written by the first write).
+    expect([await store.balance('k'), await store.balance('j')]).toEqual([55, 43]);
+    expect(store.writes()).toBe(3);
+  });
+
+  it('on close are tried three times: a store failing the first write and two of the close\'s still gets the charge', async () => {
+    const store = await storeWith(100);
+    const errors: unknown[] = [];
+    const ledger = new Ledger(store, { retryMs: 60_000, onWriteError: (error) => errors.push(error) });
+    store.failNext(3);
+    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
+    await expect.poll(() => errors.length).toBe(1);
+    await ledger.flush();
+    // Writes 2 and 3 fail, the close's third try (write 4) carries the 45.
+    expect(await store.balance('k')).toBe(55);
+    expect(store.writes()).toBe(4);
   });
 
   it('take what is left when another process spent the units meanwhile, and report the rest', async () => {
@@ -201,6 +291,29 @@ describe('reads', () => {
     // 1,000 - 10, then three more charges of 10 while the balance was being read: 960.
     expect(await ledger.balance('k')).toBe(960);
     expect(ledger.charge(await held(ledger, 10), 10).remaining).toBe(950);
+  });
+
+  it('made to decide a call while a write runs wait for it: units added by hand meanwhile count', async () => {
+    const real = await storeWith(100);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const store: Pick<Store, 'balance' | 'charge'> = {
+      charge: async (keyId, units) => (await gate, real.charge(keyId, units)),
+      balance: (keyId) => real.balance(keyId),
+    };
+    const ledger = new Ledger(store);
+    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
+    await setTimeout(10); // the write runs, waiting for its gate
+    await real.charge('k', -100); // units given by hand: 200 in the store
+    // 100 - 45 = 55 seen: not enough for 100, so the store is asked, once the write has ended.
+    const hold = ledger.hold('k', 100);
+    await setTimeout(50);
+    open();
+    expect((await hold).ok).toBe(true);
+    await ledger.flush();
+    // 200 - 45 = 155 in the store; 100 held: 55 may still be held.
+    expect(await real.balance('k')).toBe(155);
+    expect(await ledger.hold('k', 56)).toEqual({ ok: false, remaining: 55 });
   });
 
   it('made during a write that began as the one waited for ended, and answered after it, are made again', async () => {

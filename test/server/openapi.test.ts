@@ -79,7 +79,7 @@ describe('OpenAPI, checked against the interface by hand', () => {
     return Object.keys((data.items ?? data).properties!).sort();
   };
 
-  it('has the twelve paths of the interface (all GET), and the units balance of the reference server', () => {
+  it('has the twelve paths of the interface (all GET), and the units balance and health check of the reference server', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         '/_api/apis/v4/backlinks/v1/overview',
@@ -95,6 +95,7 @@ describe('OpenAPI, checked against the interface by hand', () => {
         '/_api/apis/v4/backlinks/v1/matrix',
         '/_api/apis/v4/keywords/v1/metrics',
         '/_api/apis/v4/units/v1/balance',
+        '/health',
       ].sort(),
     );
     for (const item of Object.values(doc.paths)) expect(Object.keys(item)).toEqual(['get']);
@@ -262,6 +263,14 @@ describe('OpenAPI, checked against the interface by hand', () => {
   it('authentication: the Authorization header with Apikey', () => {
     expect(doc.components.securitySchemes['Apikey']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
     expect(doc.security).toContainEqual({ Apikey: [] });
+  });
+
+  it('the health check needs no key and answers 200, 400 or 503 (docs/server.md, "Health checks")', () => {
+    const health = (doc.paths['/health'] as unknown as { get: { security: unknown[]; responses: Record<string, unknown> } }).get;
+    expect(health.security).toEqual([]);
+    expect(Object.keys(health.responses).sort()).toEqual(['200', '400', '503']);
+    const data = (health.responses['200'] as { content: { 'application/json': { schema: Schema } } }).content['application/json'].schema.properties!['data']!;
+    expect([data.required, Object.keys(data.properties!)]).toEqual([['store', 'answering'], ['store', 'answering']]);
   });
 });
 

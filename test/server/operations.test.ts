@@ -267,7 +267,7 @@ describe('keyword metrics', () => {
   it('404 when there is no snapshot, and nothing is charged', async () => {
     const response = await get(ctx.app, path, { keyword: 'seo tools', country: 'DE' });
     expect(response.statusCode).toBe(404);
-    expect(response.json().error).toMatchObject({ type: 'http://localhost:80/errors#not_found', code: 404 });
+    expect(response.json().error).toMatchObject({ type: '/errors#not_found', code: 404 });
     expect(response.headers['x-units-charged']).toBeUndefined();
   });
 });

@@ -64,7 +64,7 @@ describe(`filters on the ${STORE_KIND} store`, () => {
     expect(await response.json()).toEqual({
       meta: { request_id: expect.any(String), status_code: 400, success: false },
       error: {
-        type: `${server.url}/errors#invalid_request`,
+        type: '/errors#invalid_request',
         code: 400,
         message: `The filter cannot be run here: ${reason}.`,
         retryable: false,

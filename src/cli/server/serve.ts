@@ -28,7 +28,7 @@ import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sam
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
 
-const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--error-docs URL] [--now DATE] [--workers N] [--quiet]
+const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--public-url URL] [--error-docs URL] [--now DATE] [--workers N] [--quiet]
 
 Serves the Backlink and Keyword Data Service from the embedded store (a SQLite file and its DuckDB
 column file), from PostgreSQL or from a ClickHouse cluster.
@@ -46,6 +46,10 @@ ${databaseOptionsHelp(`with --sample: ${DEFAULT_SAMPLE_DB}; otherwise in memory`
   --cors-origin ORIGINS
                 origins whose pages may call the server from a browser: "*" or a comma-separated
                 list such as https://app.example (default with --sample: "*"; otherwise none)
+  --public-url URL
+                where clients reach this server (https://api.example.com, a path prefix allowed):
+                the start of the URLs it writes, such as every error's "type"; without it they
+                are relative (/errors#...). Never taken from a request's Host header.
   --error-docs URL
                 the page errors link to in their "type" (default: this server's /errors page)
   --now DATE    the data's clock: "new" and the current month (default: the system clock);
@@ -63,7 +67,7 @@ Needs the optional packages fastify, fastify-plugin, @fastify/cors and tldts; be
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, ...DATABASE_OPTIONS, sample: { type: 'boolean' }, keys: { type: 'string' },
   now: { type: 'string' }, links: { type: 'string' }, seed: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' }, workers: { type: 'string' },
-  'cors-origin': { type: 'string' }, 'error-docs': { type: 'string' },
+  'cors-origin': { type: 'string' }, 'error-docs': { type: 'string' }, 'public-url': { type: 'string' },
 } as const satisfies OptionTable;
 
 /**
@@ -127,6 +131,10 @@ export const serveCommand: Command = {
     const cors = corsOption(stringOption(o, 'cors-origin'), o['sample'] === true);
     const errorDocs = stringOption(o, 'error-docs');
     if (errorDocs !== undefined && !/^https?:\/\/\S+$/.test(errorDocs)) throw new UsageError('--error-docs takes an http(s) URL.');
+    const publicUrl = stringOption(o, 'public-url');
+    if (publicUrl !== undefined && !/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(publicUrl)) {
+      throw new UsageError('--public-url takes an http(s) URL without query or fragment, such as https://api.example.com.');
+    }
     const location = locationOf(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
     if (workers > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
       throw new UsageError('--workers needs a database the processes share: name one with --db FILE or --database-url URL (or use --sample).');
@@ -164,7 +172,7 @@ export const serveCommand: Command = {
     if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const served = {
       store, keys, clock: now, port, host: stringOption(o, 'host') ?? '127.0.0.1', quiet: o['quiet'] === true,
-      cors, ...(errorDocs === undefined ? {} : { errorDocsUrl: errorDocs }),
+      cors, ...(errorDocs === undefined ? {} : { errorDocsUrl: errorDocs }), ...(publicUrl === undefined ? {} : { publicUrl }),
     };
     if (cluster.isWorker) return serve(io, { ...served, accounts: remoteAccounts() });
     if (workers > 1) return serveWorkers(io, { ...served, workers });
@@ -186,7 +194,7 @@ function corsOption(value: string | undefined, sample: boolean): CorsOrigins {
 /** What `serve` runs with. */
 interface Served {
   store: Store; keys: { keys: KeyConfig[]; generated?: string }; clock: Date | undefined; port: number; host: string; quiet: boolean;
-  cors: CorsOrigins; errorDocsUrl?: string;
+  cors: CorsOrigins; errorDocsUrl?: string; publicUrl?: string;
 }
 
 async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Promise<number> {
@@ -202,6 +210,7 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
       host: options.host,
       corsOrigins: options.cors,
       ...(options.errorDocsUrl ? { errorDocsUrl: options.errorDocsUrl } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.accounts ? { accounts: options.accounts } : {}),
       signals: true,
       logger: options.quiet ? false : { level: 'info', stream: io.stdout as { write(text: string): void } },

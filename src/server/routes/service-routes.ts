@@ -1,6 +1,6 @@
 /**
  * The routes beside the twelve operations: the key's units balance (also at the real service's
- * legacy address), and the page documenting every kind of error (the target of the envelope's `type`).
+ * legacy address), the health check of probes, and the page documenting every kind of error (the target of the envelope's `type`).
  *
  * @module
  * @internal
@@ -14,6 +14,7 @@ import { ServiceError } from '../errors.js';
 import { GUARD_PLUGIN } from '../plugins/guard.js';
 import { invalidRequestMessage } from '../validation/validate-request.js';
 import type { Accounts } from '../plugins/accounts.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Where a key reads its remaining units ({@link BALANCE_PATH}), at both prefixes the operations
@@ -29,14 +30,23 @@ const BALANCE_PATHS = [BALANCE_PATH, BALANCE_PATH.replace(/^\/_api(?=\/)/, '')] 
 export const LEGACY_BALANCE_PATH = '/users/countapiunits.html';
 
 /**
- * The balance takes no parameter (the key is taken out of the query before this runs): any other
- * name is refused as an operation refuses a parameter it does not take.
+ * The balance and the health check take no parameter (the balance's key is taken out of the query
+ * before this runs): any other name is refused as an operation refuses a parameter it does not take.
  */
-function refuseParameters(query: unknown): void {
+function refuseParameters(query: unknown, route: 'balance' | 'health' = 'balance'): void {
   const names = query && typeof query === 'object' ? Object.keys(query) : [];
   if (names.length === 0) return;
-  const issues = names.map((name) => parameterIssue.unknown_parameter('balance', name, []));
+  const issues = names.map((name) => parameterIssue.unknown_parameter(route, name, []));
   throw new ServiceError(400, invalidRequestMessage(issues), issues);
+}
+
+/** Where container and orchestrator probes ask whether the server can answer (no key, free). */
+export const HEALTH_PATH = '/health';
+
+/** The answer of {@link HEALTH_PATH} when the store answers. */
+export interface HealthResponse {
+  readonly meta: { readonly request_id: string; readonly status_code: 200; readonly success: true };
+  readonly data: { readonly store: string; readonly answering: true };
 }
 
 /** The path of the error docs page. */
@@ -95,10 +105,11 @@ const keyIdOf = (request: FastifyRequest): string => request.apiKeyId!;
 /** Options of {@link serviceRoutes}. @internal */
 export interface ServiceRoutesOptions {
   readonly accounts: Pick<Accounts, 'balance'>;
+  readonly store: Pick<Store, 'kind' | 'ping'>;
 }
 
 /**
- * The balance, the error docs page, and the 405 of every other method on their paths and the
+ * The balance, the health check, the error docs page, and the 405 of every other method on their paths and the
  * operations' (its hook asks the router when a request comes, so it covers the routes registered
  * after it too). The balance reads the
  * guard's `request.apiKeyId`: registering this without the guard registered before it fails
@@ -106,12 +117,12 @@ export interface ServiceRoutesOptions {
  *
  * @example
  * ```ts
- * await fastify.register(serviceRoutes, { accounts });
+ * await fastify.register(serviceRoutes, { accounts, store });
  * ```
  * @internal
  */
 export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
-  async (fastify, { accounts }) => {
+  async (fastify, { accounts, store }) => {
     answerOtherMethods(fastify);
     for (const path of BALANCE_PATHS) {
       fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
@@ -126,6 +137,20 @@ export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
       refuseParameters(request.query);
       const units = await accounts.balance(keyIdOf(request));
       return reply.type('text/plain; charset=utf-8').send(String(units ?? 0));
+    });
+    // Not keyed, so the guard neither asks for a key nor counts it against a key's rate; nothing is
+    // charged. A store that does not answer is the retryable 503 of any call it cannot answer; the
+    // database's own message goes to the log only (it may name hosts and users).
+    fastify.get(HEALTH_PATH, { exposeHeadRoute: false }, async (request): Promise<HealthResponse> => {
+      refuseParameters(request.query, 'health');
+      try {
+        await store.ping();
+      } catch (error) {
+        request.log.warn({ err: error }, 'health: the store does not answer');
+        const message = `The ${store.kind} store does not answer.`;
+        throw new ServiceError(503, message, [{ rule: 'store_unavailable', message }], { 'Retry-After': '1' });
+      }
+      return { meta: { request_id: request.id, status_code: 200, success: true }, data: { store: store.kind, answering: true } };
     });
     const page = errorsPage();
     fastify.get(ERRORS_PAGE_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));

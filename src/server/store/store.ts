@@ -107,6 +107,13 @@ export type ChargeResult = { readonly ok: true; readonly remaining: number } | {
  * ```
  */
 export interface Store {
+  /** The kind of database (`embedded`, `sqlite`, `postgres`, `clickhouse`), as `GET /health` names it. */
+  readonly kind: string;
+  /**
+   * Asks each database the store answers from (and charges in) a question that reads no table;
+   * rejects when one does not answer. `GET /health` runs it.
+   */
+  ping(): Promise<void>;
   overview(target: Target, clock: Clock): Promise<RowOf<'overview'>>;
   summary(query: SummaryQuery): Promise<RowsResult<HistoryPoint>>;
   grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery): Promise<RowsResult<RowOf<Op>>>;

@@ -29,8 +29,8 @@ export interface ValidationPluginOptions {
   readonly now?: () => Date;
   /** The largest `limit` (default 10,000). */
   readonly maxLimit?: number;
-  /** The error docs page of the envelope's `type` (default `/errors`), or how to read it off a request. */
-  readonly docsUrl?: string | ((request: FastifyRequest) => string);
+  /** The error docs page of the envelope's `type` (default `/errors`). */
+  readonly docsUrl?: string;
 }
 
 /**
@@ -118,7 +118,7 @@ const plugin: FastifyPluginAsync<ValidationPluginOptions> = async (fastify, opti
       badEscapes: badEscapesIn(request.url, query),
       ...(options.now ? { now: options.now() } : {}),
       ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}),
-      ...(options.docsUrl ? { docsUrl: typeof options.docsUrl === 'string' ? options.docsUrl : options.docsUrl(request) } : {}),
+      ...(options.docsUrl ? { docsUrl: options.docsUrl } : {}),
     });
     if (!result.ok) return reply.code(result.status).header('X-Request-Id', request.id).send(result.body);
     request.operationParams = result.params;

@@ -38,7 +38,7 @@ import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupT
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
 
 /** The key functions of a store: where API keys and balances live. */
-export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'close'>;
+export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'ping' | 'close'>;
 
 /** Options of {@link openClickhouseStore}. */
 export interface ClickhouseStoreOptions {
@@ -259,6 +259,11 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
   };
   const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
   return {
+    kind: 'clickhouse',
+    // Every shard answers a call about some domain, and the ledger every charge.
+    ping: async () => {
+      await Promise.all([...connections.map((shard) => shard.all(raw('SELECT 1 AS one'))), options.ledger.ping()]);
+    },
     shards,
     connection: entry,
     ...createReads(at, across, options.rollups !== false),

@@ -186,6 +186,11 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
   const useRollups = options.rollups !== false;
   return {
     ...rows,
+    kind: 'embedded',
+    ping: async () => {
+      await rows.ping();
+      await columns.all(raw('SELECT 1 AS one'));
+    },
     columns,
     grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
       useRollups ? side.grouped(operation, query, rows) : rows.grouped(operation, query),

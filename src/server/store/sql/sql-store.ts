@@ -28,6 +28,8 @@ import { createGraphWriter, type LinkSink, type RefreshOptions } from './writer.
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
+  /** The store's {@link Store.kind} (default: the filter dialect's name, `sqlite` or `postgres`). */
+  readonly kind?: string;
   /** Answer from the rollups (default true); `false` groups the links on every call. */
   readonly rollups?: boolean;
   /** The public-suffix parser the writer derives registrable domains with. */
@@ -57,6 +59,10 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
   const useRollups = options.rollups !== false;
   const here: ReadPlace = { connection, sources: SQL_SOURCES };
   return {
+    kind: options.kind ?? connection.dialect.filter,
+    ping: async () => {
+      await connection.all(sql`SELECT 1 AS one`);
+    },
     ...createReads(() => here, () => here, useRollups),
     competitors: (query) => competitors(connection, query, useRollups),
     upsertKeys: (keys) => upsertKeys(connection, keys),
