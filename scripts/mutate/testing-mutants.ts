@@ -12,7 +12,7 @@ const SERVICE = ['test/testing/test-service.test.ts'];
 const FILE = 'src/testing/service-start.ts';
 
 export const TESTING_MUTANTS: readonly Mutant[] = [
-  { name: 'test-service-no-derived-domains', area: 'test service', file: FILE, find: '  await writer.domains(derivedDomains(links), { keep: true });\n', replace: '', tests: SERVICE, project: 'all' },
+  { name: 'test-service-no-derived-domains', area: 'test service', file: FILE, find: '  await writer.domains(derived.records(), { keep: true });\n', replace: '', tests: SERVICE, project: 'all' },
   {
     name: 'test-service-no-source-domain',
     area: 'test service',

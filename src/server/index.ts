@@ -94,4 +94,5 @@ export {
   type ReadImportOptions, type ReadOptions, type RejectedLine,
 } from './import/read-records.js';
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import/import-error.js';
+export { DerivedDomains } from './import/derived-domains.js';
 export { importTemplate } from './import/template.js';

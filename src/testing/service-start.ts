@@ -12,12 +12,13 @@ import { createClient } from '../client/index.js';
 import { isMissingDependencyError, MissingDependencyError } from '../peers.js';
 import { formatTimestamp } from '../server/clock.js';
 import type { DomainParser } from '../server/deps.js';
+import { DerivedDomains } from '../server/import/derived-domains.js';
 import { readLinkRecords, type RejectedLine } from '../server/import/read-records.js';
 import { DEFAULT_KEY_UNITS, parseKeys } from '../server/keys-config.js';
 import { seedSample, type SampleStats } from '../server/sample/generate.js';
 import { createServer } from '../server/server.js';
 import { StoreError } from '../server/store/errors.js';
-import type { DomainInput, LinkInput } from '../server/store/inputs.js';
+import type { LinkInput } from '../server/store/inputs.js';
 import { loadDepsFor } from '../server/store/open.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
 import type { GraphWriter, KeyConfig } from '../server/store/store.js';
@@ -44,7 +45,7 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
     const sampleOptions = options.sample === true || (options.sample === undefined && !given) ? {} : options.sample === false ? undefined : options.sample;
     sample = sampleOptions && (await seedSample(store, tldts, { links: sampleOptions.links ?? DEFAULT_SAMPLE_LINKS, seed: sampleOptions.seed ?? 1, now }));
     if (given) await loadRecords(await store.writer(), options, formatTimestamp(now), tldts);
-    app = await createServer({ store, keys, now: () => now, ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}) });
+    app = await createServer({ store, keys, now: () => now, publicUrl: options.baseUrl ?? TEST_SERVICE_URL, ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}) });
   } catch (error) {
     await store.close();
     throw error;
@@ -104,7 +105,9 @@ async function loadRecords(writer: GraphWriter, options: TestServiceOptions, now
     throw new StoreError('invalid_record', `links[${first.line - 1}]: ${first.reason}${more}`);
   }
   if (options.domains) await writer.domains(options.domains);
-  await writer.domains(derivedDomains(links), { keep: true });
+  const derived = new DerivedDomains();
+  derived.add(links);
+  await writer.domains(derived.records(), { keep: true });
   if (options.pages) await writer.pages(options.pages);
   await writer.links(links);
   if (options.keywords) await writer.keywords(options.keywords);
@@ -113,17 +116,6 @@ async function loadRecords(writer: GraphWriter, options: TestServiceOptions, now
 
 async function* each<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
-}
-
-/** Per source domain, the score and IP address of its most recently seen link (the higher score on a tie), as `import` derives them. */
-function derivedDomains(links: readonly LinkInput[]): DomainInput[] {
-  const byDomain = new Map<string, LinkInput>();
-  for (const link of links) {
-    if (link.source_domain === '') continue;
-    const known = byDomain.get(link.source_domain);
-    if (!known || link.last_seen_at > known.last_seen_at || (link.last_seen_at === known.last_seen_at && link.domain_score > known.domain_score)) byDomain.set(link.source_domain, link);
-  }
-  return [...byDomain].map(([domain, link]) => ({ domain, domain_score: link.domain_score, ip_address: link.ip_address, country: '' }));
 }
 
 /** Statuses whose response has no body (a `Response` refuses one). */

@@ -9,7 +9,7 @@
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import {
-  describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainInput, type DomainParser, type ExportFormatName,
+  DerivedDomains, describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainParser, type ExportFormatName,
   type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store, type StoreLocation,
 } from '../../server/index.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
@@ -163,37 +163,6 @@ function describeFormat(file: string, report: FormatReport): string {
 }
 
 const DELIMITER_NAMES: Readonly<Record<string, string>> = { ';': "';'", ',': "','", '\t': 'tabs' };
-
-/**
- * The referring domains' own data that links give: per source domain, the domain_score and IP
- * address of its most recently seen link (the higher score on a tie).
- */
-class DerivedDomains {
-  private readonly byDomain = new Map<string, { score: number; ip: string; seen: string }>();
-
-  add(links: readonly LinkInput[]): void {
-    for (const link of links) {
-      if (link.source_domain === '') continue;
-      const known = this.byDomain.get(link.source_domain);
-      if (known === undefined) this.byDomain.set(link.source_domain, { score: link.domain_score, ip: link.ip_address, seen: link.last_seen_at });
-      else if (link.last_seen_at > known.seen || (link.last_seen_at === known.seen && link.domain_score > known.score)) {
-        known.score = link.domain_score;
-        known.ip = link.ip_address;
-        known.seen = link.last_seen_at;
-      }
-    }
-  }
-
-  get size(): number {
-    return this.byDomain.size;
-  }
-
-  /** The records, written only for domains without one (`keep`). */
-  async write(writer: GraphWriter, batchSize: number): Promise<void> {
-    const rows = [...this.byDomain].map(([domain, own]): DomainInput => ({ domain, domain_score: own.score, ip_address: own.ip, country: '' }));
-    for (let i = 0; i < rows.length; i += batchSize) await writer.domains(rows.slice(i, i + batchSize), { keep: true });
-  }
-}
 
 /** What one file gave, and where each field came from. */
 interface FileResult {
