@@ -364,8 +364,8 @@ const CORE_MUTANTS: readonly Mutant[] = [
     name: 'slot-freed-when-client-leaves',
     area: 'abandoned calls',
     file: 'src/server/plugins/guard.ts',
-    find: '    call.abort.abort();\n',
-    replace: '    call.abort.abort();\n    call.release();\n',
+    find: '    this.#abort.abort();\n',
+    replace: '    this.#abort.abort();\n    this.release();\n',
     tests: ABANDON,
   },
   {
