@@ -76,6 +76,34 @@ describe('accounts shared with a worker process', () => {
     expect(await accounts.hold('k', 100)).toMatchObject({ ok: true });
   });
 
+  it('give a slot back when the worker releases its call', async () => {
+    const { accounts, step } = await primary();
+    expect(await step('admit-release-admit')).toEqual({ admitted: [true, false, true] });
+    // The third call's release has arrived too: the key's one slot is free here.
+    expect(await accounts.admit('k', { perSecond: 100, concurrent: 1 })).toMatchObject({ ok: true });
+  });
+
+  it('give a released hold back whole, charging nothing', async () => {
+    const { store, accounts, step } = await primary();
+    expect(await step('hold-release')).toEqual({ held: true });
+    expect(await accounts.hold('k', 100)).toMatchObject({ ok: true });
+    await accounts.flush();
+    expect(await store.balance('k')).toBe(100);
+  });
+
+  it("give back each of a dead worker's holds and unwritten charges, whatever their kind", async () => {
+    const { store, accounts, child, step } = await primary();
+    expect(await step('charge-and-hold')).toEqual({ held: [true, true] });
+    // 45 charged and 45 held of 100: 10 left as the ledger sees it.
+    expect(await accounts.hold('k', 11)).toEqual({ ok: false, remaining: 10 });
+    const gone = new Promise((resolve) => child.once('disconnect', resolve));
+    child.kill('SIGKILL');
+    await gone;
+    expect(await accounts.balance('k')).toBe(100);
+    await accounts.flush();
+    expect(await store.balance('k')).toBe(100);
+  });
+
   it("lose a dead worker's unwritten charge, in the client's favour", async () => {
     const { store, accounts, child, step } = await primary();
     await step('admit-and-hold');
@@ -91,5 +119,7 @@ describe('accounts shared with a worker process', () => {
   it("pass the store's failure on as it is (a retryable 503 in one process stays one with workers)", async () => {
     const { step } = await primary();
     expect(await step('hold-down')).toEqual({ name: 'StoreUnavailableError', retryAfterSeconds: 2 });
-  });
+    // A failure whose answer never crosses leaves the step waiting: a bound well above its time
+    // fails it sooner than the default's minute.
+  }, 20_000);
 });

@@ -11,6 +11,7 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,12 +44,42 @@ async function serveWorkers(keys: object[]) {
 
 /** The request log lines: which process answered which status. */
 function answeredBy(out: string): { pid: number; status: number }[] {
+  return requestLines(out).map(({ pid, status }) => ({ pid, status }));
+}
+
+/** Every request log line, whole. */
+function requestLines(out: string): { pid: number; status: number; key_id: string | null; operation: string | null; units: number; abandoned?: string }[] {
   return out
     .split('\n')
     .filter((line) => line.startsWith('{') && line.includes('"msg":"request"'))
-    .map((line) => JSON.parse(line) as { pid: number; status: number })
-    .map(({ pid, status }) => ({ pid, status }));
+    .map((line) => JSON.parse(line) as ReturnType<typeof requestLines>[number]);
 }
+
+/**
+ * An overview call on a raw connection of its own whose client closes its side (FIN, as an aborted
+ * `fetch` does) `ms` after sending it; resolves to the status of the whole answer received before
+ * the server closed, or undefined when none arrived.
+ */
+function leavingCall(url: string, key: string, ms: number): Promise<number | undefined> {
+  const { hostname, port, host } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.write(`GET ${BASE}/overview?url=example.com&scope=ROOT_DOMAIN HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Apikey ${key}\r\nConnection: close\r\n\r\n`);
+  setTimeout(() => socket.end(), ms);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  return new Promise((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const end = received.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(received.slice(0, Math.max(end, 0)));
+      const whole = end >= 0 && length !== null && Buffer.byteLength(received.slice(end + 4), 'latin1') >= Number(length[1]);
+      resolve(whole ? Number(/^HTTP\/1\.1 (\d{3})/.exec(received)![1]) : undefined);
+    });
+  });
+}
+
+/** The balance endpoint's status for `key`. */
+const balanceStatus = async (url: string, key: string) => (await fetch(`${url}/_api/apis/v4/units/v1/balance`, { headers: { authorization: `Apikey ${key}` } })).status;
 
 /**
  * One overview call on a connection of its own: the primary hands each new connection to the
@@ -118,6 +149,34 @@ describe('serve --workers 2', () => {
     const stored = file.prepare(`SELECT units_remaining FROM api_keys WHERE id = 'small'`).get();
     file.close();
     expect(stored).toEqual({ units_remaining: 20 });
+  }, 120_000);
+
+  it('gives back the slot of every call whose client left, once its work ends, and logs each with 499 (issue 48)', async () => {
+    // 20 at once: the 20 calls abandoned below all fit, and so do 20 more once they have ended.
+    const key = 'leaving-key-0123456789';
+    const serve = await serveWorkers([{ id: 'leaving', key, units: 1_000_000, rate: 1000, concurrency: 20 }]);
+    // Clients that leave 2 ms after sending: most leave while the worker waits for the primary
+    // (their admission, their hold), some while the query runs; one may get its answer first.
+    const received = await Promise.all(Array.from({ length: 20 }, () => leavingCall(serve.url, key, 2)));
+    const left = received.filter((status) => status === undefined).length;
+    const answered = received.filter((status) => status === 200).length;
+    expect(left + answered).toBe(20);
+    expect(left).toBeGreaterThanOrEqual(10);
+    // Each call logs one line once its work has ended: 499 for a client that left before its
+    // answer (docs/server.md, "Calls abandoned by the client"), 200 for one that got it.
+    const lines = () => requestLines(serve.out()).filter((line) => line.key_id === 'leaving');
+    const end = Date.now() + 15_000;
+    while (lines().length < 20 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // no line more than 20
+    expect.soft(lines().map((line) => line.status).sort()).toEqual([...Array(answered).fill(200), ...Array(left).fill(499)]);
+    expect.soft(lines().filter((line) => line.status === 499).map(({ operation, units }) => ({ operation, units }))).toEqual(Array(left).fill({ operation: 'overview', units: 0 }));
+    // Every slot is free again: 20 calls at once are all admitted, and the free balance endpoint answers.
+    const after = await Promise.all(Array.from({ length: 20 }, () => overview(serve.url, key)));
+    expect(after.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(await balanceStatus(serve.url, key)).toBe(200);
+    expect(new Set(requestLines(serve.out()).map((line) => line.pid)).size).toBe(2);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exit).toBe(0);
   }, 120_000);
 
   it('replaces a worker that dies, and stops every process on SIGTERM', async () => {

@@ -4,7 +4,9 @@
  * missing or wrong), then the key's rate and concurrency limits (429 with Retry-After). Runs in
  * `onRequest`, before validation, so an unauthenticated caller learns nothing about parameters.
  * A call whose client leaves is stopped (its signal aborts, which cancels its queries) and keeps
- * its slot until its work has ended, so leaving never makes room for more work than the limit.
+ * its slot until its work has ended, so leaving never makes room for more work than the limit;
+ * one that leaves while its admission is decided (a round trip to the primary with `serve
+ * --workers`) gives its slot back when the admission comes, and logs its 499 then.
  * The `key` query parameter is taken out of the query before anything else reads it, so it is
  * neither validated as a parameter nor echoed nor logged.
  *
@@ -19,7 +21,7 @@ import { serverPlugin } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { routeOperation } from '../validation/fastify-plugin.js';
 import type { KeyRing } from './key-ring.js';
-import type { Accounts } from './accounts.js';
+import type { Accounts, Admission } from './accounts.js';
 import type { RateLimits } from './rate-limiter.js';
 
 declare module 'fastify' {
@@ -113,6 +115,14 @@ function takeQueryKey(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
 }
 
+/** Requests whose admission is being decided (awaited from the accounts). */
+const deciding = new WeakSet<FastifyRequest>();
+/**
+ * Requests whose client left while their admission was decided: the abort hook found no admitted
+ * call to abandon yet, so the onRequest hook ends the call once the admission comes.
+ */
+const leftWhileDeciding = new WeakSet<FastifyRequest>();
+
 /** The name of {@link guardPlugin}, for the `dependencies` of plugins that read its decorations. @internal */
 export const GUARD_PLUGIN = 'backlink-query-guard';
 
@@ -146,7 +156,22 @@ export const guardPlugin = serverPlugin<GuardOptions>(
         throw new ServiceError(401, 'A valid API key is required: send the header "Authorization: Apikey <key>" or the query parameter key=<key>.');
       }
       request.apiKeyId = keyId;
-      const admission = await accounts.admit(keyId, limitsOf(keyId));
+      deciding.add(request);
+      let admission: Admission;
+      try {
+        admission = await accounts.admit(keyId, limitsOf(keyId));
+      } finally {
+        deciding.delete(request);
+      }
+      if (leftWhileDeciding.has(request)) {
+        // The client left while the admission was decided (with `serve --workers`, a round trip
+        // to the primary): no work ran, so an admitted call's slot goes back at once; nobody is
+        // left to answer, admitted or refused, and the call's one log line is its 499.
+        if (admission.ok) admission.release();
+        onAbandoned(request, { keyId, units: 0, cancelled: false, ms: reply.elapsedTime });
+        reply.hijack();
+        return;
+      }
       if (!admission.ok) {
         const what = admission.reason === 'rate' ? 'requests per second' : 'requests at once';
         throw new ServiceError(429, `Too many ${what} for this key; retry after ${admission.retryAfterSeconds} s.`, [], {
@@ -160,6 +185,7 @@ export const guardPlugin = serverPlugin<GuardOptions>(
     fastify.addHook('onRequestAbort', async (request) => {
       const call = request.admittedCall;
       if (call) onAbandoned(request, await call.abandon());
+      else if (deciding.has(request)) leftWhileDeciding.add(request);
     });
   },
   { name: GUARD_PLUGIN },
