@@ -1,10 +1,10 @@
 /**
- * `backlink-query import`'s options as a process, into the embedded store: `--format` for a file
- * whose name says nothing, the time of an export without dates (`--seen-at`, else the file's
- * modification time), `--batch` over the referring domains' derived records, and a file that
- * cannot be read. Every expected value is written by hand from docs/importing.md and the records.
+ * `backlink-query import` as a process into the embedded store: a file that cannot be read stops
+ * the import, `--batch` below 1 is a usage error, and the referring domains' records derived from
+ * links are all written, the last partial batch too, the latest link's score (the higher on a tie).
+ * Every expected value is written by hand from docs/importing.md and the records.
  */
-import { utimesSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
@@ -15,7 +15,7 @@ import { toTarget } from '../../src/server/target.js';
 import { runCli } from '../cli/helpers/run-cli.js';
 import { fileTempDir } from '../helpers/file-end.js';
 
-const dir = fileTempDir('bq-import-options-');
+const dir = fileTempDir('bq-import-batch-');
 let files = 0;
 function file(name: string, content: string): string {
   const path = join(dir(), `${files++}-${name}`);
@@ -59,51 +59,15 @@ async function links(db: string, keys: readonly string[]) {
   }
 }
 
-const FROG = '"Type","Source","Destination","Alt Text","Anchor","Status Code","Status","Follow"\n"HREF","https://frog.test/p","https://acme.test/","","x","200","","true"\n';
-
-describe('import --format', () => {
-  it('reads a file whose name says nothing as the syntax named: ndjson, csv, or domains in either', async () => {
+describe('a file that cannot be read', () => {
+  it('stops the import with exit status 1 and the reason, and nothing of it is written', async () => {
     const db = newDb();
-    const records = [link('one.test', 'a'), link('two.test', 'b')];
-    const csv = [Object.keys(records[0]!).join(';'), ...records.map((record) => Object.values(record).join(';'))].join('\n');
-    expect((await importInto(db, [file('links.txt', ndjson(records)), '--format', 'ndjson'])).summary).toMatchObject({ imported: 2, rejected: 0, files: [{ format: 'service' }] });
-    expect((await importInto(db, [file('links.dat', csv), '--format', 'csv'])).summary).toMatchObject({ imported: 2, rejected: 0, files: [{ format: 'service' }] });
-    const domainsJson = ndjson([{ domain: 'one.test', domain_score: 61 }]);
-    expect((await importInto(db, [file('domains.ndjson', domainsJson), '--format', 'domains'])).summary).toMatchObject({ domain_records: 1, rejected: 0, files: [{ format: 'domains' }] });
-    expect((await importInto(db, [file('domains.txt', 'domain,domain_score\ntwo.test,62\n'), '--format', 'domains'])).summary).toMatchObject({ domain_records: 1, rejected: 0 });
-    const { tldts } = await loadServerDeps();
-    const store = await openStoreAt({ kind: 'embedded', file: db }, tldts);
-    try {
-      expect(await store.scoreProfile(toTarget('acme.test', 'ROOT_DOMAIN', tldts)!)).toEqual([{ domain_score: 61, domains_count: 1 }, { domain_score: 62, domains_count: 1 }]);
-    } finally {
-      await store.close();
-    }
-  });
-});
-
-describe('the time of an export without dates', () => {
-  it("is --seen-at's, else the file's modification time (UTC)", async () => {
-    const db = newDb();
-    const named = file('all_outlinks.csv', FROG);
-    expect((await importInto(db, [named, '--seen-at', '2026-06-10T08:00:00'])).code).toBe(0);
-    expect(await links(db, ['source_url', 'first_seen_at', 'last_seen_at'])).toEqual([
-      { source_url: 'https://frog.test/p', first_seen_at: '2026-06-10T08:00:00', last_seen_at: '2026-06-10T08:00:00' },
-    ]);
-    const dated = newDb();
-    const modified = file('all_outlinks.csv', FROG);
-    utimesSync(modified, new Date('2025-03-04T05:06:07Z'), new Date('2025-03-04T05:06:07Z'));
-    expect((await importInto(dated, [modified])).code).toBe(0);
-    expect(await links(dated, ['source_url', 'first_seen_at', 'last_seen_at'])).toEqual([
-      { source_url: 'https://frog.test/p', first_seen_at: '2025-03-04T05:06:07', last_seen_at: '2025-03-04T05:06:07' },
-    ]);
-  });
-
-  it('refuses a --seen-at that is not a time YYYY-MM-DDTHH:MM:SS, as a usage error', async () => {
-    for (const value of ['2026-06-10', '2026-06-10 08:00:00', '2026-06-10T08:00:00Z']) {
-      const run = await runCli(['import', file('all_outlinks.csv', FROG), '--db', newDb(), '--seen-at', value]);
-      expect(run.code, value).toBe(2);
-      expect(run.stderr).toContain('--seen-at must be a time YYYY-MM-DDTHH:MM:SS (UTC).');
-    }
+    const bad = file('bad.csv', `source_url;target_urll\r\nhttps://one.test/post;https://acme.test/\r\n`);
+    const run = await runCli(['import', bad, '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/bad\.csv: CSV header \(line 1\): missing columns target_url, .*; unknown column target_urll$/m);
+    expect(run.stdout).toBe('');
+    expect(await links(db, ['source_url'])).toEqual([]);
   });
 });
 
@@ -139,17 +103,5 @@ describe('import --batch', () => {
     const run = await runCli(['import', file('links.ndjson', ndjson([link('one.test', 'a')])), '--db', newDb(), '--batch', '0']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--batch must be a whole number of at least 1, not "0".');
-  });
-});
-
-describe('a file that cannot be read', () => {
-  it('stops the import with exit status 1 and the reason, and nothing of it is written', async () => {
-    const db = newDb();
-    const bad = file('bad.csv', `source_url;target_urll\r\nhttps://one.test/post;https://acme.test/\r\n`);
-    const run = await runCli(['import', bad, '--db', db]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/bad\.csv: CSV header \(line 1\): missing columns target_url, .*; unknown column target_urll$/m);
-    expect(run.stdout).toBe('');
-    expect(await links(db, ['source_url'])).toEqual([]);
   });
 });
