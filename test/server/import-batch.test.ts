@@ -72,6 +72,12 @@ describe('a file that cannot be read', () => {
 });
 
 describe('import --batch', () => {
+  it('refuses a --batch below 1, as a usage error', async () => {
+    const run = await runCli(['import', file('links.ndjson', ndjson([link('one.test', 'a')])), '--db', newDb(), '--batch', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--batch must be a whole number of at least 1, not "0".');
+  });
+
   it("writes every referring domain's derived record, the last partial batch too; the latest link's score, the higher on a tie", async () => {
     const db = newDb();
     // Three referring domains, --batch 2: their records are written as a batch of two and one of one.
@@ -99,9 +105,4 @@ describe('import --batch', () => {
     }
   });
 
-  it('refuses a --batch below 1, as a usage error', async () => {
-    const run = await runCli(['import', file('links.ndjson', ndjson([link('one.test', 'a')])), '--db', newDb(), '--batch', '0']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--batch must be a whole number of at least 1, not "0".');
-  });
 });

@@ -6,7 +6,7 @@
  * Internal links 3; Frame set where Form is not), so a column read for another field shows.
  */
 import { describe, expect, it } from 'vitest';
-import { readImportFile, type FormatReport, type ImportFormat, type RejectedLine } from '../../src/server/import/read-records.js';
+import { ImportFileError, readImportFile, type FormatReport, type ImportFormat, type RejectedLine } from '../../src/server/import/read-records.js';
 import type { DomainInput, LinkInput } from '../../src/server/store/inputs.js';
 
 async function* chunked(chunks: readonly string[]): AsyncGenerator<string> {
@@ -29,7 +29,7 @@ async function read(text: string, format: ImportFormat = 'csv', shape?: Paramete
     if (batch.kind === 'links') links.push(...batch.rows);
     else domains.push(...batch.rows);
   }
-  return { links, domains, rejected, skipped, format: reports.map((report) => report.format) };
+  return { links, domains, rejected, skipped, format: reports.map((report) => report.format), headerLine: reports.map((report) => report.headerLine) };
 }
 
 /** A record of an export: every field the exports leave out at its documented default, then `fields`. */
@@ -230,6 +230,8 @@ describe('Screaming Frog inlinks/outlinks export', () => {
     /* 7 */ '"","https://frog.test/t","https://acme.test/","0","","none","200","OK","true","","","Absolute","//a","Content","HTML"',
     /* 8 */ '"HREF","https://frog.test/u","https://acme.test/","0","","x","200","OK","","","","Absolute","//a","Content","HTML"',
     /* 9 */ '"HREF","https://frog.test/u","https://acme.test/","0","","x","200","OK","true","","","Absolute","//a","Content","HTML","extra"',
+    // A row too long is rejected, even one that would be skipped.
+    /* 10 */ '"Image","https://blog.frog.test/p","https://blog.frog.test/b.png","1200","B","","200","OK","true","","","Absolute","//img","Content","HTML","extra"',
   ];
 
   it('maps every column to its field, skips what is not a link, dates links with the crawl time', async () => {
@@ -252,7 +254,30 @@ describe('Screaming Frog inlinks/outlinks export', () => {
       { line: 6, reason: 'expected 15 cells, found 9' },
       { line: 8, reason: `"Follow" ${BOOL}` },
       { line: 9, reason: 'expected 15 cells, found 16' },
+      { line: 10, reason: 'expected 15 cells, found 16' },
     ]);
+  });
+});
+
+describe('headers', () => {
+  it('skips a title line above the header: the header is on line 2', async () => {
+    const old = '"All Outlinks"\n"Type","Source","Destination","Alt Text","Anchor","Status Code","Status","Follow"\n"HREF","https://data.test/","https://acme.test/","","seo","200","","false"\n';
+    const result = await read(old);
+    expect(result).toMatchObject({ format: ['screaming-frog'], headerLine: [2], rejected: [], skipped: [] });
+    expect(result.links).toEqual([
+      exported({
+        source_url: 'https://data.test/', target_url: 'https://acme.test/', anchor: 'seo', first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05',
+        source_domain: 'data.test', is_nofollow: true,
+      }),
+    ]);
+  });
+
+  it('fails the whole file when a column a format needs is missing, or a domains file has one it does not know', async () => {
+    const semrush = 'Page ascore,Source title,Source url,Target url,Anchor,External links,Internal links,Nofollow,Frame,Form,First seen,Last seen\n';
+    await expect(read(semrush)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): a Semrush backlinks export needs column Image', 1));
+    await expect(read('domain,domain_score,owner\na.example,1,me\n')).rejects.toThrow(
+      new ImportFileError('wrong_columns', 'CSV header (line 1): unknown column owner in a domains file', 1),
+    );
   });
 });
 
