@@ -117,6 +117,11 @@ const entries: readonly Omit<Mutant, 'area' | 'project'>[] = [
   { name: 'csv-quoted-line-ends-not-counted', file: 'src/server/import/csv-tokenizer.ts', find: "for (let newline = text.indexOf('\\n', i); newline !== -1 && newline < end; newline = text.indexOf('\\n', newline + 1)) this.line++;", replace: '', tests: READER },
   { name: 'header-line-off-by-one', file: READ, find: 'format: name, title: format.title, produces: format.produces, headerLine: line,', replace: 'format: name, title: format.title, produces: format.produces, headerLine: line - 1,', tests: COLUMNS },
   { name: 'reject-line-off-by-one-on-stderr', file: CLI, find: 'io.stderr.write(`${bar.clear()}${file}:${line.line}: ${line.reason}\\n`);', replace: 'io.stderr.write(`${bar.clear()}${file}:${line.line + 1}: ${line.reason}\\n`);', tests: FORMAT_OPTION },
+  { name: 'rejects-file-line-off-by-one', file: CLI, find: 'JSON.stringify({ file, line: line.line, reason: line.reason })', replace: 'JSON.stringify({ file, line: line.line + 1, reason: line.reason })', tests: FORMAT_OPTION },
+  { name: 'rejected-lines-exit-0', file: CLI, find: 'return rejected > 0 ? EXIT.failure : EXIT.ok;', replace: 'return EXIT.ok;', tests: FORMAT_OPTION },
+  // ---- encodings and file names
+  { name: 'utf16-be-read-as-le', file: READ, find: "data[0] === 0xfe && data[1] === 0xff ? 'utf-16be' : 'utf-8'", replace: "data[0] === 0xfe && data[1] === 0xff ? 'utf-16le' : 'utf-8'", tests: READER },
+  { name: 'tsv-not-csv', file: READ, find: "{ csv: 'csv', tsv: 'csv', ndjson:", replace: "{ csv: 'csv', ndjson:", tests: READER },
   // ---- batches
   { name: 'batch-last-partial-dropped', file: READ, find: 'if (this.current.length > 0) this.ready.push(this.current);', replace: '', tests: READER },
   { name: 'batch-one-too-many', file: READ, find: 'if (this.current.length >= this.size) {', replace: 'if (this.current.length > this.size) {', tests: READER },

@@ -4,7 +4,7 @@
  * formats read as the one named, and a broken line reported by its line. Every expected value is
  * written by hand from docs/importing.md and the records.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
@@ -46,11 +46,14 @@ describe('import --format', () => {
     const csv = [Object.keys(records[0]!).join(';'), ...records.map((record) => Object.values(record).join(';'))].join('\n');
     // Line 2 is broken: reported by its line, the rest imported.
     const lines = ndjson(records).replace('\n', '\n{"source_url":\n');
-    const first = await importInto(db, [file('links.txt', lines), '--format', 'ndjson']);
+    const named = file('links.txt', lines);
+    const rejects = join(dir(), 'rejects.ndjson');
+    const first = await importInto(db, [named, '--format', 'ndjson', '--rejects', rejects]);
     expect(first.summary).toMatchObject({ imported: 2, rejected: 1, files: [{ format: 'service' }] });
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/-links\.txt:2: invalid JSON/);
     expect(first.stderr).not.toMatch(/-links\.txt:[13]: /);
+    expect(readFileSync(rejects, 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toMatchObject([{ file: named, line: 2 }]);
     expect((await importInto(db, [file('links.dat', csv), '--format', 'csv'])).summary).toMatchObject({ imported: 2, rejected: 0, files: [{ format: 'service' }] });
     const domainsJson = ndjson([{ domain: 'one.test', domain_score: 61 }]);
     expect((await importInto(db, [file('domains.ndjson', domainsJson), '--format', 'domains'])).summary).toMatchObject({ domain_records: 1, rejected: 0, files: [{ format: 'domains' }] });
