@@ -9,10 +9,11 @@
  *   started once (scripts/engines/*.sh) and handed to every vitest run through their URL variables
  *   (`BQ_POSTGRES_URL`, `BQ_MYSQL_URL`, `BQ_CLICKHOUSE_URL`, `BQ_CLICKHOUSE_CLUSTER_URL`).
  * - First the named tests run on the unmutated copy: a failure there stops the run.
+ * - `--jobs N` tests N mutants at once, each job in a copy of its own with servers of its own.
  * - Exit code 1 when a mutant survives without a written reason (`survives` in mutants.ts), or a
  *   mutant's text is no longer in its file.
  *
- * Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --list]
+ * Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --jobs N] [-- --list]
  *
  * @module
  */
@@ -33,13 +34,15 @@ const TIMEOUT_MS = 10 * 60_000;
 
 const git = async (args: string[], cwd = ROOT) => (await exec('git', args, { cwd, maxBuffer: 256 * 1024 * 1024 })).stdout;
 
-const USAGE = 'Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --list]';
+const USAGE = 'Usage: npm run mutate [-- --only name,name] [-- --file path,path] [-- --area name,name] [-- --jobs N] [-- --list]';
 
 interface Selection {
   readonly only?: ReadonlySet<string>;
   /** Files or folders (a prefix of the mutant's file): `--file src/server/import/`. */
   readonly files?: readonly string[];
   readonly areas?: ReadonlySet<string>;
+  /** Mutants tested at once, each in a copy of its own with servers of its own. */
+  readonly jobs: number;
   readonly list: boolean;
 }
 
@@ -52,7 +55,7 @@ function parseArgs(argv: string[]): Selection {
       list = true;
       continue;
     }
-    const match = /^--(only|file|area)(?:=(.*))?$/.exec(arg);
+    const match = /^--(only|file|area|jobs)(?:=(.*))?$/.exec(arg);
     if (!match) throw new Error(`Unknown argument ${arg}. ${USAGE}`);
     const value = match[2] ?? argv[++i] ?? '';
     values.set(match[1]!, [...(values.get(match[1]!) ?? []), ...value.split(',').filter(Boolean)]);
@@ -60,10 +63,12 @@ function parseArgs(argv: string[]): Selection {
   const only = values.has('only') ? new Set(values.get('only')) : undefined;
   const areas = values.has('area') ? new Set(values.get('area')) : undefined;
   const files = values.get('file');
+  const jobs = Number(values.get('jobs')?.at(-1) ?? 1);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`--jobs takes a whole number of 1 or more. ${USAGE}`);
   for (const name of only ?? []) if (!MUTANTS.some((m) => m.name === name)) throw new Error(`No mutant named ${name}.`);
   for (const area of areas ?? []) if (!MUTANTS.some((m) => m.area === area)) throw new Error(`No mutant in area ${area}.`);
   for (const file of files ?? []) if (!MUTANTS.some((m) => m.file.startsWith(file))) throw new Error(`No mutant in ${file}.`);
-  return { only, files, areas, list };
+  return { only, files, areas, jobs, list };
 }
 
 /** The mutants a selection names: each option given narrows the list. */
@@ -173,18 +178,20 @@ async function main(): Promise<number> {
     for (const test of m.tests) if (!existsSync(join(ROOT, test))) throw new Error(`${m.name}: no test path ${test}`);
   }
 
-  const copy = await makeCopy();
-  const base = await makeBaseDir();
-  const servers: RunningServer[] = [];
   const log = (line: string) => void process.stderr.write(`[mutate] ${line}\n`);
+  const started = Date.now();
+  const jobs: Job[] = [];
   try {
-    // The servers the selected mutants' tests need, started once for every vitest run (each run
-    // would otherwise start its own: test/setup/global-setup.ts uses the ones these URLs name).
+    // The servers the selected mutants' tests need, started once per job for every vitest run it
+    // makes (each run would otherwise start its own: test/setup/global-setup.ts uses the ones
+    // these URLs name).
     const needed = enginesOf(mutants);
     if (needed.length > 0) await runScript('install.sh', []);
-    servers.push(...(await Promise.all(needed.map((name) => startServer(name, base.dir)))));
-    const env = Object.fromEntries(needed.map((name, i) => [SERVERS[name].urlEnv, servers[i]!.url]));
-    log(`copy of the working tree in ${copy.dir}; ${needed.length === 0 ? 'no database server needed' : needed.map((name, i) => `${name} ${servers[i]!.url}`).join(', ')}`);
+    for (let i = 0; i < Math.min(selection.jobs, mutants.length); i++) {
+      const job = await startJob(needed);
+      jobs.push(job);
+      log(`job ${i + 1}: copy of the working tree in ${job.dir}; ${needed.length === 0 ? 'no database server needed' : needed.map((name) => `${name} ${job.env[SERVERS[name].urlEnv]}`).join(', ')}`);
+    }
 
     // The tests must pass without a mutant, or a "caught" would mean nothing.
     const groups = new Map<string, Set<string>>();
@@ -192,25 +199,26 @@ async function main(): Promise<number> {
       const key = projectsOf(m).join(',');
       for (const t of m.tests) (groups.get(key) ?? groups.set(key, new Set()).get(key)!).add(t);
     }
-    for (const [key, tests] of groups) {
+    await inJobs(jobs, [...groups], async (job, [key, tests]) => {
       log(`baseline: ${tests.size} test paths on project ${key}`);
-      const baseline = await runTests(copy.dir, { project: key.split(','), tests: [...tests] }, env);
+      const baseline = await runTests(job.dir, { project: key.split(','), tests: [...tests] }, job.env);
       if (!baseline.passed) throw new Error(`the tests fail without any mutant, so nothing can be judged:\n${baseline.tail}`);
-    }
+    });
 
-    const rows: { mutant: Mutant; result: RunResult }[] = [];
-    for (const mutant of mutants) {
-      const file = join(copy.dir, mutant.file);
+    const results = new Map<Mutant, RunResult>();
+    await inJobs(jobs, mutants, async (job, mutant) => {
+      const file = join(job.dir, mutant.file);
       const original = readFileSync(file, 'utf8');
       writeFileSync(file, mutated(original, mutant));
       try {
-        const result = await runTests(copy.dir, mutant, env);
-        rows.push({ mutant, result });
+        const result = await runTests(job.dir, mutant, job.env);
+        results.set(mutant, result);
         log(`${mutant.name}: ${result.passed ? 'SURVIVED' : result.timedOut ? 'caught (timed out)' : 'caught'} in ${(result.ms / 1000).toFixed(1)} s`);
       } finally {
         writeFileSync(file, original);
       }
-    }
+    });
+    const rows = mutants.map((mutant) => ({ mutant, result: results.get(mutant)! }));
 
     const caught = rows.filter((r) => !r.result.passed);
     const survivors = rows.filter((r) => r.result.passed);
@@ -220,7 +228,7 @@ async function main(): Promise<number> {
       const verdict = result.passed ? (mutant.survives ? `survived (reason: ${mutant.survives})` : '**SURVIVED**') : result.timedOut ? 'caught (timeout)' : 'caught';
       out.push(`| ${mutant.name} | ${mutant.area} | ${verdict} | ${(result.ms / 1000).toFixed(1)} |`);
     }
-    out.push('', `Mutation score: ${caught.length} of ${rows.length} caught (${((100 * caught.length) / Math.max(1, rows.length)).toFixed(1)}%).`);
+    out.push('', `Mutation score: ${caught.length} of ${rows.length} caught (${((100 * caught.length) / Math.max(1, rows.length)).toFixed(1)}%), in ${((Date.now() - started) / 60_000).toFixed(1)} minutes with ${jobs.length} job(s).`);
     for (const { mutant } of rows.filter((r) => !r.result.passed && r.mutant.survives)) {
       out.push(`Note: ${mutant.name} is listed as a survivor but was caught; remove its reason.`);
     }
@@ -228,10 +236,55 @@ async function main(): Promise<number> {
     process.stdout.write(`${out.join('\n')}\n`);
     return unexplained.length > 0 ? 1 : 0;
   } finally {
-    await Promise.allSettled(servers.map((s) => s.stop()));
+    await Promise.allSettled(jobs.map((job) => job.stop()));
+  }
+}
+
+/** One copy of the tree and the servers its runs use. */
+interface Job {
+  readonly dir: string;
+  readonly env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+async function startJob(needed: readonly ServerName[]): Promise<Job> {
+  const copy = await makeCopy();
+  const base = await makeBaseDir();
+  const servers: RunningServer[] = [];
+  const stop = async () => {
+    await Promise.allSettled(servers.map((server) => server.stop()));
     await base.remove();
     await copy.remove();
+  };
+  try {
+    for (const server of await Promise.allSettled(needed.map((name) => startServer(name, base.dir)))) {
+      if (server.status === 'rejected') throw server.reason;
+      servers.push(server.value);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { dir: copy.dir, env: Object.fromEntries(needed.map((name, i) => [SERVERS[name].urlEnv, servers[i]!.url])), stop };
+}
+
+/** Runs `work` on every item, each job taking the next item when it is free; the first failure stops handing out items and is thrown. */
+async function inJobs<T>(jobs: readonly Job[], items: readonly T[], work: (job: Job, item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    jobs.map(async (job) => {
+      while (!failed && next < items.length) {
+        const item = items[next++]!;
+        try {
+          await work(job, item);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
 }
 
 main().then(
