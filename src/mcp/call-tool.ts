@@ -2,7 +2,7 @@
  * What each tool of `backlink-query mcp` does with its arguments, without the SDK: an operation
  * tool checks the parameters and the filter with the client's own rules, prices the call against
  * the per-call cap and the session budget, and sends it through the package's client;
- * `check_filter` and `complete_filter` answer from the filter language alone. Every failure is a
+ * `check-filter` and `complete-filter` answer from the filter language alone. Every failure is a
  * tool result with `isError: true` that says what went wrong, where, and what to change, with the
  * same facts in `structuredContent.error`; nothing a caller sends can end the server.
  *
@@ -26,7 +26,7 @@ import { safeParseFilter } from '../syntax/parse.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
 import { suggest } from '../shared/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
-import { CHECK_FILTER, COMPLETE_FILTER, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
+import { CHECK_FILTER, COMPLETE_FILTER, FORMER_TOOL_NAMES, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
 import { formatUnits as units } from '../client/units.js';
 
 /** A tool's answer, as `tools/call` returns it (the SDK's `CallToolResult`, text content only). @internal */
@@ -237,9 +237,9 @@ function checkFilterTool(args: Args): ToolResult {
 }
 
 /**
- * Why `complete_filter` can offer nothing whatever the text: the operation takes no filter
+ * Why `complete-filter` can offer nothing whatever the text: the operation takes no filter
  * (`filter_not_allowed`, naming those that take one), or the cursor is past the language's length
- * limit (`too_long`). A tool error with the issue as `check_filter` reports it; `undefined` otherwise.
+ * limit (`too_long`). A tool error with the issue as `check-filter` reports it; `undefined` otherwise.
  */
 function noFilterHere(operation: OperationName, text: string, offset: number): ToolResult | undefined {
   if (!operations[operation].filter) {
@@ -279,7 +279,7 @@ function completeFilterTool(args: Args): ToolResult {
   try {
     const suggestions = complete(text!, offset as number, { operation: operation as OperationName, ...(targets !== undefined && { targets: targets as number }) });
     // complete() checked the operation and the offset; an empty list for these two cases is not
-    // "nothing can follow here": there can be no filter at all. The same issue check_filter reports.
+    // "nothing can follow here": there can be no filter at all. The same issue check-filter reports.
     if (suggestions.length === 0) {
       const refusal = noFilterHere(operation as OperationName, text!, offset as number);
       if (refusal) return refusal;
@@ -302,7 +302,7 @@ const TOOL_NAMES = (): string[] => toolDefinitions().map((tool) => tool.name);
  *
  * @example
  * ```ts
- * await callTool('check_filter', { operation: 'links', filter: 'domain_scor > 50' }, context);
+ * await callTool('check-filter', { operation: 'links', filter: 'domain_scor > 50' }, context);
  * // { content: [...], structuredContent: { ok: false, issues: [{ code: 'unknown_field', offset: 0, ..., suggestion: 'domain_score' }] } }
  * ```
  * @internal
@@ -313,6 +313,7 @@ export async function callTool(name: string, args: unknown, context: ToolContext
       return parameterError({ parameter: 'arguments', code: 'invalid_type', message: 'The arguments of a tool must be an object.' });
     }
     const given = (args ?? {}) as Args;
+    name = Object.hasOwn(FORMER_TOOL_NAMES, name) ? FORMER_TOOL_NAMES[name]! : name;
     if (name === CHECK_FILTER) return checkFilterTool(given);
     if (name === COMPLETE_FILTER) return completeFilterTool(given);
     if (isOperationName(name)) return await callOperationTool(name, given, context);
