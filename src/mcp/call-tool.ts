@@ -24,7 +24,7 @@ import type { FilterIssue } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
-import { suggest } from '../shared/suggest.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
 import { CHECK_FILTER, COMPLETE_FILTER, FORMER_TOOL_NAMES, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
 import { formatUnits as units } from '../client/units.js';
@@ -207,7 +207,7 @@ function unknownArgs(tool: string, args: Args, known: readonly string[]): ToolRe
     tool,
     unknown.map((parameter) => {
       const hint = suggest(parameter, known);
-      return { parameter, rule: 'unknown_parameter', message: `${tool} takes no argument ${parameter}${hint ? `; did you mean ${hint}?` : '.'}`, ...(hint && { suggestion: hint }) };
+      return { parameter, rule: 'unknown_parameter', message: `${tool} takes no argument ${parameter}${didYouMean(hint)}`, ...(hint && { suggestion: hint }) };
     }),
   );
 }
@@ -318,7 +318,7 @@ export async function callTool(name: string, args: unknown, context: ToolContext
     if (name === COMPLETE_FILTER) return completeFilterTool(given);
     if (isOperationName(name)) return await callOperationTool(name, given, context);
     const hint = suggest(name, TOOL_NAMES());
-    return failure(`Unknown tool ${JSON.stringify(name)}${hint ? `; did you mean ${hint}?` : '.'} The tools are: ${TOOL_NAMES().join(', ')}.`, {
+    return failure(`Unknown tool ${JSON.stringify(name)}${didYouMean(hint)} The tools are: ${TOOL_NAMES().join(', ')}.`, {
       kind: 'unknown_tool',
       tool: name,
       ...(hint && { suggestion: hint }),
