@@ -66,7 +66,9 @@ const parameterData = (issue: ParameterIssue): Record<string, unknown> => {
 };
 
 function invalidParameters(tool: string, issues: readonly ParameterIssue[]): ToolResult {
-  const lines = issues.map((issue) => `- ${issue.parameter} (${issue.rule}): ${issue.message}${issue.suggestion ? ` Suggestion: ${issue.suggestion}.` : ''}`);
+  // A message with a suggestion already ends "did you mean ...?" (the rules write it); the name is
+  // in structuredContent too, as `suggestion`.
+  const lines = issues.map((issue) => `- ${issue.parameter} (${issue.rule}): ${issue.message}`);
   return failure(`Not sent: ${tool} was given ${issues.length === 1 ? 'an invalid parameter' : `${issues.length} invalid parameters`}:\n${lines.join('\n')}`, {
     kind: 'invalid_parameters',
     issues: issues.map(parameterData),

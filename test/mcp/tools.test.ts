@@ -150,6 +150,10 @@ describe('an operation call', () => {
     expect((format.structuredContent as Record<string, any>)['error'].issues[0]).toMatchObject({ parameter: 'format', code: 'unknown_parameter' });
     const typo = await session.call('links', { url: 'example.com', scope: 'ROOT_DOMAIN', limt: 5 });
     expect((typo.structuredContent as Record<string, any>)['error'].issues[0]).toMatchObject({ parameter: 'limt', code: 'unknown_parameter', suggestion: 'limit' });
+    // The name offered once, bare, in the style of every surface (docs/cli.md, Mistakes on the command line).
+    expect(textOf(typo)).toBe('Not sent: links was given an invalid parameter:\n- limt (unknown_parameter): links takes no parameter limt; did you mean limit?');
+    const tool = await session.call('check-filtr', {});
+    expect(textOf(tool).split(' The tools are: ')[0]).toBe('Unknown tool "check-filtr"; did you mean check-filter?');
   });
 
   it('reports every issue of an invalid filter with its place, and sends nothing', async () => {
