@@ -84,6 +84,8 @@ function usageMessage(error: unknown, known: readonly string[], args: readonly s
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
     const name = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
     if (message.endsWith('argument missing')) return `${name} needs a value.`;
+    // `--filter -x`: a value that starts with a dash is taken for an option unless joined with `=`.
+    if (message.includes('argument is ambiguous')) return `${name} needs a value; one that starts with "-" is written ${name}=<value>.`;
     if (message.includes('does not take an argument')) return `${name} takes no value.`;
   }
   return message;

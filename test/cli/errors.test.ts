@@ -59,7 +59,10 @@ describe('did you mean', () => {
     expect(typo.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -limt; did you mean --limit?');
     const program = await runCli(['-version']);
     expect(program.stderr.split('\n')[0]).toBe('backlink-query: unknown option -version; did you mean --version?');
-    // A short option that exists keeps its meaning: -y is --yes.
+    // The value of an option is not read as an option written with one dash.
+    const value = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--fields', '-limit'], { env });
+    expect(value.stderr.split('\n')[0]).toBe('backlink-query links: --fields needs a value; one that starts with "-" is written --fields=<value>.');
+    // An unknown one-letter option stays as it is.
     const short = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '-x'], { env });
     expect(short.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -x.');
     expect(server.requests).toHaveLength(0);

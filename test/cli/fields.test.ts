@@ -43,7 +43,8 @@ describe('backlink-query fields', () => {
       ['backlinks_counts', 'integer[]', 'backlinks_counts[n]', false],
     ]);
     const table = await runCli(['fields', 'matrix']);
-    expect(table.stdout).toMatch(/^backlinks_counts +integer\[\] +as backlinks_counts\[n\] +no +Backlinks from the domain/m);
+    // The meaning is never cut, however long (this one is 84 characters).
+    expect(table.stdout).toMatch(/^backlinks_counts +integer\[\] +as backlinks_counts\[n\] +no +Backlinks from the domain to each requested target, in the order of the request urls$/m);
   });
 
   it('says no to filter and sort for an operation that takes neither (metrics)', async () => {
