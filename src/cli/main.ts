@@ -39,6 +39,8 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
   const first = argv[0];
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? findCommand(commands, argv.slice(1)) : undefined;
+    // `help linkz`: the same did-you-mean as `linkz`; `help filter` lists the group's commands.
+    if (first === 'help' && topic === undefined && argv[1] !== undefined) return unknownCommand(commands, [argv[1], '--help'], io);
     io.stdout.write(topic ? topic.command.help : programHelp(commands));
     return EXIT.ok;
   }

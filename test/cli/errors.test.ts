@@ -31,6 +31,17 @@ describe('did you mean', () => {
     expect(far.stderr).toContain('  links ');
   });
 
+  it('help <command>: one command\'s help, the group\'s commands, or the closest command', async () => {
+    const fields = await runCli(['help', 'fields']);
+    expect(fields.code).toBe(0);
+    expect(fields.stdout.split('\n')[0]).toBe('Usage: backlink-query fields <operation> [--format table|json]');
+    const group = await runCli(['help', 'filter']);
+    expect(group).toMatchObject({ code: 0, stdout: 'Commands:\n  filter check  Check a filter and print its canonical form or its issues\n' });
+    const typo = await runCli(['help', 'linkz']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe('backlink-query: unknown command "linkz"; did you mean links?');
+  });
+
   it('suggests the closest option of an operation command, and of the program', async () => {
     const run = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--limt', '5'], { env });
     expect(run.code).toBe(2);
