@@ -75,7 +75,9 @@ export const filterCheckCommand: Command = {
     const text = positionals[0] === '-' ? await readAll(io.stdin) : positionals[0]!;
     const result = check(text, operation, targets);
     report(result, text, format === 'json', io);
-    if (!result.ok && format !== 'json' && operation !== undefined && result.issues.some((issue) => issue.code === 'unknown_field')) {
+    // Where no close name is offered, where the fields are listed. (Not after a suggestion: this
+    // output is the command's result, which the README's quick start shows as it stands.)
+    if (!result.ok && format !== 'json' && operation !== undefined && result.issues.some((issue) => issue.code === 'unknown_field' && issue.suggestion === undefined)) {
       io.stdout.write(`${fieldsPointer(operation as OperationName)}\n`);
     }
     return result.ok ? EXIT.ok : EXIT.failure;

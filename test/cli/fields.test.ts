@@ -133,8 +133,11 @@ describe('errors about a field name point at the list', () => {
         '',
       ].join('\n'),
     );
-    const check = await runCli(['filter', 'check', 'anchr = 1', '--operation', 'anchors']);
+    // filter check prints its result on stdout: the pointer where no close name is offered.
+    const check = await runCli(['filter', 'check', 'anchor_text = 1', '--operation', 'anchors']);
     expect(check.stdout.split('\n').slice(-2)).toEqual(['See the fields with: backlink-query fields anchors', '']);
+    const close = await runCli(['filter', 'check', 'anchr = 1', '--operation', 'anchors']);
+    expect(close.stdout).toBe("1:1 unknown_field: Unknown field anchr; did you mean anchor?\n  anchr = 1\n  ^^^^^\n");
     const syntax = await runCli(['filter', 'check', 'anchor = ', '--operation', 'anchors']);
     expect(syntax.code).toBe(1);
     expect(syntax.stdout).not.toContain('backlink-query fields');
