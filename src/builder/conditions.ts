@@ -15,6 +15,7 @@ import { FilterError, ParameterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { IssueCode } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
+import { didYouMean } from '../shared/suggest.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { validateFilter } from '../validate/validate.js';
 import type { BuilderOperator } from './field-types.js';
@@ -50,6 +51,9 @@ export function literalOf(value: unknown): Literal {
   throw new ParameterError('value', 'invalid_value', `A filter value must be a string, a number or a boolean, not ${describe(value)}.`);
 }
 
+/** Comparison operators of other languages, and the filter language's spelling of each. */
+const OTHER_LANGUAGES: Readonly<Record<string, BuilderOperator>> = { '==': '=', '===': '=', '!==': '!=' };
+
 /** Builds one condition from `where` arguments and checks it for the builder's operation. @internal */
 export function buildCondition(context: BuilderContext, name: unknown, operator: unknown, value: unknown): Condition {
   if (operator === 'LIKE' || operator === 'NOT LIKE') {
@@ -58,7 +62,9 @@ export function buildCondition(context: BuilderContext, name: unknown, operator:
   const canonical = typeof operator === 'string' && Object.hasOwn(OPERATOR_SPELLINGS, operator) ? OPERATOR_SPELLINGS[operator] : undefined;
   if (canonical === undefined) {
     const known: readonly BuilderOperator[] = ['=', '!=', '<>', '<', '<=', '>', '>=', 'LIKE', 'NOT LIKE'];
-    throw new ParameterError('operator', 'invalid_value', `Unknown operator ${describe(operator)}; use one of ${known.join(' ')}.`);
+    const meant = typeof operator === 'string' ? OTHER_LANGUAGES[operator] : undefined;
+    const list = meant === undefined ? `; use one of ${known.join(' ')}.` : `${didYouMean(meant)} The operators: ${known.join(' ')}.`;
+    throw new ParameterError('operator', 'invalid_value', `Unknown operator ${describe(operator)}${list}`);
   }
   return checked(ast.comparison(fieldOf(name), canonical, literalOf(value)), context);
 }

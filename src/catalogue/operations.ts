@@ -271,7 +271,7 @@ export const operations = {
     doc: 'Referring domains by target for up to 6 targets',
   },
   metrics: {
-    method: 'keywordMetrics',
+    method: 'metrics',
     path: '/_api/apis/v4/keywords/v1/metrics',
     shape: 'object',
     record: keywordMetricsRecord,

@@ -21,6 +21,12 @@ export interface FieldSpec {
   readonly csv?: boolean;
 }
 
+/**
+ * Whether `order_by` may name a field of this type: arrays have no order (the parameter rule
+ * `not_sortable`; `backlink-query fields` shows it). @internal
+ */
+export const isSortableType = (type: FieldType): boolean => !type.endsWith('[]');
+
 /** An ordered map from field name to {@link FieldSpec}; key order is CSV column order. */
 export type RecordSpec = Readonly<Record<string, FieldSpec>>;
 

@@ -12,11 +12,11 @@
  *
  * @module
  */
-import { suggest } from '../shared/suggest.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import type { IssueCode } from './issue-codes.js';
 import { isOperationName, operations, type OperationName } from './operations.js';
 import type { EnumParam, FieldsParam, IntegerParam, MonthParam, OrderByParam, ParamSpec, StringListParam, StringParam } from './parameters.js';
-import type { RecordSpec } from './records.js';
+import { isSortableType, type RecordSpec } from './records.js';
 
 /**
  * Every parameter rule, by its code, with what breaks it. The codes are stable: they are the
@@ -148,7 +148,6 @@ function show(value: unknown): string {
   }
 }
 
-const didYouMean = (hint: string | undefined): string => (hint ? `; did you mean ${hint}?` : '.');
 const item = (parameter: string, index: number): string => `${parameter} item ${index + 1}`;
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -198,7 +197,8 @@ export const parameterIssue = {
     ...(index === undefined ? {} : { index }),
   }),
   invalid_value: (parameter: string, values: readonly string[], value: unknown, context: string): ParameterIssue => {
-    const hint = typeof value === 'string' ? suggest(value, values) : undefined;
+    // The CLI forgives the case of these values, so case is no part of how close a value is.
+    const hint = typeof value === 'string' ? suggest(value, values, { anyCase: true }) : undefined;
     const allowed =
       values.length === 1
         ? `${values[0]} (the only value ${context} takes)`
@@ -433,7 +433,7 @@ function checkOrderBy(operation: OperationName, name: string, _spec: OrderByPara
   const record: RecordSpec = operations[operation].record;
   const field = Object.prototype.hasOwnProperty.call(record, value) ? record[value] : undefined;
   if (field === undefined) return fail(parameterIssue.unknown_field(operation, name, value, Object.keys(record)));
-  if (field.type.endsWith('[]')) return fail(parameterIssue.not_sortable(name, value));
+  if (!isSortableType(field.type)) return fail(parameterIssue.not_sortable(name, value));
   return { value };
 }
 

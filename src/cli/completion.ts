@@ -24,6 +24,7 @@ import { IMPORT_FORMAT_NAMES } from '../server/index.js';
 import { UsageError } from './args.js';
 import { EXIT, type Command } from './command.js';
 import { completionScript, SHELLS, type Shell } from './completion-scripts.js';
+import { FIELDS_FORMATS } from './fields-command.js';
 import { FILTER_CHECK_FORMATS } from './filter-check.js';
 import { optionName, optionParams } from './operation-options.js';
 import { OUTPUT_FORMATS } from './output.js';
@@ -76,6 +77,7 @@ function valuesOf(command: string, option: string): Values {
     if (option === 'format') return FILTER_CHECK_FORMATS;
     if (option === 'operation') return OPERATION_NAMES;
   }
+  if (command === 'fields' && option === 'format') return FIELDS_FORMATS;
   if (command === 'import' && option === 'format') return IMPORT_FORMAT_NAMES;
   if (command === 'import' && option === 'template') return ['ndjson', 'csv'];
   if (['db', 'rejects', 'keys'].includes(option)) return 'files';
@@ -201,6 +203,11 @@ function valueCandidates(command: Command, args: readonly string[], option: stri
 function positionalCandidates(command: Command, args: readonly string[], word: string): Candidates {
   if (command.name === 'completion') return args.length === 0 ? { space: true, values: startingWith(word, SHELLS) } : none;
   if (command.name === 'import') return fileCandidates(word);
+  if (command.name === 'fields') {
+    // One <operation>: offered until one is given (a word that is not an option or its value).
+    const given = args.some((arg, i) => !arg.startsWith('-') && !(i > 0 && /^(--format|-f)$/.test(args[i - 1]!)));
+    return given ? none : { space: true, values: startingWith(word, OPERATION_NAMES) };
+  }
   // `filter check "<filter>" --operation links`: the filter is the positional.
   if (command.name === 'filter check' && optionValue(args, 'operation') !== undefined) return filterCandidates(unquoted(word), command.name, args);
   return none;

@@ -9,7 +9,8 @@
  * @module
  * @internal
  */
-import { OPERATION_NAMES } from '../catalogue/operations.js';
+import { OPERATION_NAMES, type OperationName } from '../catalogue/operations.js';
+import { fieldsPointer } from './fields-command.js';
 import { isParameterError } from '../errors/filter-error.js';
 import { formatIssues, MAX_FORMATTED_ISSUES } from '../errors/format.js';
 import { printFilter } from '../print/printer.js';
@@ -74,6 +75,11 @@ export const filterCheckCommand: Command = {
     const text = positionals[0] === '-' ? await readAll(io.stdin) : positionals[0]!;
     const result = check(text, operation, targets);
     report(result, text, format === 'json', io);
+    // Where no close name is offered, where the fields are listed. (Not after a suggestion: this
+    // output is the command's result, which the README's quick start shows as it stands.)
+    if (!result.ok && format !== 'json' && operation !== undefined && result.issues.some((issue) => issue.code === 'unknown_field' && issue.suggestion === undefined)) {
+      io.stdout.write(`${fieldsPointer(operation as OperationName)}\n`);
+    }
     return result.ok ? EXIT.ok : EXIT.failure;
   },
 };

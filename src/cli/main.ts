@@ -10,18 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { exitCodeOf, describeError } from './exit-codes.js';
 import { EXIT, type CliIo, type Command } from './command.js';
 import { completionCommand } from './completion.js';
+import { fieldsCommand } from './fields-command.js';
 import { filterCheckCommand } from './filter-check.js';
 import { mcpCommand } from './mcp-command.js';
 import { nodeIo, packageVersion } from './node-io.js';
 import { operationCommands } from './operation-command.js';
 import { serverCommands } from './server-commands.js';
 import { painter } from './style.js';
-import { suggest } from '../shared/suggest.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import { isUsageError, unknownOptionMessage } from './args.js';
 
 /** Every command, in the order the program's help lists them. @internal */
 export function allCommands(): readonly Command[] {
-  return [filterCheckCommand, ...operationCommands, ...serverCommands, mcpCommand, completionCommand(allCommands)];
+  return [filterCheckCommand, fieldsCommand, ...operationCommands, ...serverCommands, mcpCommand, completionCommand(allCommands)];
 }
 
 /**
@@ -38,6 +39,8 @@ export async function main(argv: readonly string[], io: CliIo = nodeIo()): Promi
   const first = argv[0];
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     const topic = first === 'help' ? findCommand(commands, argv.slice(1)) : undefined;
+    // `help linkz`: the same did-you-mean as `linkz`; `help filter` lists the group's commands.
+    if (first === 'help' && topic === undefined && argv[1] !== undefined) return unknownCommand(commands, [argv[1], '--help'], io);
     io.stdout.write(topic ? topic.command.help : programHelp(commands));
     return EXIT.ok;
   }
@@ -88,7 +91,7 @@ function unknownCommand(commands: readonly Command[], argv: readonly string[], i
   const name = group.length > 0 && argv[1] !== undefined && !argv[1].startsWith('-') ? `${first} ${argv[1]}` : first;
   const hint = suggest(name, commands.map((c) => c.name));
   if (hint !== undefined) {
-    io.stderr.write(`backlink-query: unknown command ${JSON.stringify(name)}; did you mean ${JSON.stringify(hint)}?\nRun "backlink-query --help" for the list of commands.\n`);
+    io.stderr.write(`backlink-query: unknown command ${JSON.stringify(name)}${didYouMean(hint)}\nRun "backlink-query --help" for the list of commands.\n`);
   } else {
     io.stderr.write(`backlink-query: unknown command ${JSON.stringify(name)}.\n\n${listCommands(commands)}`);
   }

@@ -26,7 +26,7 @@ const HELP = `Usage: backlink-query mcp [--base-url URL] [--api-key KEY] [--budg
 
 Serves the service's operations as tools of the Model Context Protocol, on standard input and
 output, for an agent (an MCP client) to start as a subprocess. Tools: one per operation
-(${OPERATION_NAMES.join(', ')}), plus check_filter and complete_filter (free).
+(${OPERATION_NAMES.join(', ')}), plus check-filter and complete-filter (free).
 
 Every call is checked before it is sent (parameters and filter, as the client checks them), and its
 worst-case cost (the most rows it can return × the price) is held to the limits below; a call that

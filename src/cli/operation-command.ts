@@ -13,10 +13,11 @@ import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
 import { estimateUntyped, formatUnits } from '../client/units.js';
-import { isParameterError } from '../errors/filter-error.js';
+import { isFilterError, isParameterError } from '../errors/filter-error.js';
 import { DEFAULT_MAX_LIMIT } from '../catalogue/parameters.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type CliIo, type Command } from './command.js';
+import { fieldsPointer, isFieldCode } from './fields-command.js';
 import { confirmCost, DEFAULT_CONFIRM_ABOVE } from './confirm.js';
 import { connectedClient } from './connection.js';
 import { operationHelp } from './operation-help.js';
@@ -80,7 +81,8 @@ function checkFirst(operation: OperationName, params: Row, settings: RunSettings
     checkParams(operation, params, Date.now(), normalizeFilter);
   } catch (error) {
     if (!isParameterError(error)) throw error;
-    throw new UsageError(`${whereOf(operation, error.parameter)} (${error.code}): ${sentence(error.message)}`);
+    const pointer = isFieldCode(error.code) ? ` ${fieldsPointer(operation)}` : '';
+    throw new UsageError(`${whereOf(operation, error.parameter)} (${error.code}): ${sentence(error.message)}${pointer}`);
   }
   const limit = params['limit'];
   if (!settings.yes && typeof limit === 'number' && limit > DOCUMENTED_MAX_LIMIT) {
@@ -163,8 +165,12 @@ function operationCommand(operation: OperationName): Command {
     summary: operations[operation].doc,
     help,
     options,
-    describeError: (error) =>
-      isHttpError(error) ? describeHttpFailure(error, (parameter) => whereOf(operation, parameter)) : undefined,
+    describeError: (error) => {
+      if (isHttpError(error)) return describeHttpFailure(error, (parameter) => whereOf(operation, parameter));
+      // A filter naming an unknown field: its issues, then where the fields are listed.
+      if (isFilterError(error) && error.issues.some((issue) => isFieldCode(issue.code))) return `${error.message}\n${fieldsPointer(operation)}`;
+      return undefined;
+    },
     async run(args, io) {
       const parsed = parseCommandArgs(args, options);
       if (parsed.values['help'] === true) {

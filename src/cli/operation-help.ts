@@ -4,6 +4,7 @@
  * @module
  * @internal
  */
+import { fieldListOf } from '../catalogue/field-list.js';
 import { operations, type OperationName } from '../catalogue/operations.js';
 import { DEFAULT_CONFIRM_ABOVE } from './confirm.js';
 import { parameterHelp, targetParam } from './operation-options.js';
@@ -14,6 +15,22 @@ const EXAMPLE_TARGETS: Readonly<Record<string, string>> = {
   urls: 'example.com,example.org',
   keyword: '"running shoes"',
 };
+
+/**
+ * The operation's fields, one line each: name, type, and what may use it (`filter` as a filter
+ * names it, `sort` for --order-by); the meanings are in `backlink-query fields <operation>`.
+ */
+function fieldsHelp(operation: OperationName): string {
+  const fields = fieldListOf(operation);
+  const width = Math.max(...fields.map((field) => field.name.length)) + 2;
+  const lines = fields.map((field) => {
+    const uses = [field.filter === null ? '' : field.filter === field.name ? 'filter' : `filter as ${field.filter}`, field.sort ? 'sort' : ''].filter((use) => use !== '');
+    return `  ${field.name.padEnd(width)}${field.type.padEnd(11)}${uses.join(', ')}`.trimEnd();
+  });
+  return `Fields (--fields; "filter": --filter may name it; "sort": --order-by may name it;
+their meanings: backlink-query fields ${operation}):
+${lines.join('\n')}`;
+}
 
 /** The help of one operation command. @internal */
 export function operationHelp(operation: OperationName): string {
@@ -31,6 +48,8 @@ ${`  <${target.name}>`.padEnd(32)}${target.spec.doc}${target.spec.kind === 'stri
 
 Parameters:
 ${parameterHelp(operation).join('\n')}
+
+${fieldsHelp(operation)}
 
 Output and cost:
   -f, --format <fmt>            table (aligned for people), json, ndjson, or

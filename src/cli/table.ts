@@ -19,18 +19,19 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-function cut(text: string): string {
+function cut(text: string, whole = false): string {
   const flat = text.replace(/[\r\n\t]+/g, ' ');
-  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+  return !whole && flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
 /**
- * Renders rows as an aligned table with the given columns.
+ * Renders rows as an aligned table with the given columns; the `whole` columns are never cut
+ * (text of our own, such as a field's meaning, rather than data of unknown length).
  *
  * @internal
  */
-export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], paint: Paint = unstyled): string {
-  const cells = rows.map((row) => columns.map((c) => cut(cellText(row[c]))));
+export function renderTable(columns: readonly string[], rows: readonly Record<string, unknown>[], paint: Paint = unstyled, whole: readonly string[] = []): string {
+  const cells = rows.map((row) => columns.map((c) => cut(cellText(row[c]), whole.includes(c))));
   const numeric = columns.map((c) => rows.length > 0 && rows.every((row) => typeof row[c] === 'number'));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((line) => line[i]!.length)));
   const pad = (text: string, i: number): string => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!));

@@ -14,7 +14,7 @@ import { DEFAULT_RATE_LIMIT, Limiter, type RateLimit } from './limiter.js';
 import { paginate } from './paginate.js';
 import type { RawParams } from './params.js';
 import { REAL_TIMING, resolveRetryPolicy, type RetryPolicy, type Timing } from './retry.js';
-import type { CallOptions, OperationMethods, PaginateOptions, PaginationEnd, Paginators, ParamsOf, ResultOf } from './types.js';
+import type { CallOptions, OperationMethod, OperationMethods, PaginateOptions, PaginationEnd, Paginators, ParamsOf, ResultOf } from './types.js';
 
 /**
  * Options of {@link createClient}.
@@ -89,6 +89,13 @@ export interface Client extends OperationMethods {
   callOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: CallOptions): Promise<AnyResult>;
   /** Pages through an operation by its name. */
   paginateOperation(operation: OperationName, params: Readonly<Record<string, unknown>>, options?: PaginateOptions): AsyncGenerator<Record<string, unknown>, PaginationEnd, undefined>;
+  /**
+   * The operation `metrics` by its former method name: the same function as {@link Client.metrics}.
+   *
+   * @deprecated Use `client.metrics`: the interface, the CLI and the MCP tools call the operation
+   * `metrics`. This alias stays for code written against 0.x and will be removed in a major release.
+   */
+  readonly keywordMetrics: OperationMethod<'metrics'>;
 }
 
 /** Checks the client options that are the caller's mistakes, not the service's. */
@@ -161,6 +168,7 @@ export function createClient(options: ClientOptions): Client {
   }
   return Object.freeze({
     ...methods,
+    keywordMetrics: methods['metrics'],
     paginate: Object.freeze(pagers),
     get unitsSpent() {
       return context.ledger.spent;

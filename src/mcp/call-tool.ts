@@ -2,7 +2,7 @@
  * What each tool of `backlink-query mcp` does with its arguments, without the SDK: an operation
  * tool checks the parameters and the filter with the client's own rules, prices the call against
  * the per-call cap and the session budget, and sends it through the package's client;
- * `check_filter` and `complete_filter` answer from the filter language alone. Every failure is a
+ * `check-filter` and `complete-filter` answer from the filter language alone. Every failure is a
  * tool result with `isError: true` that says what went wrong, where, and what to change, with the
  * same facts in `structuredContent.error`; nothing a caller sends can end the server.
  *
@@ -24,9 +24,9 @@ import type { FilterIssue } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { DEFAULT_LIMITS } from '../validate/limits.js';
-import { suggest } from '../shared/suggest.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import { checkCost, type CostRefusal } from './cost.js';
-import { CHECK_FILTER, COMPLETE_FILTER, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
+import { CHECK_FILTER, COMPLETE_FILTER, FORMER_TOOL_NAMES, HIDDEN_PARAMS, toolDefinitions } from './tools.js';
 import { formatUnits as units } from '../client/units.js';
 
 /** A tool's answer, as `tools/call` returns it (the SDK's `CallToolResult`, text content only). @internal */
@@ -66,7 +66,9 @@ const parameterData = (issue: ParameterIssue): Record<string, unknown> => {
 };
 
 function invalidParameters(tool: string, issues: readonly ParameterIssue[]): ToolResult {
-  const lines = issues.map((issue) => `- ${issue.parameter} (${issue.rule}): ${issue.message}${issue.suggestion ? ` Suggestion: ${issue.suggestion}.` : ''}`);
+  // A message with a suggestion already ends "did you mean ...?" (the rules write it); the name is
+  // in structuredContent too, as `suggestion`.
+  const lines = issues.map((issue) => `- ${issue.parameter} (${issue.rule}): ${issue.message}`);
   return failure(`Not sent: ${tool} was given ${issues.length === 1 ? 'an invalid parameter' : `${issues.length} invalid parameters`}:\n${lines.join('\n')}`, {
     kind: 'invalid_parameters',
     issues: issues.map(parameterData),
@@ -207,7 +209,7 @@ function unknownArgs(tool: string, args: Args, known: readonly string[]): ToolRe
     tool,
     unknown.map((parameter) => {
       const hint = suggest(parameter, known);
-      return { parameter, rule: 'unknown_parameter', message: `${tool} takes no argument ${parameter}${hint ? `; did you mean ${hint}?` : '.'}`, ...(hint && { suggestion: hint }) };
+      return { parameter, rule: 'unknown_parameter', message: `${tool} takes no argument ${parameter}${didYouMean(hint)}`, ...(hint && { suggestion: hint }) };
     }),
   );
 }
@@ -237,9 +239,9 @@ function checkFilterTool(args: Args): ToolResult {
 }
 
 /**
- * Why `complete_filter` can offer nothing whatever the text: the operation takes no filter
+ * Why `complete-filter` can offer nothing whatever the text: the operation takes no filter
  * (`filter_not_allowed`, naming those that take one), or the cursor is past the language's length
- * limit (`too_long`). A tool error with the issue as `check_filter` reports it; `undefined` otherwise.
+ * limit (`too_long`). A tool error with the issue as `check-filter` reports it; `undefined` otherwise.
  */
 function noFilterHere(operation: OperationName, text: string, offset: number): ToolResult | undefined {
   if (!operations[operation].filter) {
@@ -279,7 +281,7 @@ function completeFilterTool(args: Args): ToolResult {
   try {
     const suggestions = complete(text!, offset as number, { operation: operation as OperationName, ...(targets !== undefined && { targets: targets as number }) });
     // complete() checked the operation and the offset; an empty list for these two cases is not
-    // "nothing can follow here": there can be no filter at all. The same issue check_filter reports.
+    // "nothing can follow here": there can be no filter at all. The same issue check-filter reports.
     if (suggestions.length === 0) {
       const refusal = noFilterHere(operation as OperationName, text!, offset as number);
       if (refusal) return refusal;
@@ -302,7 +304,7 @@ const TOOL_NAMES = (): string[] => toolDefinitions().map((tool) => tool.name);
  *
  * @example
  * ```ts
- * await callTool('check_filter', { operation: 'links', filter: 'domain_scor > 50' }, context);
+ * await callTool('check-filter', { operation: 'links', filter: 'domain_scor > 50' }, context);
  * // { content: [...], structuredContent: { ok: false, issues: [{ code: 'unknown_field', offset: 0, ..., suggestion: 'domain_score' }] } }
  * ```
  * @internal
@@ -313,11 +315,12 @@ export async function callTool(name: string, args: unknown, context: ToolContext
       return parameterError({ parameter: 'arguments', code: 'invalid_type', message: 'The arguments of a tool must be an object.' });
     }
     const given = (args ?? {}) as Args;
+    name = Object.hasOwn(FORMER_TOOL_NAMES, name) ? FORMER_TOOL_NAMES[name]! : name;
     if (name === CHECK_FILTER) return checkFilterTool(given);
     if (name === COMPLETE_FILTER) return completeFilterTool(given);
     if (isOperationName(name)) return await callOperationTool(name, given, context);
     const hint = suggest(name, TOOL_NAMES());
-    return failure(`Unknown tool ${JSON.stringify(name)}${hint ? `; did you mean ${hint}?` : '.'} The tools are: ${TOOL_NAMES().join(', ')}.`, {
+    return failure(`Unknown tool ${JSON.stringify(name)}${didYouMean(hint)} The tools are: ${TOOL_NAMES().join(', ')}.`, {
       kind: 'unknown_tool',
       tool: name,
       ...(hint && { suggestion: hint }),

@@ -33,7 +33,7 @@ export interface McpServerOptions {
 const INSTRUCTIONS =
   'Backlink and keyword data: one tool per operation of the service, each billed in API units. ' +
   'Every call is checked before it is sent (parameters, filter) and its worst-case cost is held to the session budget; ' +
-  'a refusal says what to change. Write filters with check_filter and complete_filter first: they are free.';
+  'a refusal says what to change. Write filters with check-filter and complete-filter first: they are free.';
 
 /**
  * Serves the tools until standard input ends (the client closed the connection), then answers the

@@ -1,7 +1,7 @@
 /**
  * The tools of `backlink-query mcp`, as data: one tool per operation of the catalogue (named after
  * the operation, described by its catalogue doc and price, its input the operation's parameters as
- * JSON Schema), plus `check_filter` and `complete_filter`. The parameter schemas are the server's
+ * JSON Schema), plus `check-filter` and `complete-filter`. The parameter schemas are the server's
  * own (`paramSchema`, which the OpenAPI document uses too); only the lists differ, since a tool
  * takes `fields` and `urls` as JSON arrays (what the client takes), not as comma-joined text.
  *
@@ -24,10 +24,20 @@ export interface ToolDefinition {
   readonly annotations?: Readonly<Record<string, unknown>>;
 }
 
+/*
+ * Tool names are kebab-case, so an operation's tool is the operation's own name (`ref-domains`, as
+ * the interface, the CLI and the client's `call` spell it) and the two filter tools match them.
+ */
 /** The tool that checks a filter. @internal */
-export const CHECK_FILTER = 'check_filter';
+export const CHECK_FILTER = 'check-filter';
 /** The tool that completes a filter. @internal */
-export const COMPLETE_FILTER = 'complete_filter';
+export const COMPLETE_FILTER = 'complete-filter';
+
+/**
+ * The filter tools' names before 0.2 (snake_case), still answered but not listed, so a client
+ * configured with them keeps working while `tools/list` offers each tool once. @internal
+ */
+export const FORMER_TOOL_NAMES: Readonly<Record<string, string>> = { check_filter: CHECK_FILTER, complete_filter: COMPLETE_FILTER };
 
 /**
  * Parameters no tool takes: results are always JSON (rows in `structuredContent`), as the CLI
@@ -255,11 +265,11 @@ const completeFilterTool: ToolDefinition = {
 };
 
 /**
- * Every tool: the twelve operations in catalogue order, then `check_filter` and `complete_filter`.
+ * Every tool: the twelve operations in catalogue order, then `check-filter` and `complete-filter`.
  *
  * @example
  * ```ts
- * toolDefinitions().map((tool) => tool.name); // ['overview', 'summary', 'links', ..., 'check_filter', 'complete_filter']
+ * toolDefinitions().map((tool) => tool.name); // ['overview', 'summary', 'links', ..., 'check-filter', 'complete-filter']
  * ```
  * @internal
  */

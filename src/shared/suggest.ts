@@ -28,22 +28,53 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The candidate closest to `name`, if it is close enough to be a likely typo. */
-export function suggest(name: string, candidates: readonly string[]): string | undefined {
+/** The `_`-separated words of a name, sorted: the same for `source_url` and `url_source`. */
+const wordsOf = (name: string): string => name.split('_').sort().join('_');
+
+/** Options of {@link suggest}. */
+export interface SuggestOptions {
+  /**
+   * Case counts for nothing: for values the CLI forgives the case of (`--scope root_domin` is
+   * one edit from ROOT_DOMAIN), where names that differ in case alone are never two different ones.
+   */
+  readonly anyCase?: boolean;
+}
+
+/**
+ * The candidate closest to `name`, if it is close enough to be a likely typo. Between equally close
+ * candidates, one with the same first letter wins (`dsc` is DESC, not ASC), else the first listed.
+ */
+export function suggest(name: string, candidates: readonly string[], { anyCase = false }: SuggestOptions = {}): string | undefined {
   if (name.length > 64) return undefined;
   // A name that differs only in case (`DOMAIN_SCORE`) is always that name, however long.
   const lower = name.toLowerCase();
   const sameLetters = candidates.find((candidate) => candidate.toLowerCase() === lower);
   if (sameLetters !== undefined) return sameLetters;
+  // The same words in another order (`url_source`, `score_domain`) are that name, however far apart.
+  const words = wordsOf(lower);
+  const sameWords = words.includes('_') ? candidates.find((candidate) => wordsOf(candidate.toLowerCase()) === words) : undefined;
+  if (sameWords !== undefined) return sameWords;
+  const first = lower.charAt(0);
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const d = distance(name, candidate);
-    if (d < bestDistance) {
+    const d = anyCase ? distance(lower, candidate.toLowerCase()) : distance(name, candidate);
+    const better = d < bestDistance || (d === bestDistance && best !== undefined && best.charAt(0).toLowerCase() !== first && candidate.charAt(0).toLowerCase() === first);
+    if (better) {
       best = candidate;
       bestDistance = d;
     }
   }
   const threshold = Math.max(2, Math.ceil(name.length / 3));
   return bestDistance <= threshold ? best : undefined;
+}
+
+/**
+ * The end of a message that may offer a name: `; did you mean links?` or, with nothing close, `end`
+ * (default `.`). The one wording of "did you mean" in the package, in every surface (CLI, filter
+ * issues, parameter rules, server details, MCP tools): the name bare, as it is to be typed, never
+ * quoted (`--limit`, `links`, `domain_score`, `filter check`).
+ */
+export function didYouMean(hint: string | undefined, end = '.'): string {
+  return hint === undefined ? end : `; did you mean ${hint}?`;
 }

@@ -13,7 +13,7 @@ import { finishIssues } from '../errors/format.js';
 import type { FilterIssue, IssueDraft } from '../errors/issue.js';
 import { assertFilterNode } from '../ast/shape.js';
 import { resolveLimits, type Limits } from './limits.js';
-import { suggest } from '../shared/suggest.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import { isTimestampLiteral } from './timestamp.js';
 
 /** The operation a filter is meant for, and for matrix the number of targets. */
@@ -50,7 +50,7 @@ export function checkTargetOptions(operation: string, targets?: number): Operati
     throw new ParameterError(
       'operation',
       'unknown_operation',
-      `Unknown operation ${JSON.stringify(operation)}${hint ? `; did you mean ${hint}?` : '.'}`,
+      `Unknown operation ${JSON.stringify(operation)}${didYouMean(hint)}`,
     );
   }
   if (targets !== undefined && !(Number.isInteger(targets) && targets >= 1 && targets <= MAX_MATRIX_TARGETS)) {

@@ -29,7 +29,7 @@ describe('completion --complete', () => {
   it('the commands, as the first word', async () => {
     expect(await ask('')).toEqual({
       space: 'space',
-      values: ['filter', ...OPERATION_NAMES, 'serve', 'seed', 'import', 'mcp', 'completion', 'help'],
+      values: ['filter', 'fields', ...OPERATION_NAMES, 'serve', 'seed', 'import', 'mcp', 'completion', 'help'],
     });
     expect(await ask('s')).toEqual({ space: 'space', values: ['summary', 'score-profile', 'serve', 'seed'] });
     expect(await ask('filter', '')).toEqual({ space: 'space', values: ['check'] });
@@ -58,6 +58,12 @@ describe('completion --complete', () => {
     expect(await ask('links', 'x', '--scope', 'root')).toEqual({ space: 'space', values: ['ROOT_DOMAIN'] });
     expect(await ask('links', 'x', '--direction', '')).toEqual({ space: 'space', values: ['ASC', 'DESC'] });
     expect(await ask('filter', 'check', 'x', '--operation', 'ref-')).toEqual({ space: 'space', values: ['ref-domains', 'ref-ips'] });
+    // fields: its one <operation>, then nothing more; its formats.
+    expect(await ask('fi')).toEqual({ space: 'space', values: ['filter', 'fields'] });
+    expect(await ask('fields', 'ref-')).toEqual({ space: 'space', values: ['ref-domains', 'ref-ips'] });
+    expect(await ask('fields', '--format', 'json', 'm')).toEqual({ space: 'space', values: ['matrix', 'metrics'] });
+    expect(await ask('fields', 'links', '')).toEqual({ space: 'space', values: [] });
+    expect(await ask('fields', 'links', '--format', '')).toEqual({ space: 'space', values: ['table', 'json'] });
     expect(await ask('completion', '')).toEqual({ space: 'space', values: ['bash', 'zsh', 'fish'] });
     // zsh and fish keep `--scope=ro` one word: the candidates keep the `--scope=` too.
     expect(await ask('links', 'x', '--scope=ro')).toEqual({ space: 'space', values: ['--scope=ROOT_DOMAIN'] });

@@ -17,18 +17,29 @@ describe('did you mean', () => {
   it('names only the unknown command, with the closest one', async () => {
     const run = await runCli(['linkz', 'example.com', '--scope', 'ROOT_DOMAIN']);
     expect(run.code).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe('backlink-query: unknown command "linkz"; did you mean "links"?');
+    expect(run.stderr.split('\n')[0]).toBe('backlink-query: unknown command "linkz"; did you mean links?');
     expect(run.stderr).not.toContain('example.com');
   });
 
   it('takes the two words of a group command, and lists the commands when nothing is close', async () => {
     const check = await runCli(['filter', 'chek', 'a = 1']);
     expect(check.code).toBe(2);
-    expect(check.stderr.split('\n')[0]).toBe('backlink-query: unknown command "filter chek"; did you mean "filter check"?');
+    expect(check.stderr.split('\n')[0]).toBe('backlink-query: unknown command "filter chek"; did you mean filter check?');
     const far = await runCli(['frobnicate']);
     expect(far.code).toBe(2);
     expect(far.stderr.split('\n')[0]).toBe('backlink-query: unknown command "frobnicate".');
     expect(far.stderr).toContain('  links ');
+  });
+
+  it('help <command>: one command\'s help, the group\'s commands, or the closest command', async () => {
+    const fields = await runCli(['help', 'fields']);
+    expect(fields.code).toBe(0);
+    expect(fields.stdout.split('\n')[0]).toBe('Usage: backlink-query fields <operation> [--format table|json]');
+    const group = await runCli(['help', 'filter']);
+    expect(group).toMatchObject({ code: 0, stdout: 'Commands:\n  filter check  Check a filter and print its canonical form or its issues\n' });
+    const typo = await runCli(['help', 'linkz']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe('backlink-query: unknown command "linkz"; did you mean links?');
   });
 
   it('suggests the closest option of an operation command, and of the program', async () => {
@@ -46,6 +57,36 @@ describe('did you mean', () => {
     const run = await runCli(['serve', '--prot', '3000']);
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toBe('backlink-query serve: unknown option --prot; did you mean --port?');
+  });
+
+  it('takes a long option written with one dash for the two-dash one it means', async () => {
+    const limit = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '-limit', '5'], { env });
+    expect(limit.code).toBe(2);
+    expect(limit.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -limit; did you mean --limit?');
+    // -format would otherwise be -f with the value "ormat".
+    const format = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '-format', 'json'], { env });
+    expect(format.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -format; did you mean --format?');
+    const typo = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '-limt', '5'], { env });
+    expect(typo.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -limt; did you mean --limit?');
+    const program = await runCli(['-version']);
+    expect(program.stderr.split('\n')[0]).toBe('backlink-query: unknown option -version; did you mean --version?');
+    // The value of an option is not read as an option written with one dash.
+    const value = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--fields', '-limit'], { env });
+    expect(value.stderr.split('\n')[0]).toBe('backlink-query links: --fields needs a value; one that starts with "-" is written --fields=<value>.');
+    // An unknown one-letter option stays as it is.
+    const short = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '-x'], { env });
+    expect(short.stderr.split('\n')[0]).toBe('backlink-query links: unknown option -x.');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('suggests the scope and the direction whatever their case', async () => {
+    const scope = await runCli(['links', 'example.com', '--scope', 'root_domin'], { env });
+    expect(scope.code).toBe(2);
+    expect(scope.stderr.split('\n')[0]).toBe(
+      'backlink-query links: --scope (invalid_value): scope must be one of ROOT_DOMAIN, SUBDOMAIN, SUBFOLDER, PAGE, not "root_domin"; did you mean ROOT_DOMAIN?',
+    );
+    const direction = await runCli(['links', 'example.com', '--scope', 'PAGE', '--direction', 'dsc'], { env });
+    expect(direction.stderr.split('\n')[0]).toBe('backlink-query links: --direction (invalid_value): direction must be one of ASC, DESC, not "dsc"; did you mean DESC?');
   });
 
   it('says an option needs a value in its own words', async () => {

@@ -113,9 +113,15 @@ describe('every operation with a CSV form', () => {
   });
 
   it('decodes comma-joined arrays of keyword metrics, including empty ones', async () => {
-    const result = await client.keywordMetrics({ keyword: 'shoes', country: 'UK', format: 'csv' });
+    const result = await client.metrics({ keyword: 'shoes', country: 'UK', format: 'csv' });
     expect(result.data.intents).toEqual(['COMMERCIAL', 'INFORMATIONAL', 'SITELINKS']);
     expect(result.data.trends).toEqual(Array.from({ length: 12 }, (_, t) => 7 + t));
     expect(result.units).toBe(operations.metrics.price.units);
+  });
+
+  it('client.metrics is the operation metrics (GET .../keywords/v1/metrics); the deprecated keywordMetrics is the same function', async () => {
+    await client.metrics({ keyword: 'shoes', country: 'UK' });
+    expect(server.requests[0]!.path).toBe('/_api/apis/v4/keywords/v1/metrics');
+    expect(client.keywordMetrics).toBe(client.metrics);
   });
 });

@@ -32,7 +32,7 @@ describe('values behind the catalogue types', () => {
     const overview = await client.overview(site);
     expect(Array.isArray(overview.data)).toBe(false);
     expect(overview.data.backlinks_count).toBe(7);
-    const metrics = await client.keywordMetrics({ keyword: 'shoes', country: 'UK' });
+    const metrics = await client.metrics({ keyword: 'shoes', country: 'UK' });
     expect(metrics.data.intents).toEqual(['COMMERCIAL', 'INFORMATIONAL', 'SITELINKS']);
     expect(metrics.data.trends).toEqual([7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
   });

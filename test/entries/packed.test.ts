@@ -382,7 +382,7 @@ describe('from npm: npx backlink-query, with nothing taken from the clone', () =
       const names = (await reply(2)).result.tools!.map((tool) => tool.name);
       // The twelve operations and the two free filter tools (docs/mcp.md).
       expect(names.length).toBe(14);
-      expect(names).toEqual(expect.arrayContaining(['links', 'overview', 'check_filter']));
+      expect(names).toEqual(expect.arrayContaining(['links', 'overview', 'check-filter']));
     } finally {
       stop(mcp);
     }

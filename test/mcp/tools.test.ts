@@ -34,7 +34,7 @@ const COUNTRIES =
 describe('tools/list', () => {
   it('lists one tool per operation and the two filter tools, each with a JSON Schema that compiles', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([...OPERATIONS, 'check_filter', 'complete_filter']);
+    expect(tools.map((tool) => tool.name)).toEqual([...OPERATIONS, 'check-filter', 'complete-filter']);
     const ajv = new Ajv({ strict: false });
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
@@ -150,6 +150,10 @@ describe('an operation call', () => {
     expect((format.structuredContent as Record<string, any>)['error'].issues[0]).toMatchObject({ parameter: 'format', code: 'unknown_parameter' });
     const typo = await session.call('links', { url: 'example.com', scope: 'ROOT_DOMAIN', limt: 5 });
     expect((typo.structuredContent as Record<string, any>)['error'].issues[0]).toMatchObject({ parameter: 'limt', code: 'unknown_parameter', suggestion: 'limit' });
+    // The name offered once, bare, in the style of every surface (docs/cli.md, Mistakes on the command line).
+    expect(textOf(typo)).toBe('Not sent: links was given an invalid parameter:\n- limt (unknown_parameter): links takes no parameter limt; did you mean limit?');
+    const tool = await session.call('check-filtr', {});
+    expect(textOf(tool).split(' The tools are: ')[0]).toBe('Unknown tool "check-filtr"; did you mean check-filter?');
   });
 
   it('reports every issue of an invalid filter with its place, and sends nothing', async () => {
@@ -190,7 +194,7 @@ describe('an operation call', () => {
     const result = await session.call('link', { url: 'example.com' });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as Record<string, any>)['error']).toMatchObject({ kind: 'unknown_tool', suggestion: 'links' });
-    const after = await session.call('check_filter', { operation: 'links', filter: 'is_lost = false' });
+    const after = await session.call('check-filter', { operation: 'links', filter: 'is_lost = false' });
     expect(after.isError).toBeFalsy();
   });
 });
@@ -201,16 +205,16 @@ async function unitsLeft(): Promise<number> {
   return ((await response.json()) as { data: { units_remaining: number } }).data.units_remaining;
 }
 
-describe('check_filter', () => {
+describe('check-filter', () => {
   it('answers ok and the canonical text for a valid filter', async () => {
-    const result = await session.call('check_filter', { operation: 'links', filter: "domain_score>50  and  anchor like '%seo%'" });
+    const result = await session.call('check-filter', { operation: 'links', filter: "domain_score>50  and  anchor like '%seo%'" });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ ok: true, canonical: "domain_score > 50 AND anchor LIKE '%seo%'" });
   });
 
   it('answers every issue with its code, place and suggestion for an invalid one', async () => {
     const text = 'domain_score > 50 AND\n  anchr = "x"';
-    const result = await session.call('check_filter', { operation: 'links', filter: text });
+    const result = await session.call('check-filter', { operation: 'links', filter: text });
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as Record<string, any>;
     expect(structured['ok']).toBe(false);
@@ -220,45 +224,55 @@ describe('check_filter', () => {
   });
 
   it('bounds backlinks_counts[n] by the targets of a matrix call', async () => {
-    const result = await session.call('check_filter', { operation: 'matrix', filter: 'backlinks_counts[3] > 0', targets: 2 });
+    const result = await session.call('check-filter', { operation: 'matrix', filter: 'backlinks_counts[3] > 0', targets: 2 });
     // The place of the index, from [ to ] (filter-language.md, issue codes).
     expect((result.structuredContent as Record<string, any>)['issues'][0]).toMatchObject({ code: 'index_out_of_range', offset: 16, length: 3 });
   });
 
   it('answers an unknown operation as a tool error naming the parameter', async () => {
-    const result = await session.call('check_filter', { operation: 'link', filter: 'x = 1' });
+    const result = await session.call('check-filter', { operation: 'link', filter: 'x = 1' });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as Record<string, any>)['error'].issues[0]).toMatchObject({ parameter: 'operation', code: 'unknown_operation' });
     expect(textOf(result)).toContain('did you mean links?');
   });
 });
 
-describe('complete_filter', () => {
+describe('the filter tools under their former snake_case names', () => {
+  it('answers check_filter and complete_filter as check-filter and complete-filter, without listing them', async () => {
+    const checked = await session.call('check_filter', { operation: 'links', filter: 'domain_score>50' });
+    expect(checked.structuredContent).toEqual({ ok: true, canonical: 'domain_score > 50' });
+    const completed = await session.call('complete_filter', { operation: 'links', text: 'is_nofollow ' });
+    expect(completed.isError).toBeFalsy();
+    expect(((completed.structuredContent as Record<string, any>)['suggestions'] as Array<{ insert: string }>).map((s) => s.insert.trim()).sort()).toEqual(['!=', '=']);
+  });
+});
+
+describe('complete-filter', () => {
   it('offers AND and OR after a whole condition, replacing the word being typed', async () => {
-    const result = await session.call('complete_filter', { operation: 'links', text: 'domain_score > 5 AN', offset: 19 });
+    const result = await session.call('complete-filter', { operation: 'links', text: 'domain_score > 5 AN', offset: 19 });
     expect(result.isError).toBeFalsy();
     const suggestions = (result.structuredContent as Record<string, any>)['suggestions'] as Array<Record<string, unknown>>;
     expect(suggestions).toContainEqual(expect.objectContaining({ label: 'AND', kind: 'keyword', from: 17, to: 19 }));
   });
 
   it('offers the operators a boolean takes, at the end of the text by default', async () => {
-    const result = await session.call('complete_filter', { operation: 'links', text: 'is_nofollow ' });
+    const result = await session.call('complete-filter', { operation: 'links', text: 'is_nofollow ' });
     const inserts = ((result.structuredContent as Record<string, any>)['suggestions'] as Array<{ insert: string }>).map((s) => s.insert.trim());
     expect(inserts.sort()).toEqual(['!=', '=']);
   });
 
   it('answers an offset outside the text as a tool error naming offset', async () => {
-    const result = await session.call('complete_filter', { operation: 'links', text: 'is_lost', offset: 99 });
+    const result = await session.call('complete-filter', { operation: 'links', text: 'is_lost', offset: 99 });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as Record<string, any>)['error'].issues[0].parameter).toBe('offset');
   });
 });
 
-describe('complete_filter where there can be no filter', () => {
+describe('complete-filter where there can be no filter', () => {
   it('answers an operation that takes no filter as filter_not_allowed, naming those that take one', async () => {
     // overview has no filter parameter (service-interface.md); links, ref-domains, anchors and matrix do.
     for (const text of ['', 'domain_sc']) {
-      const result = await session.call('complete_filter', { operation: 'overview', text });
+      const result = await session.call('complete-filter', { operation: 'overview', text });
       expect(result.isError).toBe(true);
       const error = (result.structuredContent as Record<string, any>)['error'];
       expect(error).toMatchObject({ kind: 'filter_not_allowed', parameter: 'operation', operation: 'overview' });
@@ -270,18 +284,18 @@ describe('complete_filter where there can be no filter', () => {
     }
   });
 
-  it('answers a cursor past 4,096 characters as too_long, as check_filter does for that text', async () => {
+  it('answers a cursor past 4,096 characters as too_long, as check-filter does for that text', async () => {
     const text = `anchor = '${'a'.repeat(5000)}`;
-    const result = await session.call('complete_filter', { operation: 'links', text, offset: 4097 });
+    const result = await session.call('complete-filter', { operation: 'links', text, offset: 4097 });
     expect(result.isError).toBe(true);
     const error = (result.structuredContent as Record<string, any>)['error'];
     expect(error).toMatchObject({ kind: 'too_long', parameter: 'offset', offset: 4097, max_length: 4096 });
     expect(error.issues).toEqual([expect.objectContaining({ code: 'too_long', offset: 4096, length: 1 })]);
     expect(textOf(result)).toContain('4,096');
-    const checked = await session.call('check_filter', { operation: 'links', filter: text });
+    const checked = await session.call('check-filter', { operation: 'links', filter: text });
     expect((checked.structuredContent as Record<string, any>)['issues'][0].code).toBe('too_long');
     // At the limit itself the cursor is inside the string: an empty list, not an error.
-    const within = await session.call('complete_filter', { operation: 'links', text, offset: 4096 });
+    const within = await session.call('complete-filter', { operation: 'links', text, offset: 4096 });
     expect(within.isError).toBeFalsy();
     expect((within.structuredContent as Record<string, any>)['suggestions']).toEqual([]);
   });
@@ -304,10 +318,10 @@ async function answersMatchTheirSchemas(session: Session): Promise<void> {
     ['matrix', { urls: ['example.com', 'rival.com'], scope: 'ROOT_DOMAIN', limit: 2 }],
     ['links', { url: 'example.com', scope: 'ROOT_DOMAIN', filter: 'domain_scor > 1' }],
     ['links', { url: 'example.com', scope: 'SOMEWHERE' }],
-    ['check_filter', { operation: 'links', filter: 'domain_score > 1' }],
-    ['check_filter', { operation: 'links', filter: 'domain_score >' }],
-    ['complete_filter', { operation: 'links', text: 'domain_s' }],
-    ['complete_filter', { operation: 'metrics', text: '' }],
+    ['check-filter', { operation: 'links', filter: 'domain_score > 1' }],
+    ['check-filter', { operation: 'links', filter: 'domain_score >' }],
+    ['complete-filter', { operation: 'links', text: 'domain_s' }],
+    ['complete-filter', { operation: 'metrics', text: '' }],
   ];
   for (const [tool, args] of answers) {
     const result = await session.call(tool, args);
@@ -316,5 +330,5 @@ async function answersMatchTheirSchemas(session: Session): Promise<void> {
   // And the schemas say something: a row with a field links has not, or a count as text, is refused.
   expect(matches('links', { data: [{ nothing: 1 }], units: 45, session: { units_spent: 45, budget_remaining: null } })).not.toBe('valid');
   expect(matches('overview', { data: { backlinks_count: '7' }, units: 1, session: { units_spent: 1, budget_remaining: null } })).not.toBe('valid');
-  expect(matches('check_filter', { canonical: 'x' })).not.toBe('valid');
+  expect(matches('check-filter', { canonical: 'x' })).not.toBe('valid');
 }

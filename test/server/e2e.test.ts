@@ -46,9 +46,9 @@ describe('the client', () => {
 
   it('gets the keyword metrics and the service errors as HttpError', async () => {
     const client = createClient({ apiKey: KEYS[0].key, baseUrl: server.url, retry: false });
-    const metrics = await client.keywordMetrics({ keyword: 'seo tools', country: 'US', month: '2026-05' });
+    const metrics = await client.metrics({ keyword: 'seo tools', country: 'US', month: '2026-05' });
     expect(metrics.data.search_volume).toBe('49500');
-    const missing = await client.keywordMetrics({ keyword: 'seo tools', country: 'DE' }).catch((error: unknown) => error);
+    const missing = await client.metrics({ keyword: 'seo tools', country: 'DE' }).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(HttpError);
     expect([(missing as HttpError).status, (missing as HttpError).code]).toEqual([404, 'not_found']);
     const unauthorized = await createClient({ apiKey: 'not-a-key-000', baseUrl: server.url, retry: false }).overview(target).catch((error: unknown) => error);

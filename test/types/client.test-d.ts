@@ -63,8 +63,10 @@ describe('types of calls', () => {
     const overview = await client.overview(site);
     expectTypeOf(overview.data).toEqualTypeOf<RowOf<'overview'>>();
     expectTypeOf(overview.data.backlinks_count).toEqualTypeOf<number>();
-    const metrics = await client.keywordMetrics({ keyword: 'shoes', country: 'UK' });
+    const metrics = await client.metrics({ keyword: 'shoes', country: 'UK' });
     expectTypeOf(metrics.data).toEqualTypeOf<KeywordMetrics>();
+    // The former name stays, deprecated, with the same type.
+    expectTypeOf(client.keywordMetrics).toEqualTypeOf(client.metrics);
   });
 
   it('a default field list makes those fields required and the others optional (comparison)', async () => {
@@ -118,6 +120,6 @@ describe('parameters', () => {
     // @ts-expect-error order_by is a field name
     await client.anchors({ ...site, order_by: 'nope' });
     // @ts-expect-error keyword is required
-    await client.keywordMetrics({ country: 'US' });
+    await client.metrics({ country: 'US' });
   });
 });
