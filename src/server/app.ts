@@ -7,6 +7,9 @@
  * @module
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { BALANCE_PATH } from '../catalogue/balance.js';
+import { OPERATION_NAMES, operations } from '../catalogue/operations.js';
+import { didYouMean, suggest } from '../shared/suggest.js';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
 import { serverPlugin, type DomainParser } from './deps.js';
 import { errorDocsUrlOf, errorEnvelope, isServiceError, ServiceError, type ErrorStatus } from './errors.js';
@@ -22,6 +25,21 @@ import { serviceRoutes } from './routes/service-routes.js';
 import { isStoreUnavailable } from './store/sql/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
+
+/** The paths of the service's keyed routes: each operation's and the balance's. */
+const KEYED_PATHS = [...OPERATION_NAMES.map((name) => operations[name].path), BALANCE_PATH];
+
+/**
+ * The route a path that leads nowhere was likely meant for: one in the same folder whose last
+ * segment is a likely typo of its last (`.../v1/link` for `.../v1/links`).
+ */
+function nearestPath(path: string): string | undefined {
+  const cut = path.lastIndexOf('/') + 1;
+  const [folder, last] = [path.slice(0, cut), path.slice(cut)];
+  const siblings = KEYED_PATHS.filter((known) => known.startsWith(folder) && !known.slice(folder.length).includes('/'));
+  const name = last === '' ? undefined : suggest(last, siblings.map((known) => known.slice(folder.length)), { anyCase: true });
+  return name === undefined ? undefined : folder + name;
+}
 
 /** Options of {@link backlinkQueryApp}. */
 export interface AppOptions {
@@ -137,7 +155,10 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
   fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, docsUrl));
-  fastify.setNotFoundHandler((request, reply) => sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${request.url.split('?')[0]}.`), docsUrl));
+  fastify.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${path}${didYouMean(nearestPath(path))}`), docsUrl);
+  });
   // Every answer names its request, also one answered by a hook below (a CORS preflight).
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

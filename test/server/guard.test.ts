@@ -52,12 +52,26 @@ describe('authentication and routing', () => {
   it('404 for an unknown path, 405 with Allow for other methods on a known one', async () => {
     const missing = await get(ctx.app, '/_api/apis/v4/backlinks/v1/backlinks');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toMatchObject({ type: '/errors#not_found', code: 404, retryable: false });
+    expect(missing.json().error).toMatchObject({ type: '/errors#not_found', code: 404, retryable: false, message: 'No operation at GET /_api/apis/v4/backlinks/v1/backlinks.' });
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'] as const) {
       const response = await ctx.app.inject({ method, url: `${BASE}/links`, headers: AUTH });
       expect(response.statusCode, method).toBe(405);
       expect(response.headers['allow']).toBe('GET, OPTIONS');
     }
+  });
+
+  it.each([
+    ['/_api/apis/v4/backlinks/v1/link', '; did you mean /_api/apis/v4/backlinks/v1/links?'],
+    ['/_api/apis/v4/backlinks/v1/Ref-Domain', '; did you mean /_api/apis/v4/backlinks/v1/ref-domains?'],
+    ['/_api/apis/v4/keywords/v1/metric', '; did you mean /_api/apis/v4/keywords/v1/metrics?'],
+    ['/_api/apis/v4/units/v1/balanse?key=x', '; did you mean /_api/apis/v4/units/v1/balance?'],
+    ['/_api/apis/v4/backlinks/v1/', '.'],
+    ['/_api/apis/v4/backlinks/v2/links', '.'],
+    ['/links', '.'],
+  ])('404 for %s names the operation it is a likely typo of (%s)', async (url, end) => {
+    const response = await ctx.app.inject({ url, headers: AUTH });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.message).toBe(`No operation at GET ${url.split('?')[0]}${end}`);
   });
 
   it('serves /openapi.json without a key', async () => {
