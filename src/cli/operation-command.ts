@@ -12,7 +12,7 @@ import { isHttpError } from '../client/errors.js';
 import { normalizeFilter } from '../client/local-filter.js';
 import { checkParams, returnedFields } from '../client/params.js';
 import type { PaginationEnd } from '../client/types.js';
-import { estimateUntyped, formatUnits } from '../client/units.js';
+import { estimateUntyped } from '../client/units.js';
 import { isParameterError } from '../errors/filter-error.js';
 import { DEFAULT_MAX_LIMIT } from '../catalogue/parameters.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type ParsedArgs } from './args.js';
@@ -24,7 +24,8 @@ import { optionName, optionParams, optionTable, paramsFromArgs, targetParam } fr
 import { defaultFormat, delimiterOption, listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat, type OutputStyle } from './output.js';
 import { createProgress } from './progress.js';
 import { describeHttpFailure, sentence } from '../client/failure-text.js';
-import { painter } from './style.js';
+import { flushed, outputClosed } from './node-io.js';
+import { counted, painter } from './style.js';
 
 type Row = Record<string, unknown>;
 
@@ -118,13 +119,20 @@ async function runOnce(client: Client, operation: OperationName, params: Row, se
   const columns = columnsFor(operation, params);
   if (Array.isArray(data)) {
     const writer = listWriter(settings.format, io.stdout, columns, settings.style);
-    for (const row of data) writer.row(row);
+    for (const row of data) {
+      writer.row(row);
+      await flushed(io.stdout);
+      // The reader has gone (`| head`): what it did not read is not wanted, nor is the summary.
+      if (outputClosed(io.stdout)) return;
+    }
     writer.end();
   } else {
     writeRecord(settings.format, io.stdout, data, columns([data]), settings.style);
   }
-  const rows = Array.isArray(data) ? `${data.length} rows · ` : '';
-  io.stderr.write(`${rows}${formatUnits(units)} units\n`);
+  await flushed(io.stdout);
+  if (outputClosed(io.stdout)) return;
+  const rows = Array.isArray(data) ? `${counted(data.length, 'row')} · ` : '';
+  io.stderr.write(`${rows}${counted(units, 'unit')}\n`);
 }
 
 const STOP_REASONS: Readonly<Record<PaginationEnd['reason'], string>> = {
@@ -146,13 +154,19 @@ async function runAll(client: Client, operation: OperationName, params: Row, set
   let next = await pages.next();
   while (!next.done) {
     writer.row(next.value);
+    await flushed(io.stdout);
+    // The reader has gone (`| head`, less quit): stop before the next page is asked for (and
+    // paid), and end quietly, as a program does when its reader stops.
+    if (outputClosed(io.stdout)) return progress.done();
     progress.update(++rows, client.unitsSpent);
     next = await pages.next();
   }
   progress.done();
   writer.end();
+  await flushed(io.stdout);
+  if (outputClosed(io.stdout)) return;
   const end = next.value;
-  io.stderr.write(`${end.rows} rows · ${formatUnits(end.units)} units · ${end.pages} page${end.pages === 1 ? '' : 's'} (${STOP_REASONS[end.reason]})\n`);
+  io.stderr.write(`${counted(end.rows, 'row')} · ${counted(end.units, 'unit')} · ${counted(end.pages, 'page')} (${STOP_REASONS[end.reason]})\n`);
 }
 
 function operationCommand(operation: OperationName): Command {
