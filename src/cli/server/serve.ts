@@ -93,20 +93,63 @@ function loadKeys(fromOption: string | undefined, sample: boolean, io: CliIo): {
 }
 
 /**
- * `npx backlink-query serve` runs the server as a child of npm, which exits on SIGTERM without
- * passing the signal on: the server would go on running, orphaned, holding its port. Started by
- * npm's exec (`npm_command` is `exec`), the server sends itself SIGTERM, and stops as it does on
- * one, once its parent is gone. Started any other way (a shell, nohup, a supervisor, `npm start`,
- * whose script execs the server), it does not watch.
+ * `npx backlink-query serve` runs as npm exec → `sh -c 'backlink-query' serve ...` → node, and no
+ * signal sent to npm or to the shell reaches the server: npm passes SIGINT and SIGTERM to the shell
+ * only, and the shell (dash) dies of SIGTERM but keeps SIGINT for itself until its child, the
+ * server, has ended (a Ctrl+C at a terminal reaches all three, so that case needs nothing). Started
+ * by npm's exec (`npm_command` is `exec`), the server watches for both:
+ * - its parent gone (the shell killed, by a SIGTERM of its own or one npm passed on): it sends
+ *   itself SIGTERM;
+ * - its parent a shell run with `-c` that wakes up: such a shell sleeps waiting for its one child
+ *   and wakes only for a signal, or when that child stops and goes on (Ctrl+Z, then fg), which the
+ *   server sees itself as SIGCONT. Any other wake is a signal the shell keeps: the server sends
+ *   itself SIGINT. A shell's wakes are counted by Linux in /proc (its context switches); elsewhere
+ *   only the first watch runs.
+ * Started any other way (a shell, nohup, a supervisor, `npm start`, whose script execs the
+ * server), it does not watch.
  */
 function stopWithParent(env: Readonly<Record<string, string | undefined>>): void {
   if (env['npm_command'] !== 'exec') return;
   const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
+  const shell = waitingShell(parent);
+  let wakes = shell ? wakesOf(parent) : undefined;
+  let resumed = false;
+  if (wakes !== undefined) process.on('SIGCONT', () => (resumed = true));
+  const stop = (signal: NodeJS.Signals): void => {
     clearInterval(watch);
-    process.kill(process.pid, 'SIGTERM');
-  }, 500).unref();
+    process.kill(process.pid, signal);
+  };
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) return stop('SIGTERM');
+    if (wakes === undefined || wakesOf(parent) === wakes) return;
+    // After a stop and a continue, this timer may run before the SIGCONT listener: decide once
+    // the signals that came with the continue have been read.
+    setImmediate(() => {
+      if (!resumed && wakesOf(parent) !== undefined) return stop('SIGINT');
+      resumed = false;
+      wakes = wakesOf(parent);
+    });
+  }, 250).unref();
+}
+
+/** Whether process `pid` is a shell run with `-c` (npm's script shell), read from /proc; false where there is none. */
+function waitingShell(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] === '-c';
+  } catch {
+    return false;
+  }
+}
+
+/** How many times process `pid` went to sleep and woke (its context switches, /proc); `undefined` when unknown. */
+function wakesOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const counts = [...status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s*(\d+)$/gm)].map((match) => Number(match[1]));
+    return counts.length === 2 ? counts[0]! + counts[1]! : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `serve` command. @internal */
