@@ -41,20 +41,26 @@ interface RunSettings {
   readonly yes: boolean;
 }
 
-function settingsOf(parsed: ParsedArgs, io: CliIo): RunSettings {
+function settingsOf(operation: OperationName, parsed: ParsedArgs, io: CliIo): RunSettings {
   const format = stringOption(parsed.values, 'format') ?? defaultFormat(io.stdout);
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(format)}.`);
   const delimiter = delimiterOption(stringOption(parsed.values, 'delimiter'));
   if (delimiter !== undefined && format !== 'csv') throw new UsageError(`--delimiter sets the CSV delimiter; add --format csv (the output is ${format}).`);
   return {
     format: format as OutputFormat,
-    style: { ...(delimiter !== undefined && { delimiter }), paint: painter(io.stdout, io.env) },
+    style: { ...(delimiter !== undefined && { delimiter }), paint: painter(io.stdout, io.env), fractions: fractionsOf(operation) },
     all: parsed.values['all'] === true,
     maxRows: integerOption(parsed.values, 'max-rows', 0),
     maxUnits: integerOption(parsed.values, 'max-units', 0),
     confirmAbove: integerOption(parsed.values, 'confirm-above', 0) ?? DEFAULT_CONFIRM_ABOVE,
     yes: parsed.values['yes'] === true,
   };
+}
+
+/** The fields of the operation's record of type `number` (not integer): the table rounds them. */
+function fractionsOf(operation: OperationName): ReadonlySet<string> {
+  const record = operations[operation].record as Readonly<Record<string, { type: string }>>;
+  return new Set(Object.keys(record).filter((field) => record[field]!.type === 'number'));
 }
 
 /** A parameter as the command line sets it: `<url>` for the target, `--order-by` for `order_by`. */
@@ -185,7 +191,7 @@ function operationCommand(operation: OperationName): Command {
         io.stdout.write(help);
         return EXIT.ok;
       }
-      const settings = settingsOf(parsed, io);
+      const settings = settingsOf(operation, parsed, io);
       const params = paramsFromArgs(operation, parsed);
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
       checkFirst(operation, params, settings);

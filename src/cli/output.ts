@@ -16,7 +16,7 @@ import { CSV_DELIMITER, toCsv } from '../catalogue/csv.js';
 import { UsageError } from './args.js';
 import type { TextSink } from './command.js';
 import type { Paint } from './style.js';
-import { cellText, renderRecord, renderTable } from './table.js';
+import { cellText, renderRecord, renderTable, type Fractions } from './table.js';
 
 /** The output formats. @internal */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -37,6 +37,8 @@ export interface OutputStyle {
   readonly delimiter?: string;
   /** Styles for the table's header (text unchanged when stdout gets no colour). */
   readonly paint?: Paint;
+  /** The columns the table rounds: those of type `number` in the operation's record. */
+  readonly fractions?: Fractions;
 }
 
 /**
@@ -113,14 +115,14 @@ export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows
     case 'table':
       return {
         row: (row) => void rows.push(row),
-        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows, style.paint)),
+        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows, style.paint, style.fractions)),
       };
   }
 }
 
 /** Writes one record (overview, keyword metrics) in a format. @internal */
 export function writeRecord(format: OutputFormat, out: TextSink, record: Row, columns: readonly string[], style: OutputStyle = {}): void {
-  if (format === 'table') out.write(renderRecord(record, style.paint));
+  if (format === 'table') out.write(renderRecord(record, style.paint, style.fractions));
   else if (format === 'json') out.write(`${JSON.stringify(record, null, 2)}\n`);
   else if (format === 'ndjson') out.write(`${JSON.stringify(record)}\n`);
   else out.write(csvLine(columns, style.delimiter) + csvLine(columns.map((c) => cellText(record[c])), style.delimiter));
