@@ -96,11 +96,62 @@ describe('commands as processes', () => {
     await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
     expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
+    // Where the sample went and its size, once: the SQLite file and its column file (docs/server.md).
+    const note = new RegExp(`^Sample database: ${db.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} and ${db.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.duckdb \\(\\d+\\.\\d MB; delete them to remove it\\)\\.$`, 'm');
+    expect(serve.err()).toMatch(note);
     const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
     expect(response.status).toBe(200);
     serve.child.kill('SIGINT');
     expect(await serve.exit).toBe(0);
+    // The next run serves the same files and says nothing of them.
+    const again = spawnCli(['serve', '--sample', '--port', '0', '--db', db, '--quiet']);
+    await waitFor(again.out, /Stop: Ctrl\+C/, again.exit);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
+    expect(again.err()).not.toContain('Sample');
   });
+
+  it("serve's banner tries the domain with most links in the served database, and tries nothing on an empty one", async () => {
+    const project = mkdtempSync(join(dir, 'banner-'));
+    const template = spawnCli(['import', '--template', 'ndjson'], {}, project);
+    expect(await template.exit).toBe(0);
+    const record = JSON.parse(template.out());
+    const link = (source: string, target: string) => JSON.stringify({ ...record, source_url: source, source_domain: new URL(source).hostname, target_url: target });
+    // Two links to fjordwidgets.no, one to example.com: the banner's example must name fjordwidgets.no.
+    writeFileSync(
+      join(project, 'links.ndjson'),
+      [link('https://a.example.org/1', 'https://www.fjordwidgets.no/x'), link('https://b.example.org/2', 'https://fjordwidgets.no/y'), link('https://c.example.org/3', 'https://www.example.com/')].join('\n') + '\n',
+    );
+    const db = join(project, 'links.db');
+    const load = spawnCli(['import', 'links.ndjson', '--db', db], {}, project);
+    expect(await load.exit, load.err()).toBe(0);
+    const keys = { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' };
+    const serve = spawnCli(['serve', '--port', '0', '--db', db, '--quiet'], keys, project);
+    try {
+      const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
+      await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
+      const overview = `${url}${BASE}/overview?url=fjordwidgets.no&scope=ROOT_DOMAIN`;
+      expect(serve.out()).toBe(
+        `backlink-query server listening on ${url}\n` +
+          `Try: curl -H 'Authorization: Apikey <your key>' '${overview}'\n` +
+          `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
+      );
+      const response = await fetch(overview, { headers: { authorization: 'Apikey ci-key-123456' } });
+      expect((await response.json()).data.backlinks_count).toBe(2);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exit;
+    }
+    const empty = spawnCli(['serve', '--port', '0', '--quiet'], keys, project);
+    try {
+      const [, url] = await waitFor(empty.out, /listening on (http:\/\/\S+)/, empty.exit);
+      await waitFor(empty.out, /Stop: Ctrl\+C/, empty.exit);
+      expect(empty.out()).toBe(`backlink-query server listening on ${url}\nOpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`);
+    } finally {
+      empty.child.kill('SIGTERM');
+      await empty.exit;
+    }
+  }, 120_000);
 
   it('serve rejects bad options with the usage exit code', async () => {
     const serve = spawnCli(['serve', '--port', 'abc']);

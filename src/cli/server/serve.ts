@@ -23,7 +23,7 @@ import {
 import { dateOption, integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, sampleFilesNote, seedWithProgress } from './sample.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
@@ -203,6 +203,8 @@ export const serveCommand: Command = {
         }
         store = await openStoreAt(location, deps.tldts, { serving: true });
       } else await seedWithProgress(store, deps.tldts, io, sample);
+      const note = sampleFilesNote(location);
+      if (note !== undefined) io.stderr.write(note);
     }
     if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const served = {
@@ -265,19 +267,30 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
     if (process.connected) process.disconnect();
     return EXIT.ok;
   }
-  banner(io, server.url, options.keys.generated);
+  banner(io, server.url, options.keys.generated, await exampleTarget(options.store));
   await closed;
   io.stderr.write('Server closed; database closed.\n');
   return EXIT.ok;
 }
 
-function banner(io: CliIo, url: string, key: string | undefined): void {
+/**
+ * The target of the banner's example call: the domain with most links in the served database, so
+ * the example answers with numbers; `null` when the database holds none (no example then);
+ * `undefined` when the store cannot tell (a placeholder).
+ */
+async function exampleTarget(store: Store): Promise<string | null | undefined> {
+  if (!(await store.hasLinks())) return null;
+  return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+}
+
+function banner(io: CliIo, url: string, key: string | undefined, target: string | null | undefined): void {
   io.stdout.write(`backlink-query server listening on ${url}\n`);
   if (key) io.stdout.write(`API key: ${key}\n`);
-  io.stdout.write(
-    `Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=example.com&scope=ROOT_DOMAIN'\n` +
-      `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
-  );
+  if (target !== null) {
+    const query = target === undefined ? '<domain>' : encodeURIComponent(target);
+    io.stdout.write(`Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=${query}&scope=ROOT_DOMAIN'\n`);
+  }
+  io.stdout.write(`OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`);
 }
 
 /**
@@ -331,7 +344,7 @@ async function serveWorkers(io: CliIo, options: Served & { workers: number }): P
   for (let i = 0; i < options.workers; i++) start();
   await Promise.race([allListening, stopped]);
   if (!failed && url !== undefined && listening.size === options.workers) {
-    banner(io, url, options.keys.generated);
+    banner(io, url, options.keys.generated, await exampleTarget(store));
     await stopped;
   }
   stopping = true;
