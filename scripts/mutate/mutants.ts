@@ -8,6 +8,7 @@
  * @module
  */
 
+import { CLI_MUTANTS } from './cli-mutants.js';
 import { IMPORT_MUTANTS } from './import-mutants.js';
 import type { Mutant } from './mutant.js';
 import { PLUGINS_MUTANTS } from './plugins-mutants.js';
@@ -500,4 +501,4 @@ const CORE_MUTANTS: readonly Mutant[] = [
 ];
 
 /** Every mutant `npm run mutate` knows. */
-export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...PLUGINS_MUTANTS, ...IMPORT_MUTANTS, ...CLI_MUTANTS];
