@@ -10,8 +10,9 @@ import type { Mutant } from './mutant.js';
 
 const PIPE = ['test/cli/pipe.test.ts'];
 const READABLE = ['test/cli/readable.test.ts'];
-/** serve, seed, import and npx as processes. */
-const COMMANDS = ['test/server/commands.test.ts'];
+/** npx backlink-query serve, and serve's banner, as processes. */
+const NPX = ['test/cli/npx-serve.test.ts'];
+const BANNER = ['test/cli/serve-banner.test.ts'];
 
 export const CLI_MUTANTS: readonly Mutant[] = [
   {
@@ -74,7 +75,7 @@ export const CLI_MUTANTS: readonly Mutant[] = [
     file: 'src/cli/server/serve.ts',
     find: "if (!resumed && wakesOf(parent) !== undefined) return stop('SIGINT');",
     replace: 'if (false) return;',
-    tests: COMMANDS,
+    tests: NPX,
     project: 'all',
   },
   {
@@ -83,7 +84,7 @@ export const CLI_MUTANTS: readonly Mutant[] = [
     file: 'src/cli/server/serve.ts',
     find: "const query = target === undefined ? '<domain>' : encodeURIComponent(target);",
     replace: "const query = 'example.com';",
-    tests: COMMANDS,
+    tests: BANNER,
     project: 'all',
   },
 ];

@@ -3,15 +3,12 @@
  * dependencies are missing. Nothing here reads the run's store (BQ_SERVER_STORE), so the file runs
  * once, not on each store (vitest.config.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../../src/server/deps.js';
 import { cliCommand } from '../helpers/cli-command.js';
 import { spawnCli, waitFor } from './cli-process.js';
@@ -111,48 +108,6 @@ describe('commands as processes', () => {
     expect(again.err()).not.toContain('Sample');
   });
 
-  it("serve's banner tries the domain with most links in the served database, and tries nothing on an empty one", async () => {
-    const project = mkdtempSync(join(dir, 'banner-'));
-    const template = spawnCli(['import', '--template', 'ndjson'], {}, project);
-    expect(await template.exit).toBe(0);
-    const record = JSON.parse(template.out());
-    const link = (source: string, target: string) => JSON.stringify({ ...record, source_url: source, source_domain: new URL(source).hostname, target_url: target });
-    // Two links to fjordwidgets.no, one to example.com: the banner's example must name fjordwidgets.no.
-    writeFileSync(
-      join(project, 'links.ndjson'),
-      [link('https://a.example.org/1', 'https://www.fjordwidgets.no/x'), link('https://b.example.org/2', 'https://fjordwidgets.no/y'), link('https://c.example.org/3', 'https://www.example.com/')].join('\n') + '\n',
-    );
-    const db = join(project, 'links.db');
-    const load = spawnCli(['import', 'links.ndjson', '--db', db], {}, project);
-    expect(await load.exit, load.err()).toBe(0);
-    const keys = { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' };
-    const serve = spawnCli(['serve', '--port', '0', '--db', db, '--quiet'], keys, project);
-    try {
-      const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-      await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
-      const overview = `${url}${BASE}/overview?url=fjordwidgets.no&scope=ROOT_DOMAIN`;
-      expect(serve.out()).toBe(
-        `backlink-query server listening on ${url}\n` +
-          `Try: curl -H 'Authorization: Apikey <your key>' '${overview}'\n` +
-          `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
-      );
-      const response = await fetch(overview, { headers: { authorization: 'Apikey ci-key-123456' } });
-      expect((await response.json()).data.backlinks_count).toBe(2);
-    } finally {
-      serve.child.kill('SIGTERM');
-      await serve.exit;
-    }
-    const empty = spawnCli(['serve', '--port', '0', '--quiet'], keys, project);
-    try {
-      const [, url] = await waitFor(empty.out, /listening on (http:\/\/\S+)/, empty.exit);
-      await waitFor(empty.out, /Stop: Ctrl\+C/, empty.exit);
-      expect(empty.out()).toBe(`backlink-query server listening on ${url}\nOpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`);
-    } finally {
-      empty.child.kill('SIGTERM');
-      await empty.exit;
-    }
-  }, 120_000);
-
   it('npm start prints its banner and no request log line, while serve alone logs each request as JSON', async () => {
     const db = join(dir, 'npm-start.db');
     const start = spawn('npm', ['start', '--', '--port', '0', '--db', db, '--links', '300'], { cwd: ROOT, detached: true, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' } });
@@ -187,93 +142,6 @@ describe('commands as processes', () => {
     expect(await serve.exit).toBe(2);
     expect(serve.err()).toContain('backlink-query serve: --port must be a whole number of at least 0, not "abc".');
   });
-});
-
-/**
- * A project with backlink-query installed as a link (as `npm link` or a `file:` dependency leaves
- * it): the package's own bin file, its dist/cli.js the CLI built for this run (or the sources
- * through tsx in watch mode), and node_modules/.bin/backlink-query, so `npx backlink-query` runs it
- * as it runs a published install: npm exec → `sh -c` → node.
- */
-function linkedProject(): string {
-  const pkg = mkdtempSync(join(dir, 'package-'));
-  mkdirSync(join(pkg, 'bin'));
-  mkdirSync(join(pkg, 'dist'));
-  copyFileSync(join(ROOT, 'bin/backlink-query.js'), join(pkg, 'bin/backlink-query.js'));
-  const script = inject('cliScript');
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  writeFileSync(
-    join(pkg, 'dist/cli.js'),
-    script
-      ? `export { main } from ${JSON.stringify(pathToFileURL(script).href)};\n`
-      : `import { register } from ${JSON.stringify(tsx)};\nregister();\nexport const { main } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src/cli/main.ts')).href)});\n`,
-  );
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'backlink-query', version: '0.0.0-linked', type: 'module', bin: { 'backlink-query': 'bin/backlink-query.js' } }));
-  const project = mkdtempSync(join(dir, 'project-'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'project', private: true, dependencies: { 'backlink-query': `file:${pkg}` } }));
-  mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
-  symlinkSync(pkg, join(project, 'node_modules/backlink-query'), 'dir');
-  symlinkSync('../backlink-query/bin/backlink-query.js', join(project, 'node_modules/.bin/backlink-query'));
-  return project;
-}
-
-/** Whether process `pid` runs (a zombie, ended but not yet reaped by its parent, does not). */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** The one child of process `pid` (pgrep -P). */
-const childOf = (pid: number): number => Number(execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim());
-
-/** Whether something accepts connections on the port of 127.0.0.1. */
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-
-describe('npx backlink-query serve: a signal to any process of the chain stops the server', () => {
-  const project = linkedProject();
-  // SIGINT to npm or to its shell never reaches the server (npm passes it to the shell, which keeps
-  // it until its child ends); a SIGTERM kills the shell. docs/server.md, "Shutdown".
-  const cases = (['SIGINT', 'SIGTERM'] as const).flatMap((signal) => (['npm', 'sh', 'node'] as const).map((to) => [signal, to] as const));
-  it.concurrent.each(cases)('%s to %s: the port refuses connections and npm, sh and node are gone', async (signal, to) => {
-    // Its own process group, so the finally can end whatever is left.
-    const npx = spawn('npx', ['--no-install', 'backlink-query', 'serve', '--port', '0', '--quiet'], {
-      cwd: project,
-      detached: true,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' },
-    });
-    let output = '';
-    npx.stdout.on('data', (chunk) => (output += String(chunk)));
-    npx.stderr.on('data', (chunk) => (output += String(chunk)));
-    try {
-      const [, port] = await waitFor(() => output, /listening on http:\/\/127\.0\.0\.1:(\d+)/, new Promise((resolve) => npx.on('close', resolve)));
-      const npm = npx.pid!;
-      const sh = childOf(npm);
-      const node = childOf(sh);
-      expect(readFileSync(`/proc/${sh}/cmdline`, 'utf8').split('\0').slice(0, 2)).toEqual(['sh', '-c']);
-      expect(await accepts(Number(port))).toBe(true);
-      process.kill({ npm, sh, node }[to], signal);
-      for (let waited = 0; [npm, sh, node].some(running); waited += 100) {
-        if (waited > 15_000) throw new Error(`still running 15 s after ${signal} to ${to}: ${[npm, sh, node].filter(running).join(', ')}\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(await accepts(Number(port))).toBe(false);
-      expect(output).toContain('Server closed; database closed.');
-    } finally {
-      try {
-        process.kill(-npx.pid!, 'SIGKILL');
-      } catch {
-        // ESRCH: nothing of the group is left.
-      }
-    }
-  }, 60_000);
 });
 
 describe('missing optional dependencies', () => {
