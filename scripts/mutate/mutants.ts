@@ -9,6 +9,7 @@
  */
 
 import { CLI_MUTANTS } from './cli-mutants.js';
+import { CLI_OUTPUT_MUTANTS } from './cli-output-mutants.js';
 import { IMPORT_MUTANTS } from './import-mutants.js';
 import { LEDGER_MUTANTS } from './ledger-mutants.js';
 import { LISTS_MUTANTS } from './lists-mutants.js';
@@ -494,4 +495,4 @@ const CORE_MUTANTS: readonly Mutant[] = [
 ];
 
 /** Every mutant `npm run mutate` knows. */
-export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...LEDGER_MUTANTS, ...IMPORT_MUTANTS, ...TESTING_MUTANTS, ...CLI_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...CORE_MUTANTS, ...STORE_MUTANTS, ...LISTS_MUTANTS, ...PLUGINS_MUTANTS, ...LEDGER_MUTANTS, ...IMPORT_MUTANTS, ...TESTING_MUTANTS, ...CLI_MUTANTS, ...CLI_OUTPUT_MUTANTS];

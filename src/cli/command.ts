@@ -12,6 +12,8 @@ export interface TextSink {
   write(text: string): unknown;
   /** Whether the stream is an interactive terminal. */
   readonly isTTY?: boolean;
+  /** `false` once the stream takes no more text (a pipe whose reader has gone); absent: always open. */
+  readonly writable?: boolean;
 }
 
 /** What a command may use of its environment. */

@@ -91,7 +91,7 @@ export const fieldsCommand: Command = {
       sort: field.sort ? 'yes' : 'no',
       meaning: field.doc,
     }));
-    io.stdout.write(renderTable(['field', 'type', 'filter', 'sort', 'meaning'], rows, painter(io.stdout, io.env), ['meaning']));
+    io.stdout.write(renderTable(['field', 'type', 'filter', 'sort', 'meaning'], rows, painter(io.stdout, io.env), { whole: ['meaning'] }));
     return EXIT.ok;
   },
 };

@@ -7,11 +7,66 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CliIo } from './command.js';
+import type { CliIo, TextSink } from './command.js';
 
-/** The process's own streams and environment. @internal */
+/**
+ * The process's own streams and environment. A reader that goes away (`| head`, `less` quit)
+ * closes stdout: the next write fails with EPIPE, which Node reports as an `error` event that
+ * would end the process with a stack trace. That error is the reader's answer, not a failure:
+ * it is taken here and remembered, and the commands read it ({@link outputClosed}) to stop (no
+ * more pages fetched) and end quietly with status 0.
+ *
+ * @internal
+ */
 export function nodeIo(): CliIo {
+  if (!process.stdout.listeners('error').includes(quietOnClosedReader)) process.stdout.on('error', quietOnClosedReader);
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+/** The streams whose reader has gone: a write that failed in the background leaves `writable` true. */
+const readerGone = new WeakSet<object>();
+
+/** Takes stdout's error when its reader has gone (and a write after that); any other error stays one. */
+function quietOnClosedReader(this: NodeJS.WriteStream, error: NodeJS.ErrnoException): void {
+  if (!closedReader(error)) throw error;
+  readerGone.add(this);
+}
+
+/** Whether a write failed because the reader has gone (EPIPE), or came after that failure. */
+const closedReader = (error: NodeJS.ErrnoException): boolean => error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+
+/**
+ * Resolves once `out` has handed on what it holds (at once when it holds nothing): a large write to
+ * a pipe is finished in the background, and its failure (the reader gone) is known only then. Waiting
+ * here is also the pipe's pace: rows are not read from the service faster than the reader takes them.
+ *
+ * @internal
+ */
+export function flushed(out: TextSink): Promise<void> {
+  const stream = out as TextSink & Partial<Pick<NodeJS.WriteStream, 'once' | 'off' | 'writableLength' | 'destroyed'>>;
+  if (typeof stream.once !== 'function' || !(stream.writableLength! > 0) || stream.destroyed === true) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off!('close', done);
+      resolve();
+    };
+    stream.once!('close', done);
+    // An empty write's callback comes once everything before it is written, or has failed.
+    (stream as NodeJS.WriteStream).write('', (error) => {
+      if (error && closedReader(error)) readerGone.add(stream);
+      done();
+    });
+  });
+}
+
+/**
+ * Whether `out` can take no more text: a stream whose reader has gone (`| head -1` after its
+ * line). Sinks without a `writable` flag (a test's buffer) never close.
+ *
+ * @internal
+ */
+export function outputClosed(out: TextSink): boolean {
+  return out.writable === false || readerGone.has(out);
 }
 
 /**

@@ -25,7 +25,8 @@ import { optionName, optionParams, optionTable, paramsFromArgs, targetParam } fr
 import { defaultFormat, delimiterOption, listWriter, OUTPUT_FORMATS, writeRecord, type OutputFormat, type OutputStyle } from './output.js';
 import { createProgress } from './progress.js';
 import { describeHttpFailure, sentence } from '../client/failure-text.js';
-import { painter } from './style.js';
+import { flushed, outputClosed } from './node-io.js';
+import { counted, painter } from './style.js';
 
 type Row = Record<string, unknown>;
 
@@ -41,20 +42,26 @@ interface RunSettings {
   readonly yes: boolean;
 }
 
-function settingsOf(parsed: ParsedArgs, io: CliIo): RunSettings {
+function settingsOf(operation: OperationName, parsed: ParsedArgs, io: CliIo): RunSettings {
   const format = stringOption(parsed.values, 'format') ?? defaultFormat(io.stdout);
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(format)}.`);
   const delimiter = delimiterOption(stringOption(parsed.values, 'delimiter'));
   if (delimiter !== undefined && format !== 'csv') throw new UsageError(`--delimiter sets the CSV delimiter; add --format csv (the output is ${format}).`);
   return {
     format: format as OutputFormat,
-    style: { ...(delimiter !== undefined && { delimiter }), paint: painter(io.stdout, io.env) },
+    style: { ...(delimiter !== undefined && { delimiter }), paint: painter(io.stdout, io.env), fractions: fractionsOf(operation) },
     all: parsed.values['all'] === true,
     maxRows: integerOption(parsed.values, 'max-rows', 0),
     maxUnits: integerOption(parsed.values, 'max-units', 0),
     confirmAbove: integerOption(parsed.values, 'confirm-above', 0) ?? DEFAULT_CONFIRM_ABOVE,
     yes: parsed.values['yes'] === true,
   };
+}
+
+/** The fields of the operation's record of type `number` (not integer): the table rounds them. */
+function fractionsOf(operation: OperationName): ReadonlySet<string> {
+  const record = operations[operation].record as Readonly<Record<string, { type: string }>>;
+  return new Set(Object.keys(record).filter((field) => record[field]!.type === 'number'));
 }
 
 /** A parameter as the command line sets it: `<url>` for the target, `--order-by` for `order_by`. */
@@ -120,13 +127,20 @@ async function runOnce(client: Client, operation: OperationName, params: Row, se
   const columns = columnsFor(operation, params);
   if (Array.isArray(data)) {
     const writer = listWriter(settings.format, io.stdout, columns, settings.style);
-    for (const row of data) writer.row(row);
+    for (const row of data) {
+      writer.row(row);
+      await flushed(io.stdout);
+      // The reader has gone (`| head`): what it did not read is not wanted, nor is the summary.
+      if (outputClosed(io.stdout)) return;
+    }
     writer.end();
   } else {
     writeRecord(settings.format, io.stdout, data, columns([data]), settings.style);
   }
-  const rows = Array.isArray(data) ? `${data.length} rows · ` : '';
-  io.stderr.write(`${rows}${formatUnits(units)} units\n`);
+  await flushed(io.stdout);
+  if (outputClosed(io.stdout)) return;
+  const rows = Array.isArray(data) ? `${counted(data.length, 'row')} · ` : '';
+  io.stderr.write(`${rows}${counted(units, 'unit')}\n`);
 }
 
 const STOP_REASONS: Readonly<Record<PaginationEnd['reason'], string>> = {
@@ -148,13 +162,19 @@ async function runAll(client: Client, operation: OperationName, params: Row, set
   let next = await pages.next();
   while (!next.done) {
     writer.row(next.value);
+    await flushed(io.stdout);
+    // The reader has gone (`| head`, less quit): stop before the next page is asked for (and
+    // paid), and end quietly, as a program does when its reader stops.
+    if (outputClosed(io.stdout)) return progress.done();
     progress.update(++rows, client.unitsSpent);
     next = await pages.next();
   }
   progress.done();
   writer.end();
+  await flushed(io.stdout);
+  if (outputClosed(io.stdout)) return;
   const end = next.value;
-  io.stderr.write(`${end.rows} rows · ${formatUnits(end.units)} units · ${end.pages} page${end.pages === 1 ? '' : 's'} (${STOP_REASONS[end.reason]})\n`);
+  io.stderr.write(`${counted(end.rows, 'row')} · ${counted(end.units, 'unit')} · ${counted(end.pages, 'page')} (${STOP_REASONS[end.reason]})\n`);
 }
 
 function operationCommand(operation: OperationName): Command {
@@ -177,7 +197,7 @@ function operationCommand(operation: OperationName): Command {
         io.stdout.write(help);
         return EXIT.ok;
       }
-      const settings = settingsOf(parsed, io);
+      const settings = settingsOf(operation, parsed, io);
       const params = paramsFromArgs(operation, parsed);
       if (settings.all && operations[operation].shape !== 'list') throw new UsageError(`--all pages through list operations; ${operation} returns one record.`);
       checkFirst(operation, params, settings);

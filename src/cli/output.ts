@@ -2,8 +2,8 @@
  * The output formats of operation commands: `table` (aligned, for people), `json`, `ndjson` and
  * `csv` (the service's own dialect, written by the service's own writer: semicolons, a header row,
  * booleans true/false, arrays comma-joined in the cell, RFC 4180 quoting, lines ending in CRLF;
- * `--delimiter` changes only the semicolon). ndjson and csv stream row by row; table and json need
- * every row.
+ * `--delimiter` changes only the semicolon). ndjson, csv and json stream row by row (json as the
+ * same indented array it would print at once); the table needs every row for its widths.
  *
  * Without `--format`, a terminal gets the table and anything else (a pipe, a file) gets NDJSON:
  * one complete JSON record per line, which `jq`, `grep` and line-based tools read as it streams,
@@ -16,7 +16,7 @@ import { CSV_DELIMITER, toCsv } from '../catalogue/csv.js';
 import { UsageError } from './args.js';
 import type { TextSink } from './command.js';
 import type { Paint } from './style.js';
-import { cellText, renderRecord, renderTable } from './table.js';
+import { cellText, renderRecord, renderTable, type Fractions } from './table.js';
 
 /** The output formats. @internal */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -37,6 +37,8 @@ export interface OutputStyle {
   readonly delimiter?: string;
   /** Styles for the table's header (text unchanged when stdout gets no colour). */
   readonly paint?: Paint;
+  /** The columns the table rounds: those of type `number` in the operation's record. */
+  readonly fractions?: Fractions;
 }
 
 /**
@@ -100,19 +102,27 @@ export function listWriter(format: OutputFormat, out: TextSink, columnsOf: (rows
           if (!columns) out.write(csvLine(columnsOf([]), delimiter));
         },
       };
-    case 'json':
-      return { row: (row) => void rows.push(row), end: () => out.write(`${JSON.stringify(rows, null, 2)}\n`) };
+    case 'json': {
+      // Streamed, row by row, as the same text `JSON.stringify(rows, null, 2)` writes at once:
+      // a reader that stops early (`| head`) is seen at the next write, before the next page.
+      let written = 0;
+      const indented = (row: Row) => JSON.stringify(row, null, 2).replace(/\n/g, '\n  ');
+      return {
+        row: (row) => void out.write(`${written++ === 0 ? '[\n' : ',\n'}  ${indented(row)}`),
+        end: () => void out.write(written === 0 ? '[]\n' : '\n]\n'),
+      };
+    }
     case 'table':
       return {
         row: (row) => void rows.push(row),
-        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows, style.paint)),
+        end: () => out.write(rows.length === 0 ? '(no rows)\n' : renderTable(columnsOf(rows), rows, style.paint, { fractions: style.fractions })),
       };
   }
 }
 
 /** Writes one record (overview, keyword metrics) in a format. @internal */
 export function writeRecord(format: OutputFormat, out: TextSink, record: Row, columns: readonly string[], style: OutputStyle = {}): void {
-  if (format === 'table') out.write(renderRecord(record, style.paint));
+  if (format === 'table') out.write(renderRecord(record, style.paint, style.fractions));
   else if (format === 'json') out.write(`${JSON.stringify(record, null, 2)}\n`);
   else if (format === 'ndjson') out.write(`${JSON.stringify(record)}\n`);
   else out.write(csvLine(columns, style.delimiter) + csvLine(columns.map((c) => cellText(record[c])), style.delimiter));

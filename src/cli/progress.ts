@@ -13,7 +13,7 @@
  * @internal
  */
 import type { TextSink } from './command.js';
-import type { Paint } from './style.js';
+import { counted, type Paint } from './style.js';
 
 const WIDTH = 24;
 
@@ -45,7 +45,7 @@ export function createProgress(stderr: TextSink, maxRows: number | undefined, no
   /** The state not yet on screen, if the last update was skipped. */
   let pending: { rows: number; units: number } | undefined;
   const draw = (rows: number, units: number): void => {
-    const counts = `${rows.toLocaleString('en-US')} rows · ${units.toLocaleString('en-US')} units`;
+    const counts = `${counted(rows, 'row')} · ${counted(units, 'unit')}`;
     if (maxRows !== undefined && maxRows > 0) {
       stderr.write(`\r${bar(rows / maxRows, WIDTH)} ${counts}`);
     } else {

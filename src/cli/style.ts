@@ -16,6 +16,7 @@
  * @internal
  */
 import { styleText } from 'node:util';
+import { formatUnits } from '../client/units.js';
 import type { CliIo, TextSink } from './command.js';
 
 /** The styles the CLI uses: few on purpose (headers, errors, warnings, phase names). @internal */
@@ -57,4 +58,19 @@ export function painter(stream: Pick<TextSink, 'isTTY'>, env: CliIo['env']): Pai
   if (!useColour(stream, env)) return plain;
   // validateStream off: the decision above is the one that counts (and Node 20 would check process.stdout).
   return (style, text) => (text === '' ? text : styleText(style as Parameters<typeof styleText>[0], text, { validateStream: false }));
+}
+
+/**
+ * A count with its noun, in the plural unless the count is exactly one, written as the interface
+ * writes numbers for people (thousands separated by commas): `1 row`, `0 rows`, `12,500 units`.
+ *
+ * @example
+ * ```ts
+ * counted(1, 'row'); // '1 row'
+ * counted(45, 'unit'); // '45 units'
+ * ```
+ * @internal
+ */
+export function counted(count: number, noun: string): string {
+  return `${formatUnits(count)} ${count === 1 ? noun : `${noun}s`}`;
 }

@@ -43,7 +43,7 @@ describe('createProgress with an injected clock', () => {
     const progress = createProgress(sink, undefined, () => clock.now);
     for (let rows = 1; rows <= 1500; rows++) progress.update(rows, rows);
     progress.done();
-    expect(writes.map((w) => w.text)).toEqual(['\r1 rows · 1 units', '\r1,500 rows · 1,500 units', '\r\x1b[K']);
+    expect(writes.map((w) => w.text)).toEqual(['\r1 row · 1 unit', '\r1,500 rows · 1,500 units', '\r\x1b[K']);
   });
 
   it('no extra final draw when the last update was drawn; nothing at all when stderr is not a terminal', () => {
@@ -97,6 +97,6 @@ describe('the CLI with stderr on a terminal', () => {
     expect(redraws).toBeGreaterThanOrEqual(2);
     expect(redraws).toBeLessThanOrEqual(Math.floor(elapsed / REDRAW_INTERVAL_MS) + 2);
     expect(run.stderr).toContain('\r[########################] 1,500 rows · 30,000 units\r\x1b[K');
-    expect(run.stderr).toContain('1500 rows · 30,000 units · 15 pages (all rows read)');
+    expect(run.stderr).toContain('1,500 rows · 30,000 units · 15 pages (all rows read)');
   });
 });

@@ -93,6 +93,9 @@ describe('commands as processes', () => {
     await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
     expect(serve.out()).toContain('API key: bq_demo_key_0123456789');
     expect(serve.err()).toMatch(/Sample data ready in [\d.]+ s/);
+    // Where the sample went and its size, once: the SQLite file and its column file (docs/server.md).
+    const note = new RegExp(`^Sample database: ${db.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} and ${db.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.duckdb \\(\\d+\\.\\d MB; delete them to remove it\\)\\.$`, 'm');
+    expect(serve.err()).toMatch(note);
     const response = await fetch(`${url}${BASE}/ref-domains?url=example.com&scope=ROOT_DOMAIN&limit=1`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
     expect(response.status).toBe(200);
     // One row of the sample's referring domains, at 40 units a line.
@@ -100,7 +103,42 @@ describe('commands as processes', () => {
     expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(1);
     serve.child.kill('SIGINT');
     expect(await serve.exit).toBe(0);
+    // The next run serves the same files and says nothing of them.
+    const again = spawnCli(['serve', '--sample', '--port', '0', '--db', db, '--quiet']);
+    await waitFor(again.out, /Stop: Ctrl\+C/, again.exit);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
+    expect(again.err()).not.toContain('Sample');
   });
+
+  it('npm start prints its banner and no request log line, while serve alone logs each request as JSON', async () => {
+    const db = join(dir, 'npm-start.db');
+    const start = spawn('npm', ['start', '--', '--port', '0', '--db', db, '--links', '300'], { cwd: ROOT, detached: true, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp' } });
+    let stdout = '';
+    start.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    const ended = new Promise((resolve) => start.on('close', resolve));
+    try {
+      const [, url] = await waitFor(() => stdout, /listening on (http:\/\/\S+)/, ended);
+      await waitFor(() => stdout, /Stop: Ctrl\+C/, ended);
+      expect((await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } })).status).toBe(200);
+      // npm's own two lines (the script), then the banner: nothing else, even after a request.
+      const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('> '));
+      expect(lines.map((line) => line.replace(/ .*/, ''))).toEqual(['backlink-query', 'API', 'Try:', 'OpenAPI:']);
+    } finally {
+      process.kill(-start.pid!, 'SIGTERM');
+      await ended;
+    }
+    const serve = spawnCli(['serve', '--sample', '--port', '0', '--db', db]);
+    try {
+      const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
+      await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } });
+      const [line] = await waitFor(serve.out, /^\{.*"msg":"request"\}$/m, serve.exit);
+      expect(JSON.parse(line)).toMatchObject({ operation: 'overview', key_id: 'demo', status: 200, units: 45 });
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exit;
+    }
+  }, 120_000);
 
   it('serve rejects bad options with the usage exit code', async () => {
     const serve = spawnCli(['serve', '--port', 'abc']);

@@ -5,7 +5,8 @@
  * @module
  * @internal
  */
-import { seedSample, type DomainParser, type SampleStats, type Store } from '../../server/index.js';
+import { existsSync, statSync } from 'node:fs';
+import { filesOf, seedSample, type DomainParser, type SampleStats, type Store, type StoreLocation } from '../../server/index.js';
 import type { CliIo } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';
@@ -46,4 +47,22 @@ export async function seedWithProgress(
       `${stats.referringDomains.toLocaleString('en-US')} referring domains, ${stats.keywordSnapshots.toLocaleString('en-US')} keyword snapshots.\n`,
   );
   return { ...stats, seconds };
+}
+
+/**
+ * Where a new sample database was written and how much room it takes, so a first `serve --sample`
+ * does not fill a folder unannounced: `Sample database: .backlink-query/sample.db and
+ * .backlink-query/sample.db.duckdb (64.2 MB; delete them to remove it).` `undefined` for a database without files here (in memory, PostgreSQL).
+ *
+ * @internal
+ */
+export function sampleFilesNote(location: StoreLocation): string | undefined {
+  if ((location.kind !== 'embedded' && location.kind !== 'sqlite') || location.file === ':memory:') return undefined;
+  const files = filesOf(location).filter((file) => existsSync(file));
+  if (files.length === 0) return undefined;
+  // The size counts the open database's journal files too; the names are the files that stay.
+  const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
+  const names = [location.file, `${location.file}.duckdb`].filter((file) => files.includes(file));
+  const size = `${(bytes / 1_000_000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
+  return `Sample database: ${names.join(' and ')} (${size}; delete ${names.length === 1 ? 'it' : 'them'} to remove it).\n`;
 }

@@ -23,7 +23,7 @@ import {
 import { dateOption, integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
-import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, seedWithProgress } from './sample.js';
+import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, sampleFilesNote, seedWithProgress } from './sample.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
 export const DEMO_KEY = 'bq_demo_key_0123456789';
@@ -97,20 +97,63 @@ function loadKeys(fromOption: string | undefined, sample: boolean, io: CliIo): {
 }
 
 /**
- * `npx backlink-query serve` runs the server as a child of npm, which exits on SIGTERM without
- * passing the signal on: the server would go on running, orphaned, holding its port. Started by
- * npm's exec (`npm_command` is `exec`), the server sends itself SIGTERM, and stops as it does on
- * one, once its parent is gone. Started any other way (a shell, nohup, a supervisor, `npm start`,
- * whose script execs the server), it does not watch.
+ * `npx backlink-query serve` runs as npm exec → `sh -c 'backlink-query' serve ...` → node, and no
+ * signal sent to npm or to the shell reaches the server: npm passes SIGINT and SIGTERM to the shell
+ * only, and the shell (dash) dies of SIGTERM but keeps SIGINT for itself until its child, the
+ * server, has ended (a Ctrl+C at a terminal reaches all three, so that case needs nothing). Started
+ * by npm's exec (`npm_command` is `exec`), the server watches for both:
+ * - its parent gone (the shell killed, by a SIGTERM of its own or one npm passed on): it sends
+ *   itself SIGTERM;
+ * - its parent a shell run with `-c` that wakes up: such a shell sleeps waiting for its one child
+ *   and wakes only for a signal, or when that child stops and goes on (Ctrl+Z, then fg), which the
+ *   server sees itself as SIGCONT. Any other wake is a signal the shell keeps: the server sends
+ *   itself SIGINT. A shell's wakes are counted by Linux in /proc (its context switches); elsewhere
+ *   only the first watch runs.
+ * Started any other way (a shell, nohup, a supervisor, `npm start`, whose script execs the
+ * server), it does not watch.
  */
 function stopWithParent(env: Readonly<Record<string, string | undefined>>): void {
   if (env['npm_command'] !== 'exec') return;
   const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
+  const shell = waitingShell(parent);
+  let wakes = shell ? wakesOf(parent) : undefined;
+  let resumed = false;
+  if (wakes !== undefined) process.on('SIGCONT', () => (resumed = true));
+  const stop = (signal: NodeJS.Signals): void => {
     clearInterval(watch);
-    process.kill(process.pid, 'SIGTERM');
-  }, 500).unref();
+    process.kill(process.pid, signal);
+  };
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) return stop('SIGTERM');
+    if (wakes === undefined || wakesOf(parent) === wakes) return;
+    // After a stop and a continue, this timer may run before the SIGCONT listener: decide once
+    // the signals that came with the continue have been read.
+    setImmediate(() => {
+      if (!resumed && wakesOf(parent) !== undefined) return stop('SIGINT');
+      resumed = false;
+      wakes = wakesOf(parent);
+    });
+  }, 250).unref();
+}
+
+/** Whether process `pid` is a shell run with `-c` (npm's script shell), read from /proc; false where there is none. */
+function waitingShell(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] === '-c';
+  } catch {
+    return false;
+  }
+}
+
+/** How many times process `pid` went to sleep and woke (its context switches, /proc); `undefined` when unknown. */
+function wakesOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const counts = [...status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s*(\d+)$/gm)].map((match) => Number(match[1]));
+    return counts.length === 2 ? counts[0]! + counts[1]! : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `serve` command. @internal */
@@ -168,6 +211,8 @@ export const serveCommand: Command = {
         }
         store = await openStoreAt(location, deps.tldts, { serving: true });
       } else await seedWithProgress(store, deps.tldts, io, sample);
+      const note = sampleFilesNote(location);
+      if (note !== undefined) io.stderr.write(note);
     }
     if (!o['sample'] && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') io.stderr.write('No --db given: serving an empty in-memory database (use --sample for sample data).\n');
     const served = {
@@ -231,19 +276,30 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
     if (process.connected) process.disconnect();
     return EXIT.ok;
   }
-  banner(io, server.url, options.keys.generated);
+  banner(io, server.url, options.keys.generated, await exampleTarget(options.store));
   await closed;
   io.stderr.write('Server closed; database closed.\n');
   return EXIT.ok;
 }
 
-function banner(io: CliIo, url: string, key: string | undefined): void {
+/**
+ * The target of the banner's example call: the domain with most links in the served database, so
+ * the example answers with numbers; `null` when the database holds none (no example then);
+ * `undefined` when the store cannot tell (a placeholder).
+ */
+async function exampleTarget(store: Store): Promise<string | null | undefined> {
+  if (!(await store.hasLinks())) return null;
+  return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+}
+
+function banner(io: CliIo, url: string, key: string | undefined, target: string | null | undefined): void {
   io.stdout.write(`backlink-query server listening on ${url}\n`);
   if (key) io.stdout.write(`API key: ${key}\n`);
-  io.stdout.write(
-    `Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=example.com&scope=ROOT_DOMAIN'\n` +
-      `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
-  );
+  if (target !== null) {
+    const query = target === undefined ? '<domain>' : encodeURIComponent(target);
+    io.stdout.write(`Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=${query}&scope=ROOT_DOMAIN'\n`);
+  }
+  io.stdout.write(`OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`);
 }
 
 /**
@@ -297,7 +353,7 @@ async function serveWorkers(io: CliIo, options: Served & { workers: number }): P
   for (let i = 0; i < options.workers; i++) start();
   await Promise.race([allListening, stopped]);
   if (!failed && url !== undefined && listening.size === options.workers) {
-    banner(io, url, options.keys.generated);
+    banner(io, url, options.keys.generated, await exampleTarget(store));
     await stopped;
   }
   stopping = true;

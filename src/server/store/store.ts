@@ -131,6 +131,12 @@ export interface Store {
   balance(keyId: string): Promise<number | undefined>;
   /** Whether the store holds any link. */
   hasLinks(): Promise<boolean>;
+  /**
+   * The registrable domain with the most links as a target (ties: the first by name), for the
+   * examples `serve` prints; `undefined` when the store holds no link. Optional: a store without
+   * it gets a placeholder in those examples.
+   */
+  topTarget?(): Promise<string | undefined>;
   /** A bulk writer: stores data in batches and brings the rollups up to date at `finish`. */
   writer(): Promise<GraphWriter>;
   close(): Promise<void>;

@@ -70,6 +70,15 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
     charge: (keyId, units) => charge(connection, keyId, units),
     balance: (keyId) => balance(connection, keyId),
     hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
+    // From the domain-level rollups when kept (one row per target domain), else counted over the links.
+    topTarget: async () =>
+      (
+        await connection.all<{ domain: string }>(
+          useRollups
+            ? sql`SELECT tdomain AS domain FROM r_targets WHERE tkey LIKE 'd:%' ORDER BY backlinks_count DESC, tdomain LIMIT 1`
+            : sql`SELECT target_domain AS domain FROM links GROUP BY target_domain ORDER BY count(*) DESC, target_domain LIMIT 1`,
+        )
+      )[0]?.domain,
     writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh),
     close: async () => {
       await connection.close();
