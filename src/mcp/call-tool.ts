@@ -147,7 +147,7 @@ function success(operation: OperationName, result: AnyResult, context: ToolConte
     session,
   };
   const left = context.budget === undefined ? '' : `, ${units(client.budgetRemaining ?? 0)} of ${units(context.budget)} left`;
-  const summary = `${rows === undefined ? '1 record' : `${rows} ${rows === 1 ? 'row' : 'rows'}`} · ${units(result.units)} units (session: ${units(client.unitsSpent)} spent${left})`;
+  const summary = `${rows === undefined ? '1 record' : `${rows} ${rows === 1 ? 'row' : 'rows'}`} · ${units(result.units)} ${result.units === 1 ? 'unit' : 'units'} (session: ${units(client.unitsSpent)} spent${left})`;
   context.log(`${operation}: ${summary}`);
   return { content: [{ type: 'text', text: `${summary}\n${JSON.stringify(structured)}` }], structuredContent: structured };
 }

@@ -99,7 +99,7 @@ describe('an operation call', () => {
 
   it('returns the rows the filter selects, as the service does for the same call', async () => {
     const result = await session.call('links', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: ['source_url', 'anchor'], filter });
-    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.isError, textOf(result)).toBeUndefined();
     // The fixture's links to example.com with domain_score 60 or more and nofollow (ids 2, 3, 4),
     // by page_score descending (70, 45, 30), the default order of links.
     const expected = [
@@ -113,6 +113,10 @@ describe('an operation call', () => {
     expect(structured['meta'].total).toBe(3);
     expect(structured['session']).toEqual({ units_spent: 135, budget_remaining: null });
     expect(textOf(result)).toMatch(/^3 rows · 135 units/);
+    // One row at 1 unit a line: both in the singular. The fixture's one link to example.com/blogging (delta.de, score 25).
+    const one = await session.call('score-profile', { url: 'https://example.com/blogging', scope: 'PAGE' });
+    expect((one.structuredContent as Record<string, any>)['data']).toEqual([{ domain_score: 25, domains_count: 1 }]);
+    expect(textOf(one)).toMatch(/^1 row · 1 unit \(session: 136 spent\)/);
 
     // The same call with a bare fetch.
     const query = new URLSearchParams({ url: 'example.com', scope: 'ROOT_DOMAIN', fields: 'source_url,anchor', filter });
