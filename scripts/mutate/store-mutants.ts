@@ -14,8 +14,12 @@ const DUCK = 'src/server/store/duckdb/connection.ts';
 const ROLLUPS = 'src/server/store/duckdb/rollups.ts';
 const SCHEMA = 'src/server/store/duckdb/schema.ts';
 
-/** The embedded store's caches and loads, worked out by hand on the fixture (in memory, no processes). */
+/** The embedded store's caches: two calls that differ in one part, the matrix, a failed graph read (in memory, answers by hand from the fixture). */
 const CACHES = ['test/server/embedded-caches.test.ts'];
+/** Loads seen by the next call: incremental, in groups of one domain, retried, 1,001 domain records, 2,100 links. */
+const LOADS = ['test/server/embedded-loads.test.ts'];
+/** The column file on disk: a failed refresh, another file's copy, close during a write. */
+const ON_DISK = ['test/server/embedded-column-file.test.ts'];
 /** The embedded store's column file: rebuilt, left, refused (spawns the CLI for two cases). */
 const COLUMN_FILE = ['test/server/embedded-store.test.ts'];
 const SIZED_TESTS = ['test/unit/server/sized-cache.test.ts'];
@@ -69,6 +73,15 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     project: 'all',
   },
   {
+    name: 'window-rows-keep-their-clock',
+    area: 'caches',
+    file: EMBEDDED,
+    find: 'CLOCKED in record ? withNewAt(',
+    replace: 'false ? withNewAt(',
+    tests: CACHES,
+    project: 'all',
+  },
+  {
     name: 'matrix-union-key-first-target-only',
     area: 'caches',
     file: EMBEDDED,
@@ -101,7 +114,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: 'this.#graph = undefined;\n    this.#windows.forget();',
     replace: 'this.#windows.forget();',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -110,7 +123,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: '    this.#windows.forget();\n',
     replace: '',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -119,7 +132,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: '    this.#lists.clear();\n',
     replace: '',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -128,7 +141,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: '    this.#unions.clear();\n',
     replace: '',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -137,7 +150,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: '        this.forget();\n',
     replace: '',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -219,7 +232,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: "list.slice(from, done).map((domain) => [domain])",
     replace: "list.slice(from + 1, done).map((domain) => [domain])",
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -246,7 +259,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: 'for (; row < count; row++) one.run(',
     replace: 'for (; row + 1 < count; row++) one.run(',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -255,7 +268,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: 'for (; row + ROWS_PER_INSERT <= count; row += ROWS_PER_INSERT) {',
     replace: 'for (; row + ROWS_PER_INSERT < count; row += ROWS_PER_INSERT) {',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
     survives:
       'A chunk of exactly 64 rows goes in one row at a time instead of one statement of 64: the same rows in the same order, only slower (nothing an answer or a file can show).',
@@ -266,7 +279,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: "raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)",
     replace: "raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)')",
-    tests: CACHES,
+    tests: ON_DISK,
     project: 'all',
   },
   {
@@ -275,7 +288,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: 'for (const name of left) await tx.run(raw(`DROP TABLE temp."${name}"`));',
     replace: 'void left;',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -284,7 +297,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: 'const batch = sources.slice(i, i + 1_000);',
     replace: 'const batch = sources.slice(i, i + 999);',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -293,7 +306,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: " && meta.get('generation') === generation;",
     replace: ';',
-    tests: COLUMN_FILE,
+    tests: ON_DISK,
     project: 'all',
   },
   {
@@ -302,10 +315,46 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: EMBEDDED,
     find: " && meta.get('source') === fileId && ",
     replace: ' && ',
-    tests: CACHES,
+    tests: ON_DISK,
     project: 'all',
   },
   // ---- duckdb: the connection, the schema's moves, the rollups in SQL
+  {
+    name: 'duckdb-server-opens-for-writing',
+    area: 'duckdb',
+    file: DUCK,
+    find: "if (options.readOnly) config['access_mode'] = 'READ_ONLY';",
+    replace: 'void 0;',
+    tests: COLUMN_FILE,
+    project: 'all',
+  },
+  {
+    name: 'duckdb-lock-not-unavailable',
+    area: 'duckdb',
+    file: DUCK,
+    find: 'if (/lock/i.test(message)) {',
+    replace: 'if (message === "") {',
+    tests: COLUMN_FILE,
+    project: 'all',
+  },
+  {
+    name: 'read-only-open-of-missing-column-file',
+    area: 'refresh',
+    file: EMBEDDED,
+    find: 'if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();',
+    replace: 'void existsSync;',
+    tests: COLUMN_FILE,
+    project: 'all',
+  },
+  {
+    name: 'refresh-cache-not-given-back',
+    area: 'refresh',
+    file: EMBEDDED,
+    find: '      db.pragma(`cache_size = ${cache}`);\n',
+    replace: '',
+    tests: COLUMN_FILE,
+    project: 'all',
+  },
   {
     name: 'duckdb-boolean-from-sqlite-integer',
     area: 'duckdb',
@@ -330,7 +379,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: DUCK,
     find: 'if (batch.length === CHUNK_ROWS) send();',
     replace: 'if (batch.length === CHUNK_ROWS + 1) send();',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -339,7 +388,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: DUCK,
     find: "await writer.run({ sql: 'ROLLBACK', params: [] }).catch(() => undefined);",
     replace: 'void 0;',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -366,7 +415,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: DUCK,
     find: '      await writes;\n',
     replace: '',
-    tests: CACHES,
+    tests: ON_DISK,
     project: 'all',
   },
   {
@@ -375,7 +424,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: SCHEMA,
     find: "const of = (column: string) => (rebuild ? '' : ` WHERE ${column} IN (SELECT domain FROM aside_domains)`);",
     replace: "const of = (column: string) => (rebuild || true ? '' : ` WHERE ${column} IN (SELECT domain FROM aside_domains)`);",
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -384,7 +433,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: SCHEMA,
     find: '`DELETE FROM links${of(\'target_domain\')}`,',
     replace: '',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
@@ -393,7 +442,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: SCHEMA,
     find: 'coalesce(max(sid) + 1, 0)',
     replace: 'coalesce(max(sid), 0)',
-    tests: CACHES,
+    tests: LOADS,
     project: 'all',
   },
   {
