@@ -325,7 +325,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: DUCK,
     find: "if (options.readOnly) config['access_mode'] = 'READ_ONLY';",
     replace: 'void 0;',
-    tests: COLUMN_FILE,
+    tests: ON_DISK,
     project: 'all',
   },
   {
