@@ -14,7 +14,7 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/import*.test.ts', // runs both engines itself
   'test/server/postgres-store.test.ts',
   'test/server/query-plans.test.ts', // SQLite and PostgreSQL, each explained on its own
-  'test/server/embedded-store.test.ts', // the embedded store's own tests
+  'test/server/embedded-*.test.ts', // the embedded store's own tests
   'test/server/cancel-engines.test.ts', // each engine's cancel, on each engine
   'test/server/clickhouse-*.test.ts', // the ClickHouse store's own tests, on the cluster
   'test/server/workers.test.ts', // serve --workers as processes, on the embedded default

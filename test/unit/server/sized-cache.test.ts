@@ -32,4 +32,43 @@ describe('SizedCache', () => {
     await cache.get('big', big);
     expect(reads).toBe(2);
   });
+
+  it('keeps values whose sizes add up to exactly the bound, and drops the oldest one past it', async () => {
+    const reads: string[] = [];
+    const cache = new SizedCache<string>(8, (value) => value.length);
+    const load = (key: string) => () => (reads.push(key), Promise.resolve('1234'));
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b')); // 4 + 4 = 8: both kept
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b'));
+    expect(reads).toEqual(['a', 'b']);
+    await cache.get('c', load('c')); // 12: a, the least recently used, goes
+    await cache.get('b', load('b'));
+    await cache.get('c', load('c'));
+    expect(reads).toEqual(['a', 'b', 'c']);
+    await cache.get('a', load('a'));
+    expect(reads).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('counts nothing of what it held before a clear, nor of a read that was under way then', async () => {
+    const reads: string[] = [];
+    const cache = new SizedCache<string>(8, (value) => value.length);
+    const load = (key: string) => () => (reads.push(key), Promise.resolve('1234'));
+    await cache.get('a', load('a'));
+    await cache.get('b', load('b'));
+    let finish: (value: string) => void = () => undefined;
+    const pending = cache.get('slow', () => new Promise<string>((resolve) => (finish = resolve)));
+    cache.clear();
+    finish('123456');
+    expect(await pending).toBe('123456');
+    // After the clear: two values of 4, exactly the bound, both kept (the 8 before it and the 6 read meanwhile count for nothing).
+    await cache.get('c', load('c'));
+    await cache.get('d', load('d'));
+    await cache.get('c', load('c'));
+    await cache.get('d', load('d'));
+    expect(reads).toEqual(['a', 'b', 'c', 'd']);
+    // The read under way at the clear is not kept either.
+    await cache.get('slow', load('slow'));
+    expect(reads).toEqual(['a', 'b', 'c', 'd', 'slow']);
+  });
 });

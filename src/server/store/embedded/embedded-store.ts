@@ -33,6 +33,7 @@ import { loadStoreDeps, type DomainParser } from '../../deps.js';
 import { errorBrand } from '../../../shared/brand.js';
 import { isNativeOrderSafe } from '../../../evaluate/text-order.js';
 import { printFilter } from '../../../print/printer.js';
+import type { Clock } from '../../clock.js';
 import type { Target } from '../../target.js';
 import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
 import { StoreError } from '../errors.js';
@@ -266,6 +267,22 @@ function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
   return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
 }
 
+/** The one field of a record that depends on the clock. */
+const CLOCKED = 'is_new';
+
+/**
+ * A row as of `clock`: a window keeps the rows of the pages it served, read at an earlier call's
+ * clock, and is keyed by the clock only where the filter or the order names `is_new` (its keys'
+ * order and number depend on it there); elsewhere the rows' `is_new` is taken again from their
+ * `first_seen_at` (new: first seen at or after `newSince`, the link's or, for a referring domain,
+ * its first link's), so that a window outlives the clock's seconds without going stale.
+ */
+function withNewAt<Row>(row: Row, clock: Clock): Row {
+  const fields = row as Record<string, unknown>;
+  fields[CLOCKED] = (fields['first_seen_at'] as string) >= clock.newSince;
+  return row;
+}
+
 /** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
 const CACHED_REFERRERS = 2_000_000;
 
@@ -487,7 +504,10 @@ class ColumnSide {
   async grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery, rows: SqliteStore): Promise<RowsResult<RowOf<Op>>> {
     const tkey = rollupKey(query.target);
     const record = operations[operation].record;
-    const asRecords = (result: RowsResult<Record<string, unknown>>) => ({ total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) });
+    const asRecords = (result: RowsResult<Record<string, unknown>>) => ({
+      total: result.total,
+      rows: result.rows.map((row) => (CLOCKED in record ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))),
+    });
     const sources = columnSources(query.target);
     const where = filterCondition(query.filter, operation, this.columns.dialect);
     const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey, query.target) : undefined;
