@@ -15,7 +15,7 @@ import { FilterError, ParameterError } from '../errors/filter-error.js';
 import { finishIssues } from '../errors/format.js';
 import type { IssueCode } from '../errors/issue.js';
 import { printFilter } from '../print/printer.js';
-import { didYouMean } from '../shared/suggest.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { validateFilter } from '../validate/validate.js';
 import type { BuilderOperator } from './field-types.js';

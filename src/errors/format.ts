@@ -38,7 +38,8 @@ export function finishIssues(drafts: readonly IssueDraft[], text: string): Filte
     .map((draft) => {
       const { line, column } = locate(starts, draft.offset);
       const message = draft.message ?? MESSAGES[draft.code](draft, text);
-      return Object.freeze({ ...draft, message, line, column });
+      const { hint: _hint, ...issue } = draft;
+      return Object.freeze({ ...issue, message, line, column });
     });
 }
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { didYouMean } from '../shared/suggest.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import type { IssueCode, IssueDraft } from './issue.js';
 
 type MessageFn = (issue: IssueDraft, text: string) => string;
@@ -35,31 +35,6 @@ const quoted = (issue: IssueDraft, text: string) => text.slice(issue.offset, iss
 const excerpt = (issue: IssueDraft, text: string) => JSON.stringify(cut(quoted(issue, text), QUOTED));
 const name = (field: string | undefined) => (field === undefined ? field : cut(field, QUOTED));
 
-/**
- * What to write instead of an operator of other languages, by the characters the lexer refused:
- * `&&` and `||` (C, JavaScript), and `!`, which the language has only inside `!=`.
- */
-function characterHint(chars: string): string {
-  if (/^&+$/.test(chars)) return didYouMean('AND');
-  if (/^\|+$/.test(chars)) return didYouMean('OR');
-  if (chars === '!') return '. There is no ! on its own: write != for "not equal", NOT LIKE for "does not match".';
-  return '.';
-}
-
-/**
- * A hint for a token the parser did not expect, where it is another language's spelling: `==`
- * and `!==` (the second `=` is the unexpected token), `NOT` before a field (there is no unary NOT),
- * `null` (records have no null).
- */
-function tokenHint(issue: IssueDraft, text: string): string {
-  const token = text.slice(issue.offset, issue.offset + issue.length);
-  if (token === '=' && text.slice(issue.offset - 2, issue.offset) === '!=') return ' (not equal is written !=, not !==)';
-  if (token === '=' && text.charAt(issue.offset - 1) === '=' && !/[<>]/.test(text.charAt(issue.offset - 2))) return ' (equality is a single =, not ==)';
-  if (/^not$/i.test(token)) return " (NOT only comes before LIKE, as in anchor NOT LIKE '%x%'; for \"not equal\" write !=)";
-  if (/^null$/i.test(token)) return " (there is no NULL: every record has every field, and empty text is '')";
-  return '';
-}
-
 /** @internal */
 export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
   empty_filter: () => 'The filter is empty; write at least one condition, or leave the parameter out.',
@@ -67,7 +42,7 @@ export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
   too_deep: (i) => `Parentheses are nested too deeply: at most ${i.expected} levels allowed.`,
   too_many_conditions: (i) => `Too many conditions: at most ${i.expected} allowed.`,
   unexpected_character: (i, t) =>
-    `Unexpected ${[...quoted(i, t)].length > 1 ? 'characters' : 'character'} ${excerpt(i, t)}${characterHint(quoted(i, t))}`,
+    `Unexpected ${[...quoted(i, t)].length > 1 ? 'characters' : 'character'} ${excerpt(i, t)}${i.hint ?? '.'}`,
   unterminated_string: () => 'This string has no closing quote.',
   invalid_escape: (i, t) =>
     i.length === 1
@@ -75,7 +50,7 @@ export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
       : `Invalid escape ${excerpt(i, t)}: only the string's own quote and the backslash may be escaped.`,
   invalid_number: (i, t) => `Invalid number ${excerpt(i, t)}: a number may not run straight into a word.`,
   number_out_of_range: (i, t) => `The number ${cut(quoted(i, t), QUOTED)} is too large: its magnitude must be at most 2^53 - 1.`,
-  unexpected_token: (i, t) => `Unexpected ${excerpt(i, t)}; expected ${i.expected}${tokenHint(i, t)}.`,
+  unexpected_token: (i, t) => `Unexpected ${excerpt(i, t)}; expected ${i.expected}${i.hint ?? ''}.`,
   unexpected_end: (i) => `The filter ends too early; expected ${i.expected}.`,
   filter_not_allowed: (i) => `The operation ${i.expected} takes no filter.`,
   unknown_field: (i) =>
