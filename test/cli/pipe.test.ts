@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliCommand } from '../helpers/cli-command.js';
-import type { FixtureServer } from '../client/helpers/fixture-server.js';
+import { sendJson, type FixtureServer } from '../client/helpers/fixture-server.js';
 import { useCliFixture } from './helpers/fixture.js';
 import { PROJECT, runCli } from './helpers/run-cli.js';
 
@@ -102,5 +102,12 @@ describe('--format json, written row by row', () => {
   it('a single row and a single unit are counted in the singular', async () => {
     const run = await runCli(['links', 'example.com', '--scope', 'ROOT_DOMAIN', '--fields', 'anchor', '--limit', '1'], { env });
     expect(run).toMatchObject({ code: 0, stdout: '{"anchor":"anchor-0-plain"}\n', stderr: '1 row · 45 units\n' });
+    // score-profile costs 1 unit a line (docs/cli.md): a target with one referring domain answers
+    // one line, for 1 unit.
+    server.queue((_, res) =>
+      sendJson(res, 200, { meta: { request_id: 'r-1', status_code: 200, success: true, total: 1 }, data: [{ domain_score: 25, domains_count: 1 }] }),
+    );
+    const one = await runCli(['score-profile', 'example.com/blogging', '--scope', 'PAGE'], { env });
+    expect(one).toMatchObject({ code: 0, stdout: '{"domain_score":25,"domains_count":1}\n', stderr: '1 row · 1 unit\n' });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Output people read (docs/cli.md, "Output formats"): the table rounds the fractions of the
- * interface (a competitor's similarity, type `number`, 0 to 1) to three decimals, while json keeps
- * the service's value whole. Expected tables are written by hand.
+ * interface (a competitor's similarity, type `number`, 0 to 1) to three decimals, while json and
+ * ndjson keep the service's value whole. Expected tables are written by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { sendJson, type FixtureServer } from '../client/helpers/fixture-server.js';
@@ -39,8 +39,25 @@ describe('fractions in the table', () => {
 
   it('json keeps the service value whole', async () => {
     answerCompetitors();
+    const run = await runCli([...ARGS, '--format', 'json'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      '[\n' +
+        '  {\n    "domain": "a.example",\n    "similarity": 0.365296803652968,\n    "common_refdomains": 1200\n  },\n' +
+        '  {\n    "domain": "bb.example",\n    "similarity": 1,\n    "common_refdomains": 5\n  },\n' +
+        '  {\n    "domain": "c.example",\n    "similarity": 0.0104,\n    "common_refdomains": 7\n  }\n' +
+        ']\n',
+    );
+  });
+
+  it('ndjson keeps the service value whole', async () => {
+    answerCompetitors();
     const run = await runCli([...ARGS, '--format', 'ndjson'], { env });
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n')[0]).toBe('{"domain":"a.example","similarity":0.365296803652968,"common_refdomains":1200}');
+    expect(run.stdout).toBe(
+      '{"domain":"a.example","similarity":0.365296803652968,"common_refdomains":1200}\n' +
+        '{"domain":"bb.example","similarity":1,"common_refdomains":5}\n' +
+        '{"domain":"c.example","similarity":0.0104,"common_refdomains":7}\n',
+    );
   });
 });

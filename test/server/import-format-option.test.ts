@@ -4,40 +4,15 @@
  * formats read as the one named, and a broken line reported by its line. Every expected value is
  * written by hand from docs/importing.md and the records.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { openStoreAt } from '../../src/server/store/open.js';
-import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';
-import { runCli } from '../cli/helpers/run-cli.js';
-import { fileTempDir } from '../helpers/file-end.js';
+import { importFiles, importInto, link, ndjson } from './import-helpers.js';
 
-const dir = fileTempDir('bq-import-format-option-');
-let files = 0;
-function file(name: string, content: string): string {
-  const path = join(dir(), `${files++}-${name}`);
-  writeFileSync(path, content);
-  return path;
-}
-const newDb = () => join(dir(), `${files++}.db`);
-
-const link = (source: string, anchor: string, extra: Partial<LinkInput> = {}): LinkInput => ({
-  source_url: `https://${source}/post`, target_url: 'https://acme.test/', anchor, redirect_url: '', source_title: 'A post', target_title: '', image_url: '',
-  image_alt: '', ip_address: '198.51.100.1', lang: 'en', source_size: 1000, external_links_count: 10, internal_links_count: 20, response_code: 200,
-  page_score: 30, domain_score: 40, first_seen_at: '2025-01-01T00:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: source,
-  is_nofollow: false, is_ugc: false, is_sponsored: false, is_form: false, is_frame: false, is_image: false, is_sitewide_main: false, is_lost: false,
-  ...extra,
-});
-const ndjson = (records: readonly object[]) => `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
-
-/** The summary on stdout of an import that ran (exit 0 or 1). */
-async function importInto(db: string, args: readonly string[]) {
-  const run = await runCli(['import', ...args, '--db', db]);
-  expect(run.stdout, run.stderr).not.toBe('');
-  return { code: run.code, stderr: run.stderr, summary: JSON.parse(run.stdout) as { imported: number; rejected: number; domain_records: number; files: { format: string }[] } };
-}
+const { dir, file, newDb } = importFiles('bq-import-format-option-');
 
 describe('import --format', () => {
   it('reads a file whose name says nothing as the syntax named: ndjson, csv, or domains in either', async () => {

@@ -4,60 +4,15 @@
  * error. Such an export has no domain score: its referring domains get no record. Every expected
  * value is written by hand from docs/importing.md.
  */
-import { utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { utimesSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { createServer } from '../../src/server/server.js';
 import { openStoreAt } from '../../src/server/store/open.js';
-import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';
 import { runCli } from '../cli/helpers/run-cli.js';
-import { fileTempDir } from '../helpers/file-end.js';
+import { importFiles, importInto, link, links, ndjson } from './import-helpers.js';
 
-const dir = fileTempDir('bq-import-seen-at-');
-let files = 0;
-function file(name: string, content: string): string {
-  const path = join(dir(), `${files++}-${name}`);
-  writeFileSync(path, content);
-  return path;
-}
-const newDb = () => join(dir(), `${files++}.db`);
-
-const link = (source: string, anchor: string, extra: Partial<LinkInput> = {}): LinkInput => ({
-  source_url: `https://${source}/post`, target_url: 'https://acme.test/', anchor, redirect_url: '', source_title: 'A post', target_title: '', image_url: '',
-  image_alt: '', ip_address: '198.51.100.1', lang: 'en', source_size: 1000, external_links_count: 10, internal_links_count: 20, response_code: 200,
-  page_score: 30, domain_score: 40, first_seen_at: '2025-01-01T00:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: source,
-  is_nofollow: false, is_ugc: false, is_sponsored: false, is_form: false, is_frame: false, is_image: false, is_sitewide_main: false, is_lost: false,
-  ...extra,
-});
-const ndjson = (records: readonly object[]) => `${records.map((record) => JSON.stringify(record)).join('\n')}\n`;
-
-/** The summary on stdout of an import that ran (exit 0 or 1). */
-async function importInto(db: string, args: readonly string[]) {
-  const run = await runCli(['import', ...args, '--db', db]);
-  expect(run.stdout, run.stderr).not.toBe('');
-  return { code: run.code, stderr: run.stderr, summary: JSON.parse(run.stdout) as { imported: number; rejected: number; domain_records: number; files: { format: string }[] } };
-}
-
-/** acme.test's links, by source_url, with the fields asked for. */
-async function links(db: string, keys: readonly string[]) {
-  const { tldts } = await loadServerDeps();
-  const store = await openStoreAt({ kind: 'embedded', file: db }, tldts);
-  const key = { id: 'tester', key: 'test-key-options', units: 1_000_000 };
-  const app = await createServer({ store, keys: [key], now: () => new Date('2026-06-15T12:00:00Z'), rateLimits: { perSecond: 1_000_000, concurrent: 1_000_000 } });
-  try {
-    const response = await app.inject({
-      method: 'GET', url: '/_api/apis/v4/backlinks/v1/links', query: { url: 'acme.test', scope: 'ROOT_DOMAIN', limit: '100' }, headers: { authorization: `Apikey ${key.key}` },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return (response.json().data as Record<string, unknown>[])
-      .map((row) => Object.fromEntries(keys.map((name) => [name, row[name]])))
-      .sort((a, b) => String(a['source_url']).localeCompare(String(b['source_url'])));
-  } finally {
-    await app.close();
-  }
-}
+const { file, newDb } = importFiles('bq-import-seen-at-');
 
 const FROG = '"Type","Source","Destination","Alt Text","Anchor","Status Code","Status","Follow"\n"HREF","https://frog.test/p","https://acme.test/","","x","200","","true"\n';
 

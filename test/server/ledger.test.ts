@@ -4,7 +4,6 @@
  * written later, and units spent meanwhile by another process are taken as far as they go. Every
  * expected balance is worked out by hand from the units below.
  */
-import { setTimeout } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/server/plugins/ledger.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
@@ -34,6 +33,18 @@ async function storeWith(units: number): Promise<Store & { writes: () => number;
     writes: () => writes,
     failNext: (n) => void (failing = n),
   };
+}
+
+/**
+ * A gate a store step waits at: `enter()` is called by the step as it reaches the gate, which
+ * resolves `entered` (the step is provably in flight); `open()` lets it through.
+ */
+function gated() {
+  let open!: () => void;
+  let enter!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  return { gate, open, entered, enter };
 }
 
 const held = async (ledger: Ledger, units: number) => {
@@ -154,7 +165,7 @@ describe('charges', () => {
     const store = await storeWith(10_000);
     const ledger = new Ledger(store);
     ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await new Promise((resolve) => setImmediate(resolve)); // the first write has started
+    await expect.poll(() => store.writes()).toBe(1); // the first write has started
     for (let i = 0; i < 10; i++) ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
     await ledger.flush();
     // 45 + 10 × 10 = 145, in two writes.
@@ -164,16 +175,15 @@ describe('charges', () => {
 
   it('committed while a write runs reach the store when it ends, with no flush', async () => {
     const real = await storeWith(10_000);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { gate, open, entered, enter } = gated();
     // The first write waits for the gate: the second charge is committed while it runs.
     const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: async (keyId, units) => (await gate, real.charge(keyId, units)),
+      charge: async (keyId, units) => (enter(), await gate, real.charge(keyId, units)),
       balance: (keyId) => real.balance(keyId),
     };
     const ledger = new Ledger(store);
     ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await setTimeout(10); // the first write runs, waiting for its gate
+    await entered; // the first write runs, waiting for its gate
     ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
     open();
     // 10,000 - 45 - 10, in two writes.
@@ -295,21 +305,23 @@ describe('reads', () => {
 
   it('made to decide a call while a write runs wait for it: units added by hand meanwhile count', async () => {
     const real = await storeWith(100);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { gate, open, entered, enter } = gated();
+    // Reads of the balance made while the write waits at its gate.
+    let writing = false;
+    let readsDuringWrite = 0;
     const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: async (keyId, units) => (await gate, real.charge(keyId, units)),
-      balance: (keyId) => real.balance(keyId),
+      charge: async (keyId, units) => (enter(), (writing = true), await gate, (writing = false), real.charge(keyId, units)),
+      balance: (keyId) => ((readsDuringWrite += writing ? 1 : 0), real.balance(keyId)),
     };
     const ledger = new Ledger(store);
     ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await setTimeout(10); // the write runs, waiting for its gate
+    await entered; // the write runs, waiting for its gate
     await real.charge('k', -100); // units given by hand: 200 in the store
     // 100 - 45 = 55 seen: not enough for 100, so the store is asked, once the write has ended.
     const hold = ledger.hold('k', 100);
-    await setTimeout(50);
     open();
     expect((await hold).ok).toBe(true);
+    expect(readsDuringWrite).toBe(0);
     await ledger.flush();
     // 200 - 45 = 155 in the store; 100 held: 55 may still be held.
     expect(await real.balance('k')).toBe(155);
@@ -320,12 +332,13 @@ describe('reads', () => {
     const real = await storeWith(1_000);
     let ledger!: Ledger;
     // Each write waits for its own gate; the test opens them.
-    const gates: Array<() => void> = [];
-    const opened = [0, 1].map((i) => new Promise<void>((resolve) => (gates[i] = resolve)));
+    const writesGated = [gated(), gated()];
     let writes = 0;
     const store: Pick<Store, 'balance' | 'charge'> = {
       charge: async (keyId, units) => {
-        await opened[writes++];
+        const { enter, gate } = writesGated[writes++]!;
+        enter();
+        await gate;
         return real.charge(keyId, units);
       },
       // A read takes its value at once, and answers once every write that runs has ended.
@@ -338,12 +351,12 @@ describe('reads', () => {
     ledger = new Ledger(store);
     await ledger.hold('k', 0); // the balance, read once: 1,000
     ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-    await setTimeout(10); // the first write runs, waiting for its gate
+    await writesGated[0]!.entered; // the first write runs, waiting for its gate
     ledger.commit(ledger.charge(await held(ledger, 20), 20).hold); // for the next write
     const balance = ledger.balance('k'); // waits for the first write
-    gates[0]!(); // the first write ends and the second begins, waiting for its gate
-    await setTimeout(10);
-    gates[1]!();
+    writesGated[0]!.open(); // the first write ends and the second begins, waiting for its gate
+    await writesGated[1]!.entered;
+    writesGated[1]!.open();
     // 1,000 - 10 - 20, whether the read was made during the second write (and again after it) or after it.
     expect(await balance).toBe(970);
   });
