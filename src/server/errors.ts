@@ -65,7 +65,7 @@ export function publicBaseUrl(publicUrl: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || /[?#]$/.test(publicUrl)) {
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || /[?#]$/.test(publicUrl)) {
     throw new TypeError(`publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(publicUrl)}).`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -12,6 +12,7 @@ import {
   localAccounts,
   openStoreAt,
   parseKeys,
+  publicBaseUrl,
   remoteAccounts,
   shareAccounts,
   startServer,
@@ -175,8 +176,14 @@ export const serveCommand: Command = {
     const errorDocs = stringOption(o, 'error-docs');
     if (errorDocs !== undefined && !/^https?:\/\/\S+$/.test(errorDocs)) throw new UsageError('--error-docs takes an http(s) URL.');
     const publicUrl = stringOption(o, 'public-url');
-    if (publicUrl !== undefined && !/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(publicUrl)) {
-      throw new UsageError('--public-url takes an http(s) URL without query or fragment, such as https://api.example.com.');
+    // The server's own check, before anything is opened or seeded: a URL it would refuse later
+    // (a port past 65535, a bad escape in the host) is bad usage, not an internal error.
+    if (publicUrl !== undefined) {
+      try {
+        publicBaseUrl(publicUrl);
+      } catch {
+        throw new UsageError(`--public-url takes an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(publicUrl)}).`);
+      }
     }
     const location = locationOf(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
     if (workers > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
