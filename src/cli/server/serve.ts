@@ -283,7 +283,7 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
     if (process.connected) process.disconnect();
     return EXIT.ok;
   }
-  banner(io, server.url, options.keys.generated, await exampleTarget(options.store));
+  banner(io, server.url, options.keys.generated, await exampleTarget(options.store, io));
   await closed;
   io.stderr.write('Server closed; database closed.\n');
   return EXIT.ok;
@@ -292,11 +292,17 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
 /**
  * The target of the banner's example call: the domain with most links in the served database, so
  * the example answers with numbers; `null` when the database holds none (no example then);
- * `undefined` when the store cannot tell (a placeholder).
+ * `undefined` when the store cannot tell (a placeholder). The server already listens: a lookup
+ * that fails is said on stderr and leaves the placeholder, it never stops the server.
  */
-async function exampleTarget(store: Store): Promise<string | null | undefined> {
-  if (!(await store.hasLinks())) return null;
-  return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+async function exampleTarget(store: Store, io: CliIo): Promise<string | null | undefined> {
+  try {
+    if (!(await store.hasLinks())) return null;
+    return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+  } catch (error) {
+    io.stderr.write(`The example call names no domain: the database did not say which has most links (${(error as Error).message}).\n`);
+    return undefined;
+  }
 }
 
 function banner(io: CliIo, url: string, key: string | undefined, target: string | null | undefined): void {
@@ -360,7 +366,7 @@ async function serveWorkers(io: CliIo, options: Served & { workers: number }): P
   for (let i = 0; i < options.workers; i++) start();
   await Promise.race([allListening, stopped]);
   if (!failed && url !== undefined && listening.size === options.workers) {
-    banner(io, url, options.keys.generated, await exampleTarget(store));
+    banner(io, url, options.keys.generated, await exampleTarget(store, io));
     await stopped;
   }
   stopping = true;
