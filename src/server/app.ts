@@ -69,7 +69,8 @@ export interface AppOptions {
    * Where clients reach this server: `scheme://host[:port]`, optionally with a path prefix (such
    * as `https://api.example.com`). The URLs the server writes (every error's `type`) start with
    * it; without it they are relative (`/errors#...`). Nothing the server writes is built from a
-   * request's Host header or protocol.
+   * request's Host header or protocol. Anything else (another scheme, a query, a fragment, user
+   * or password, a port past 65535) makes `createServer` reject with a `TypeError`.
    */
   readonly publicUrl?: string;
   /**

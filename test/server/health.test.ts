@@ -104,6 +104,10 @@ describe('the URLs the server writes come from its configuration, never from Hos
         `publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(bad)}).`,
       );
     }
+    // Also beside errorDocsUrl, which the URLs of errors take instead.
+    await expect(serve(store, { publicUrl: 'ftp://api.example.com', errorDocsUrl: 'https://docs.example/errors', closeStore: false })).rejects.toThrow(
+      new TypeError('publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got "ftp://api.example.com").'),
+    );
     // The highest port and an IPv6 address are a URL.
     const edge = await serve(store, { publicUrl: 'http://[::1]:65535/', closeStore: false });
     try {
