@@ -7,8 +7,6 @@
  * @module
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { BALANCE_PATH } from '../catalogue/balance.js';
-import { OPERATION_NAMES, operations } from '../catalogue/operations.js';
 import { didYouMean, suggest } from '../shared/suggest.js';
 import { isUnsupportedError } from '../sql/unsupported-error.js';
 import { serverPlugin, type DomainParser } from './deps.js';
@@ -26,17 +24,15 @@ import { isStoreUnavailable } from './store/sql/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
 
-/** The paths of the service's keyed routes: each operation's and the balance's. */
-const KEYED_PATHS = [...OPERATION_NAMES.map((name) => operations[name].path), BALANCE_PATH];
-
 /**
- * The route a path that leads nowhere was likely meant for: one in the same folder whose last
- * segment is a likely typo of its last (`.../v1/link` for `.../v1/links`).
+ * The route a path that leads nowhere was likely meant for: one of `answered` (the paths answered on
+ * GET) in the same folder whose last segment is a likely typo of its last (`.../v1/link` for
+ * `.../v1/links`, `/helth` for `/health`).
  */
-function nearestPath(path: string): string | undefined {
+function nearestPath(path: string, answered: readonly string[]): string | undefined {
   const cut = path.lastIndexOf('/') + 1;
   const [folder, last] = [path.slice(0, cut), path.slice(cut)];
-  const siblings = KEYED_PATHS.filter((known) => known.startsWith(folder) && !known.slice(folder.length).includes('/'));
+  const siblings = answered.filter((known) => known.startsWith(folder) && !known.slice(folder.length).includes('/'));
   const name = last === '' ? undefined : suggest(last, siblings.map((known) => known.slice(folder.length)), { anyCase: true });
   return name === undefined ? undefined : folder + name;
 }
@@ -73,7 +69,8 @@ export interface AppOptions {
    * Where clients reach this server: `scheme://host[:port]`, optionally with a path prefix (such
    * as `https://api.example.com`). The URLs the server writes (every error's `type`) start with
    * it; without it they are relative (`/errors#...`). Nothing the server writes is built from a
-   * request's Host header or protocol.
+   * request's Host header or protocol. Anything else (another scheme, a query, a fragment, user
+   * or password, a port past 65535) makes `createServer` reject with a `TypeError`.
    */
   readonly publicUrl?: string;
   /**
@@ -155,9 +152,16 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
   fastify.setErrorHandler((error: FastifyError | ServiceError, request, reply) => sendError(request, reply, error, docsUrl));
+  // The paths answered on GET, as the routes below register them (each operation at both prefixes,
+  // the balance, /health, the pages): the candidates of a 404's "did you mean". A path with a
+  // parameter (`:file`) or a wildcard is no path to suggest.
+  const answered: string[] = [];
+  fastify.addHook('onRoute', (route) => {
+    if ([route.method].flat().includes('GET') && /^[A-Za-z0-9._~/-]+$/.test(route.url)) answered.push(route.url);
+  });
   fastify.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${path}${didYouMean(nearestPath(path))}`), docsUrl);
+    sendError(request, reply, new ServiceError(404, `No operation at ${request.method} ${path}${didYouMean(nearestPath(path, answered))}`), docsUrl);
   });
   // Every answer names its request, also one answered by a hook below (a CORS preflight).
   fastify.addHook('onRequest', async (request, reply) => {

@@ -57,6 +57,9 @@ export function isServiceError(value: unknown): value is ServiceError {
  * ```ts
  * publicBaseUrl('https://api.example.com/backlinks/'); // 'https://api.example.com/backlinks'
  * ```
+ *
+ * @throws TypeError when `publicUrl` is not such a URL: an option the caller checks, as the
+ * server's other options (`serve` turns it into its usage error naming `--public-url`).
  */
 export function publicBaseUrl(publicUrl: string): string {
   let url: URL | undefined;
@@ -65,7 +68,7 @@ export function publicBaseUrl(publicUrl: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || /[?#]$/.test(publicUrl)) {
+  if (!url || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || /[?#]$/.test(publicUrl)) {
     throw new TypeError(`publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(publicUrl)}).`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -82,7 +85,10 @@ export function publicBaseUrl(publicUrl: string): string {
  * ```
  */
 export function errorDocsUrlOf(options: { readonly errorDocsUrl?: string | undefined; readonly publicUrl?: string | undefined }): string {
-  return options.errorDocsUrl ?? `${options.publicUrl === undefined ? '' : publicBaseUrl(options.publicUrl)}/errors`;
+  // Checked also beside errorDocsUrl: the server calls this first, so a bad publicUrl is refused
+  // before anything is written to the store.
+  const base = options.publicUrl === undefined ? '' : publicBaseUrl(options.publicUrl);
+  return options.errorDocsUrl ?? `${base}/errors`;
 }
 
 /**

@@ -88,6 +88,7 @@ export {
 export { localAccounts, type Accounts } from './plugins/accounts.js';
 export type { LedgerOptions } from './plugins/ledger.js';
 export { remoteAccounts, shareAccounts } from './cluster.js';
+export { publicBaseUrl } from './errors.js';
 export { EXPORT_FORMAT_NAMES, IMPORT_FORMAT_NAMES } from './import/formats.js';
 export {
   formatOfFile, readImportFile, readLinkRecords, type ExportFormatName, type FieldKind, type FieldReport, type FormatReport, type ImportBatch, type ImportFormat,

@@ -95,28 +95,34 @@ const ERROR_RESPONSES = {
   '503': errorResponse('The database cannot answer now; retryable, see Retry-After'),
 };
 
+/**
+ * The 200 answer of a route beside the operations (the balance, the health check): the envelope
+ * `{ meta, data }`, its meta the three members every answer has, and its request id header.
+ */
+const envelopeResponse = (description: string, data: JsonSchema) => ({
+  description,
+  headers: { 'X-Request-Id': successHeaders['X-Request-Id'] },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['meta', 'data'],
+        properties: {
+          meta: { type: 'object', properties: { request_id: { type: 'string' }, status_code: { type: 'integer' }, success: { type: 'boolean' } } },
+          data,
+        },
+      },
+    },
+  },
+});
+
 /** The units balance (not one of the interface's operations). */
 const balanceOperation = {
   operationId: 'unitsBalance',
   summary: "The key's remaining units",
   description: 'Free of charge. Also served without the /_api prefix.',
   responses: {
-    '200': {
-      description: 'Success',
-      headers: { 'X-Request-Id': successHeaders['X-Request-Id'] },
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['meta', 'data'],
-            properties: {
-              meta: { type: 'object', properties: { request_id: { type: 'string' }, status_code: { type: 'integer' }, success: { type: 'boolean' } } },
-              data: { type: 'object', required: ['units_remaining'], properties: { units_remaining: { type: 'integer', minimum: 0 } } },
-            },
-          },
-        },
-      },
-    },
+    '200': envelopeResponse('Success', { type: 'object', required: ['units_remaining'], properties: { units_remaining: { type: 'integer', minimum: 0 } } }),
     '401': ERROR_RESPONSES['401'],
     '429': ERROR_RESPONSES['429'],
     '503': ERROR_RESPONSES['503'],
@@ -130,29 +136,14 @@ const healthOperation = {
   description: 'No key, free of charge, not counted toward any rate limit. 503 when the store does not answer.',
   security: [],
   responses: {
-    '200': {
-      description: 'The store answers',
-      headers: { 'X-Request-Id': successHeaders['X-Request-Id'] },
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['meta', 'data'],
-            properties: {
-              meta: { type: 'object', properties: { request_id: { type: 'string' }, status_code: { type: 'integer' }, success: { type: 'boolean' } } },
-              data: {
-                type: 'object',
-                required: ['store', 'answering'],
-                properties: {
-                  store: { type: 'string', description: 'The kind of store: embedded, sqlite, postgres or clickhouse' },
-                  answering: { type: 'boolean', const: true },
-                },
-              },
-            },
-          },
-        },
+    '200': envelopeResponse('The store answers', {
+      type: 'object',
+      required: ['store', 'answering'],
+      properties: {
+        store: { type: 'string', description: 'The kind of store: embedded, sqlite, postgres or clickhouse' },
+        answering: { type: 'boolean', const: true },
       },
-    },
+    }),
     '400': ERROR_RESPONSES['400'],
     '503': errorResponse('The store does not answer; retryable, see Retry-After'),
   },

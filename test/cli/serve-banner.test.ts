@@ -3,6 +3,7 @@
  * links in the served database, here an imported one whose top domain is not the sample's, and an
  * empty database gets no example. Links written by hand from `import --template ndjson`.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,5 +55,35 @@ describe('the banner of serve', () => {
       empty.child.kill('SIGTERM');
       await empty.exit;
     }
+  }, 120_000);
+
+  it('a database that cannot say which domain has most links leaves the placeholder, says why on stderr, and serve goes on serving', async () => {
+    const project = mkdtempSync(join(dir, 'broken-'));
+    const template = spawnCli(['import', '--template', 'ndjson'], {}, project);
+    expect(await template.exit).toBe(0);
+    writeFileSync(join(project, 'links.ndjson'), `${JSON.stringify({ ...JSON.parse(template.out()), source_url: 'https://a.example.org/1', source_domain: 'a.example.org', target_url: 'https://fjordwidgets.no/' })}\n`);
+    const file = join(project, 'links.db');
+    const load = spawnCli(['import', 'links.ndjson', '--database-url', `sqlite:${file}`], {}, project);
+    expect(await load.exit, load.err()).toBe(0);
+    // The rollup the lookup reads is gone; the links are there (the database has links).
+    const db = new Database(file);
+    db.exec('DROP TABLE r_targets');
+    db.close();
+    const serve = spawnCli(['serve', '--port', '0', '--database-url', `sqlite:${file}`, '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:1000' }, project);
+    try {
+      const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
+      await waitFor(serve.out, /Stop: Ctrl\+C/, serve.exit);
+      expect(serve.out()).toBe(
+        `backlink-query server listening on ${url}\n` +
+          `Try: curl -H 'Authorization: Apikey <your key>' '${url}${BASE}/overview?url=<domain>&scope=ROOT_DOMAIN'\n` +
+          `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
+      );
+      expect(serve.err()).toBe('The example call names no domain: the database did not say which has most links (no such table: r_targets).\n');
+      const health = await fetch(`${url}/health`);
+      expect([health.status, (await health.json()).data]).toEqual([200, { store: 'sqlite', answering: true }]);
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exit).toBe(0);
   }, 120_000);
 });

@@ -4,7 +4,7 @@
  * are written from the commands' help and docs/cli.md.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,11 +140,20 @@ describe('serve for browsers and with its own error docs', () => {
     }
   });
 
-  it('--public-url refuses what is not an http(s) URL without query or fragment', async () => {
-    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#top', 'https://user@api.example.com']) {
-      const serve = startServe(['--port', '0', '--keys', 'ci:ci-key-123456:5000', '--public-url', bad]);
+  it('--public-url refuses what is not an http(s) URL without query or fragment, before it opens or seeds a database', async () => {
+    const bads = [
+      'api.example.com', 'ftp://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#top', 'https://user@api.example.com',
+      'https://:secret@api.example.com', 'http://api.example.com:99999', 'http://[::1', 'http://exa%mple.com',
+    ];
+    for (const bad of bads) {
+      const db = join(dir, 'never-opened.db');
+      const serve = startServe(['--port', '0', '--sample', '--db', db, '--public-url', bad]);
       expect(await serve.exit, bad).toBe(2);
-      expect(serve.err(), bad).toContain('--public-url takes an http(s) URL without query or fragment, such as https://api.example.com.');
+      expect(serve.err(), bad).toBe(
+        `backlink-query serve: --public-url takes an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(bad)}).\n` +
+          'Run "backlink-query serve --help" for usage.\n',
+      );
+      expect(existsSync(db), bad).toBe(false);
     }
   });
 

@@ -7,7 +7,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { BASE, fixtureStore, STORE_KIND, type TestStore } from './helpers.js';
+import type { Store } from '../../src/server/store/store.js';
+import { BASE, fixtureStore, gatedFixtureStore, STORE_KIND, type GatedStore } from './helpers.js';
 import { KEYS, NOW } from './fixture.js';
 
 const KEY: string = KEYS[0].key;
@@ -33,8 +34,9 @@ const get = (path: string, lines: readonly string[], version = '1.1') => `GET ${
 
 const HOSTILE_HOSTS = ['evil.example"><script>alert(1)</script>', '"quoted.example"', 'other.example:8443', "it's.example\\"];
 const OVERVIEW = `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`;
+const OVERVIEW_URL = (server: RunningServer) => `${server.url}${OVERVIEW}`;
 
-async function serve(store: TestStore, extra: Partial<Parameters<typeof startServer>[0]> = {}): Promise<RunningServer> {
+async function serve(store: Store, extra: Partial<Parameters<typeof startServer>[0]> = {}): Promise<RunningServer> {
   return startServer({ store, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1', rateLimits: { perSecond: 1, concurrent: 1 }, ...extra });
 }
 
@@ -96,10 +98,22 @@ describe('the URLs the server writes come from its configuration, never from Hos
 
   it('a publicUrl that is not an http(s) URL without query or fragment is refused when the server is created', async () => {
     const store = await fixtureStore();
-    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#top']) {
+    const bads = ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#top', 'https://:secret@api.example.com', 'http://api.example.com:65536', 'http://[::1'];
+    for (const bad of bads) {
       await expect(serve(store, { publicUrl: bad, closeStore: false }), bad).rejects.toThrow(
         `publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(bad)}).`,
       );
+    }
+    // Also beside errorDocsUrl, which the URLs of errors take instead.
+    await expect(serve(store, { publicUrl: 'ftp://api.example.com', errorDocsUrl: 'https://docs.example/errors', closeStore: false })).rejects.toThrow(
+      new TypeError('publicUrl must be an http(s) URL without query or fragment, such as https://api.example.com (got "ftp://api.example.com").'),
+    );
+    // The highest port and an IPv6 address are a URL.
+    const edge = await serve(store, { publicUrl: 'http://[::1]:65535/', closeStore: false });
+    try {
+      expect((await exchange(edge, get('/openapi.json', ['Host: evil.example']))).body.servers).toEqual([{ url: 'http://[::1]:65535' }]);
+    } finally {
+      await edge.close();
     }
     await store.close();
   });
@@ -107,15 +121,16 @@ describe('the URLs the server writes come from its configuration, never from Hos
 
 describe('GET /health', () => {
   let server: RunningServer;
-  let store: TestStore;
+  let gated: GatedStore;
   beforeAll(async () => {
-    store = await fixtureStore();
-    // One call per second per key: a health check must not use it up.
-    server = await serve(store, { closeStore: false });
+    // One call at a time per key: the overview held at the gate below takes the key's only slot.
+    gated = await gatedFixtureStore('overview');
+    server = await serve(gated.store, { closeStore: false, rateLimits: { perSecond: 1000, concurrent: 1 } });
   });
   afterAll(async () => {
+    gated.release();
     await server.close();
-    if (!closed) await store.close();
+    if (!closed) await gated.real.close();
   });
 
   let closed = false;
@@ -124,28 +139,50 @@ describe('GET /health', () => {
     expect(response.status).toBe(200);
     return (await response.json()).data.units_remaining;
   };
+  const expectAnswering = async (response: Response, label: string) => {
+    expect(response.status, label).toBe(200);
+    expect(response.headers.get('x-units-charged'), label).toBeNull();
+    expect(await response.json(), label).toEqual({ meta: { request_id: response.headers.get('x-request-id'), status_code: 200, success: true }, data: { store: STORE_KIND, answering: true } });
+  };
 
-  it(`answers 200 in the envelope, naming the store (${STORE_KIND}), with no key, free, and outside the rate limits`, async () => {
+  it(`answers 200 in the envelope, naming the store (${STORE_KIND}), with no key, free, and outside the key's limits`, async () => {
     const before = await balance();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the balance call above used this second's one call
-    // Ten checks in well under a second, with and without the key: the key's one call a second is still there afterwards.
-    for (let i = 0; i < 10; i += 1) {
-      const response = await fetch(`${server.url}/health`, i % 2 === 0 ? {} : { headers: { authorization: `Apikey ${KEY}` } });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('x-units-charged')).toBeNull();
-      const body = await response.json();
-      expect(body).toEqual({ meta: { request_id: response.headers.get('x-request-id'), status_code: 200, success: true }, data: { store: STORE_KIND, answering: true } });
-    }
-    expect(await balance()).toBe(before);
+    // The key's one slot is taken by an overview held in flight at the store.
+    const held = fetch(OVERVIEW_URL(server), { headers: { authorization: `Apikey ${KEY}` } });
+    await gated.inside;
+    const checks: [string, RequestInit, string][] = [
+      ['no key', {}, ''],
+      ['the key in the header', { headers: { authorization: `Apikey ${KEY}` } }, ''],
+      ['the key in the query', {}, `?key=${KEY}`],
+    ];
+    for (const [label, init, query] of checks) await expectAnswering(await fetch(`${server.url}/health${query}`, init), label);
+    // The key's next call is refused: its slot is still taken, the checks never took one.
+    const refused = await fetch(OVERVIEW_URL(server), { headers: { authorization: `Apikey ${KEY}` } });
+    expect([refused.status, refused.headers.get('retry-after'), (await refused.json()).error.message]).toEqual([429, '1', 'Too many requests at once for this key; retry after 1 s.']);
+    gated.release();
+    expect((await held).status).toBe(200);
+    // The overview's price (45 units a request, the interface's), nothing for the checks.
+    expect(await balance()).toBe(before - 45);
   });
 
-  it('refuses a parameter (400, unknown_parameter), as the balance does', async () => {
-    const response = await fetch(`${server.url}/health?verbose=1`);
-    expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatchObject({
-      type: '/errors#invalid_request',
-      details: [{ parameter: 'verbose', rule: 'unknown_parameter', message: 'health takes no parameter verbose.' }],
-    });
+  it('ignores a key, in the header or the query, even a wrong one (no 401)', async () => {
+    await expectAnswering(await fetch(`${server.url}/health?key=wrong-key-000`), '?key=wrong');
+    await expectAnswering(await fetch(`${server.url}/health`, { headers: { authorization: 'Apikey wrong-key-000' } }), 'a wrong header');
+    await expectAnswering(await fetch(`${server.url}/health?key=a&key=b`), 'two keys');
+  });
+
+  it('refuses any other parameter (400, unknown_parameter), as the balance does, with or without a key', async () => {
+    for (const query of ['?verbose=1', `?key=${KEY}&verbose=1`, '?verbose=1&key=wrong']) {
+      const response = await fetch(`${server.url}/health${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await response.json()).error, query).toMatchObject({
+        type: '/errors#invalid_request',
+        details: [{ parameter: 'verbose', rule: 'unknown_parameter', message: 'health takes no parameter verbose.' }],
+      });
+    }
+    // A name close to key is not key.
+    const near = await fetch(`${server.url}/health?keys=${KEY}`);
+    expect([near.status, (await near.json()).error.details]).toEqual([400, [{ parameter: 'keys', rule: 'unknown_parameter', message: 'health takes no parameter keys.' }]]);
   });
 
   it('answers 405 to other methods', async () => {
@@ -154,7 +191,7 @@ describe('GET /health', () => {
   });
 
   it('answers 503 (retryable, Retry-After) once the store stops answering, naming the store, not its error', async () => {
-    await store.close();
+    await gated.real.close();
     closed = true;
     const response = await fetch(`${server.url}/health`);
     expect(response.status).toBe(503);

@@ -12,6 +12,7 @@ import {
   localAccounts,
   openStoreAt,
   parseKeys,
+  publicBaseUrl,
   remoteAccounts,
   shareAccounts,
   startServer,
@@ -175,8 +176,14 @@ export const serveCommand: Command = {
     const errorDocs = stringOption(o, 'error-docs');
     if (errorDocs !== undefined && !/^https?:\/\/\S+$/.test(errorDocs)) throw new UsageError('--error-docs takes an http(s) URL.');
     const publicUrl = stringOption(o, 'public-url');
-    if (publicUrl !== undefined && !/^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/.test(publicUrl)) {
-      throw new UsageError('--public-url takes an http(s) URL without query or fragment, such as https://api.example.com.');
+    // The server's own check, before anything is opened or seeded: a URL it would refuse later
+    // (a port past 65535, a bad escape in the host) is bad usage, not an internal error.
+    if (publicUrl !== undefined) {
+      try {
+        publicBaseUrl(publicUrl);
+      } catch {
+        throw new UsageError(`--public-url takes an http(s) URL without query or fragment, such as https://api.example.com (got ${JSON.stringify(publicUrl)}).`);
+      }
     }
     const location = locationOf(o, io.env, o['sample'] ? DEFAULT_SAMPLE_DB : ':memory:');
     if (workers > 1 && (location.kind === 'embedded' || location.kind === 'sqlite') && location.file === ':memory:') {
@@ -276,7 +283,7 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
     if (process.connected) process.disconnect();
     return EXIT.ok;
   }
-  banner(io, server.url, options.keys.generated, await exampleTarget(options.store));
+  banner(io, server.url, options.keys.generated, await exampleTarget(options.store, io));
   await closed;
   io.stderr.write('Server closed; database closed.\n');
   return EXIT.ok;
@@ -285,11 +292,17 @@ async function serve(io: CliIo, options: Served & { accounts?: Accounts }): Prom
 /**
  * The target of the banner's example call: the domain with most links in the served database, so
  * the example answers with numbers; `null` when the database holds none (no example then);
- * `undefined` when the store cannot tell (a placeholder).
+ * `undefined` when the store cannot tell (a placeholder). The server already listens: a lookup
+ * that fails is said on stderr and leaves the placeholder, it never stops the server.
  */
-async function exampleTarget(store: Store): Promise<string | null | undefined> {
-  if (!(await store.hasLinks())) return null;
-  return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+async function exampleTarget(store: Store, io: CliIo): Promise<string | null | undefined> {
+  try {
+    if (!(await store.hasLinks())) return null;
+    return store.topTarget ? ((await store.topTarget()) ?? null) : undefined;
+  } catch (error) {
+    io.stderr.write(`The example call names no domain: the database did not say which has most links (${(error as Error).message}).\n`);
+    return undefined;
+  }
 }
 
 function banner(io: CliIo, url: string, key: string | undefined, target: string | null | undefined): void {
@@ -353,7 +366,7 @@ async function serveWorkers(io: CliIo, options: Served & { workers: number }): P
   for (let i = 0; i < options.workers; i++) start();
   await Promise.race([allListening, stopped]);
   if (!failed && url !== undefined && listening.size === options.workers) {
-    banner(io, url, options.keys.generated, await exampleTarget(store));
+    banner(io, url, options.keys.generated, await exampleTarget(store, io));
     await stopped;
   }
   stopping = true;

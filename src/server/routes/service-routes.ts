@@ -31,10 +31,11 @@ export const LEGACY_BALANCE_PATH = '/users/countapiunits.html';
 
 /**
  * The balance and the health check take no parameter (the balance's key is taken out of the query
- * before this runs): any other name is refused as an operation refuses a parameter it does not take.
+ * before this runs; the health check, which takes no key, ignores one, so that a probe may share a
+ * client's URL): any other name is refused as an operation refuses a parameter it does not take.
  */
 function refuseParameters(query: unknown, route: 'balance' | 'health' = 'balance'): void {
-  const names = query && typeof query === 'object' ? Object.keys(query) : [];
+  const names = query && typeof query === 'object' ? Object.keys(query).filter((name) => route === 'balance' || name !== 'key') : [];
   if (names.length === 0) return;
   const issues = names.map((name) => parameterIssue.unknown_parameter(route, name, []));
   throw new ServiceError(400, invalidRequestMessage(issues), issues);

@@ -276,6 +276,17 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
     charge: (keyId, units) => options.ledger.charge(keyId, units),
     balance: (keyId) => options.ledger.balance(keyId),
     hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
+    // As the SQL stores answer it, across the shards: the domain-level rollups' current versions
+    // when kept (one row per target domain), else counted over the links.
+    topTarget: async () => {
+      const { sources } = await across();
+      const rows = await entry.all<{ domain: string }>(
+        options.rollups !== false
+          ? sql`SELECT r.tdomain AS domain FROM ${sources.rollup('r_targets')} WHERE r.tkey LIKE 'd:%' AND ${currentRollups(database)} ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1`
+          : sql`SELECT l.target_domain AS domain FROM ${sources.links} GROUP BY l.target_domain ORDER BY count() DESC, l.target_domain LIMIT 1`,
+      );
+      return rows[0]?.domain;
+    },
     writer: async () => {
       for (const state of states) state.forget();
       return createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser, () => states.forEach((state) => state.forget()));
