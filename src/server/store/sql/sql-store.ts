@@ -36,7 +36,7 @@ export interface SqlStoreOptions {
   readonly parser: DomainParser;
   /** The engine's fast way to write links (default: multi-row upserts). */
   readonly writeLinks?: LinkSink;
-  /** How the writer writes keyword snapshots (default: the shared multi-row upsert). */
+  /** How the writer writes keyword snapshots (default: the shared multi-row upsert). @internal */
   readonly writeKeywords?: KeywordSink;
   /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). @internal */
   readonly refresh?: RefreshOptions;
