@@ -53,8 +53,8 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
       });
       sample = { ...graph.stats, get keywordSnapshots() { return graph.keywordSnapshots().length; } };
       // Most of the sample's time is its keyword snapshots: they are written on the first keyword
-      // read, so a service that is never asked for metrics never pays for them. Given keywords
-      // are written after the sample's (the later snapshot of a key wins): then the sample's now.
+      // read, so a service that is never asked for metrics never pays for them. When keywords are
+      // given, the sample's are written now, before them (a later snapshot of a key replaces it).
       if (options.keywords !== undefined) await keywords();
       else {
         served = {
