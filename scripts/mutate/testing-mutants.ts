@@ -10,6 +10,8 @@ import type { Mutant } from './mutant.js';
 /** Hand-made links, answers written by hand from the interface and docs/testing.md. */
 const SERVICE = ['test/testing/test-service.test.ts'];
 const FILE = 'src/testing/service-start.ts';
+/** The generated sample: its keyword metrics against those `seedSample` writes, given keywords over them. */
+const SAMPLE = ['test/testing/test-service-entry.test.ts'];
 
 export const TESTING_MUTANTS: readonly Mutant[] = [
   { name: 'test-service-no-derived-domains', area: 'test service', file: FILE, find: '  await writer.domains(derived.records(), { keep: true });\n', replace: '', tests: SERVICE, project: 'all' },
@@ -34,5 +36,24 @@ export const TESTING_MUTANTS: readonly Mutant[] = [
     project: 'all',
   },
   { name: 'test-service-no-host', area: 'test service', file: FILE, find: 'const headers: Record<string, string> = { host: url.host };', replace: 'const headers: Record<string, string> = {};', tests: SERVICE, project: 'all' },
+  { name: 'test-service-sample-keywords-never-written', area: 'test service', file: FILE, find: '            await keywords();\n', replace: '', tests: SAMPLE, project: 'all' },
+  {
+    name: 'test-service-sample-keywords-after-given',
+    area: 'test service',
+    file: FILE,
+    find: 'if (options.keywords !== undefined) await keywords();',
+    replace: 'if (options.keywords === null) await keywords();',
+    tests: SAMPLE,
+    project: 'all',
+  },
+  {
+    name: 'sqlite-keyword-earlier-row-kept',
+    area: 'test service',
+    file: 'src/server/store/sqlite/sqlite-store.ts',
+    find: "ON CONFLICT (${KEYWORD_KEY.join(', ')}) DO UPDATE SET ${updates.join(', ')}",
+    replace: "ON CONFLICT (${KEYWORD_KEY.join(', ')}) DO NOTHING",
+    tests: SAMPLE,
+    project: 'all',
+  },
   { name: 'test-service-open-after-close', area: 'test service', file: FILE, find: 'injectFetch(app, () => closing !== undefined)', replace: 'injectFetch(app, () => false)', tests: SERVICE, project: 'all' },
 ];

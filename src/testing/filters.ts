@@ -70,11 +70,16 @@ export interface FilterCase {
 
 const TRICKY = ["'", '"', '\\', '%', '_', ' ', '\n', '\t', 'a', 'Z', 'é', 'ß', '中', '😀', '\u0301', '-', '.', ':', '0'];
 // No NUL and no lone surrogates by default: databases a caller compares against cannot store them.
-const defaultString = fc.oneof(
-  fc.string({ unit: fc.constantFrom(...TRICKY), maxLength: 12 }),
-  fc.string({ unit: 'grapheme', maxLength: 8 }),
-  fc.string({ unit: 'binary', maxLength: 8 }).filter((s) => !s.includes('\u0000')),
-);
+// Built on first use, not on import: fast-check's binary unit builds a table of every code point,
+// which was most of the time `import 'backlink-query/testing'` took (createTestService's users pay
+// for it only if they ask for arbitraries).
+let defaultStrings: Arbitrary<string> | undefined;
+const defaultString = (): Arbitrary<string> =>
+  (defaultStrings ??= fc.oneof(
+    fc.string({ unit: fc.constantFrom(...TRICKY), maxLength: 12 }),
+    fc.string({ unit: 'grapheme', maxLength: 8 }),
+    fc.string({ unit: 'binary', maxLength: 8 }).filter((s) => !s.includes('\u0000')),
+  ));
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const defaultInteger = fc.oneof(
@@ -129,7 +134,7 @@ type ScalarType = FilterFieldType;
 
 /** Literal and pattern arbitraries of each scalar type, from the pools. @internal */
 export function literalArbitraries(pools: LiteralPools = {}) {
-  const string = withPool(pools.string, defaultString);
+  const string = withPool(pools.string, defaultString());
   const fullTimestamps = withPool(pools.timestamp, fullTimestamp);
   const integer = withPool(pools.integer, defaultInteger).filter((n) => Number.isFinite(n) && Math.abs(n) <= SAFE);
   const number = withPool(pools.number, defaultNumber).filter((n) => Number.isFinite(n) && Math.abs(n) <= SAFE);

@@ -15,13 +15,13 @@ import type { DomainParser } from '../server/deps.js';
 import { DerivedDomains } from '../server/import/derived-domains.js';
 import { readLinkRecords, type RejectedLine } from '../server/import/read-records.js';
 import { DEFAULT_KEY_UNITS, parseKeys } from '../server/keys-config.js';
-import { seedSample, type SampleStats } from '../server/sample/generate.js';
+import { seedSampleGraph, type SampleStats } from '../server/sample/generate.js';
 import { createServer } from '../server/server.js';
 import { StoreError } from '../server/store/errors.js';
 import type { LinkInput } from '../server/store/inputs.js';
 import { loadDepsFor } from '../server/store/open.js';
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
-import type { GraphWriter, KeyConfig } from '../server/store/store.js';
+import type { GraphWriter, KeyConfig, Store } from '../server/store/store.js';
 import { splitHostPath } from '../server/target.js';
 import { TEST_SERVICE_KEY, TEST_SERVICE_URL, type TestLink, type TestService, type TestServiceOptions } from './service.js';
 
@@ -40,12 +40,34 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   const store = await openSqliteStore({ file: ':memory:', parser: tldts });
   let app: FastifyInstance;
   let sample: SampleStats | undefined;
+  let served: Store = store;
   try {
     const given = options.links !== undefined || options.domains !== undefined || options.pages !== undefined || options.keywords !== undefined;
     const sampleOptions = options.sample === true || (options.sample === undefined && !given) ? {} : options.sample === false ? undefined : options.sample;
-    sample = sampleOptions && (await seedSample(store, tldts, { links: sampleOptions.links ?? DEFAULT_SAMPLE_LINKS, seed: sampleOptions.seed ?? 1, now }));
+    if (sampleOptions) {
+      const graph = await seedSampleGraph(store, { links: sampleOptions.links ?? DEFAULT_SAMPLE_LINKS, seed: sampleOptions.seed ?? 1, now });
+      const keywords = once(async () => {
+        const writer = await store.writer();
+        await writer.keywords(graph.keywordSnapshots());
+        await writer.finish();
+      });
+      sample = { ...graph.stats, get keywordSnapshots() { return graph.keywordSnapshots().length; } };
+      // Most of the sample's time is its keyword snapshots: they are written on the first keyword
+      // read, so a service that is never asked for metrics never pays for them. When keywords are
+      // given, the sample's are written now, before them (a later snapshot of a key replaces it).
+      if (options.keywords !== undefined) await keywords();
+      else {
+        served = {
+          ...store,
+          keywordMetrics: async (query) => {
+            await keywords();
+            return store.keywordMetrics(query);
+          },
+        };
+      }
+    }
     if (given) await loadRecords(await store.writer(), options, formatTimestamp(now), tldts);
-    app = await createServer({ store, keys, now: () => now, publicUrl: options.baseUrl ?? TEST_SERVICE_URL, ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}) });
+    app = await createServer({ store: served, keys, now: () => now, publicUrl: options.baseUrl ?? TEST_SERVICE_URL, ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}) });
   } catch (error) {
     await store.close();
     throw error;
@@ -57,6 +79,12 @@ export async function startTestService(options: TestServiceOptions): Promise<Tes
   const client = createClient({ ...options.client, apiKey, baseUrl, fetch });
   const close = () => (closing ??= app.close().then(() => undefined));
   return { client, fetch, baseUrl, apiKey, sample, close, [Symbol.asyncDispose]: close };
+}
+
+/** `run` on the first call; every call gets its promise. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= run());
 }
 
 /** The server's packages and a SQLite store's, or one error naming every missing package. */

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
 import { openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import * as fx from './fixture.js';
 import { SAMPLE_NOW } from './sample-helpers.js';
 
 async function seeded(links: number, seed: number): Promise<SqliteStore> {
@@ -85,5 +86,27 @@ describe('sample data', () => {
     expect(k).toMatchObject({ countries: 10, months: 36 });
     expect(k.keywords).toBeGreaterThan(100);
     expect(k.doubled).toBeGreaterThan(0);
+  });
+});
+
+describe('keyword snapshots on SQLite (the writer the sample is written with)', () => {
+  it('a batch with the same key twice keeps the later row, a later batch replaces a row, keywords are stored trimmed and lower-case', async () => {
+    const store = await openSqliteStore();
+    try {
+      const [may3, may20, june] = fx.keywordSnapshots as [(typeof fx.keywordSnapshots)[number], (typeof fx.keywordSnapshots)[number], (typeof fx.keywordSnapshots)[number]];
+      let writer = await store.writer();
+      await writer.keywords([may3, may20, { ...may3, keyword: ' SEO Tools', search_volume: '99', trends: [1, 2] }]);
+      await writer.finish();
+      writer = await store.writer();
+      await writer.keywords([{ ...june, search_volume: '7', intents: ['NAVIGATIONAL'] }]);
+      await writer.finish();
+      expect(store.db.prepare('SELECT keyword, month, snapshot_at, search_volume, intents, trends FROM keyword_metrics ORDER BY snapshot_at').all()).toEqual([
+        { keyword: 'seo tools', month: '2026-05', snapshot_at: '2026-05-03T00:00:00', search_volume: '99', intents: '["COMMERCIAL","INFORMATIONAL"]', trends: '[1,2]' },
+        { keyword: 'seo tools', month: '2026-05', snapshot_at: '2026-05-20T00:00:00', search_volume: '49500', intents: '["COMMERCIAL","INFORMATIONAL"]', trends: '[50,55,60,58,62,70,75,80,78,85,90,100]' },
+        { keyword: 'seo tools', month: '2026-06', snapshot_at: '2026-06-02T00:00:00', search_volume: '7', intents: '["NAVIGATIONAL"]', trends: '[50,55,60,58,62,70,75,80,78,85,90,100]' },
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -9,6 +9,10 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/client/index.js';
+import { loadServerDeps } from '../../src/server/deps.js';
+import { seedSample } from '../../src/server/sample/generate.js';
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import { createTestService } from '../../src/testing/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,6 +35,45 @@ describe('generated data', () => {
     expect(first.rows).toHaveLength(5);
     expect(again).toEqual(first);
     expect(other).not.toEqual(first);
+  });
+
+  it('the sample\'s keyword metrics are those `seed` writes (written on the first metrics call); given keywords replace them', async () => {
+    // The expected snapshots: `seed`'s writer, read back from its table (newest snapshot of the month).
+    const seeded = await openSqliteStore();
+    const stats = await seedSample(seeded, (await loadServerDeps()).tldts, { links: 300, seed: 7, now: NOW });
+    const stored = (keyword: string, country: string, month: string) =>
+      seeded.db
+        .prepare('SELECT snapshot_at, search_volume, cpc, keyword_difficulty, trends FROM keyword_metrics WHERE keyword = ? AND country = ? AND month = ? ORDER BY snapshot_at DESC LIMIT 1')
+        .get(keyword, country, month) as { snapshot_at: string; search_volume: string; cpc: string; keyword_difficulty: number; trends: string };
+    const newest = stored('seo tools', 'US', '2026-05');
+    const expected = [newest, stored('traffic api', 'BR', '2023-06')].map(({ snapshot_at: _, ...values }) => values);
+    const count = (seeded.db.prepare('SELECT count(*) AS n FROM keyword_metrics').get() as { n: number }).n;
+    await seeded.close();
+    const service = await createTestService({ sample: { links: 300, seed: 7 }, now: NOW });
+    try {
+      const read = async (keyword: string, country: 'US' | 'BR', month: string) => {
+        const { data } = await service.client.keywordMetrics({ keyword, country, month });
+        return { search_volume: data.search_volume, cpc: data.cpc, keyword_difficulty: data.keyword_difficulty, trends: JSON.stringify(data.trends) };
+      };
+      // Two at once: both wait for the one write.
+      expect(await Promise.all([read('seo tools', 'US', '2026-05'), read('traffic api', 'BR', '2023-06')])).toEqual(expected);
+      // The month before the sample's 36: as on a store `seed` filled, no metrics.
+      const missing = await service.client.keywordMetrics({ keyword: 'seo tools', country: 'US', month: '2023-05' }).catch((error: unknown) => error);
+      expect([(missing as HttpError).status, (missing as HttpError).code]).toEqual([404, 'not_found']);
+      expect(service.sample!.keywordSnapshots).toBe(count);
+      expect(count).toBe(stats.keywordSnapshots);
+    } finally {
+      await service.close();
+    }
+    // A snapshot of the same key as the sample's newest of that month: the given one replaces it.
+    const mine = { keyword: 'seo tools', country: 'US', month: '2026-05', snapshot_at: newest.snapshot_at, search_volume: '7', cpc: '0.50', competitive_density: 1, keyword_difficulty: 2, number_of_results: '3', intents: [], serp_features: [], trends: [1] };
+    const both = await createTestService({ sample: { links: 300, seed: 7 }, keywords: [mine], now: NOW });
+    try {
+      expect((await both.client.keywordMetrics({ keyword: 'seo tools', country: 'US', month: '2026-05' })).data.search_volume).toBe('7');
+      expect((await both.client.keywordMetrics({ keyword: 'traffic api', country: 'BR', month: '2023-06' })).data.search_volume).toBe(expected[1]!.search_volume);
+    } finally {
+      await both.close();
+    }
   });
 });
 

@@ -56,21 +56,68 @@ const BATCH = 5_000;
  */
 export async function seedSample(store: Store, parser: DomainParser, options: SampleOptions = {}): Promise<SampleStats> {
   void parser; // the store derives registrable domains with its own parser
+  const writer = await store.writer();
+  const graph = await writeGraph(writer, options);
+  options.onPhase?.('keywords');
+  const snapshots = graph.keywordSnapshots();
+  await inBatches(writer.keywords, snapshots);
+  options.onPhase?.('finish');
+  await writer.finish(options.onRollups ? { onProgress: options.onRollups } : {});
+  const { links, targets, referringDomains, topTarget } = graph.stats;
+  return { links, targets, referringDomains, keywordSnapshots: snapshots.length, topTarget };
+}
+
+/** The sample without its keyword metrics, which {@link seedSampleGraph} leaves to its caller. */
+export interface SampleGraph {
+  /** What was written (the keyword snapshots are not). */
+  readonly stats: Omit<SampleStats, 'keywordSnapshots'>;
+  /**
+   * The keyword snapshots {@link seedSample} writes for the same options, drawn on the first call
+   * (the same array after it), for the caller to write with `GraphWriter.keywords`.
+   */
+  keywordSnapshots(): readonly KeywordSnapshotInput[];
+}
+
+/**
+ * Fills an empty store with the sample's links, domains and pages as {@link seedSample} does,
+ * without the keyword metrics (about 67,000 snapshots whatever `links`, most of the sample's time):
+ * they are drawn when asked for, after everything else, from the random source where
+ * {@link seedSample} draws them, so the same options give the same snapshots. The test service
+ * (`backlink-query/testing`) writes them on its first keyword read.
+ *
+ * @example
+ * ```ts
+ * const graph = await seedSampleGraph(store, { links: 1_000 });
+ * const writer = await store.writer();
+ * await writer.keywords(graph.keywordSnapshots());
+ * await writer.finish();
+ * ```
+ *
+ * @internal
+ */
+export async function seedSampleGraph(store: Store, options: Omit<SampleOptions, 'onPhase'> = {}): Promise<SampleGraph> {
+  const writer = await store.writer();
+  const graph = await writeGraph(writer, options);
+  await writer.finish(options.onRollups ? { onProgress: options.onRollups } : {});
+  return graph;
+}
+
+/** The links, domains and pages through `writer` (not finished), and the keyword snapshots to draw next. */
+async function writeGraph(writer: GraphWriter, options: SampleOptions): Promise<SampleGraph> {
   const total = options.links ?? 100_000;
   const now = options.now ?? new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
   const random = new Random(options.seed ?? 1);
   const world = makeWorld(random, total);
-  const writer = await store.writer();
   const domains: DomainInput[] = world.targets.map((site, i) => ({ domain: site.domain, ip_address: `192.0.2.${i % 250}`, country: 'US', domain_score: site.score }));
   await inBatches(writer.domains, [...domains, ...world.referrers]);
   await inBatches(writer.pages, world.targets.flatMap((site) => sitePages(site, random)));
   await writeLinks(writer, world, random, now.getTime(), total, options.onProgress);
-  options.onPhase?.('keywords');
-  const snapshots: KeywordSnapshotInput[] = [...keywordSnapshots(random, formatTimestamp(now).slice(0, 7))];
-  await inBatches(writer.keywords, snapshots);
-  options.onPhase?.('finish');
-  await writer.finish(options.onRollups ? { onProgress: options.onRollups } : {});
-  return { links: total, targets: world.targets.length, referringDomains: world.referrers.length, keywordSnapshots: snapshots.length, topTarget: world.targets[0]!.domain };
+  // The keyword snapshots are the last draws of the random source: drawn later, they are the same.
+  let snapshots: KeywordSnapshotInput[] | undefined;
+  return {
+    stats: { links: total, targets: world.targets.length, referringDomains: world.referrers.length, topTarget: world.targets[0]!.domain },
+    keywordSnapshots: () => (snapshots ??= [...keywordSnapshots(random, formatTimestamp(now).slice(0, 7))]),
+  };
 }
 
 async function inBatches<T>(write: (rows: readonly T[]) => Promise<void>, rows: readonly T[]): Promise<void> {

@@ -24,13 +24,14 @@ function subset(random: Random, items: readonly string[], p: number): string[] {
  */
 export function* keywordSnapshots(random: Random, month: string): Generator<KeywordSnapshotInput> {
   const keywords = KEYWORD_HEADS.flatMap((head) => KEYWORD_TAILS.map((tail) => `${head} ${tail}`));
+  // The 36 months, oldest first, once rather than per keyword and country.
+  const months = Array.from({ length: 36 }, (_, i) => addMonths(month, i - 35));
   for (const [rank, keyword] of keywords.entries()) {
     const base = Math.round(200_000 / Math.pow(rank + 1, 0.9));
     const intents = subset(random, INTENTS.slice(0, 2), 0.6);
     for (const country of KEYWORD_COUNTRIES) {
       const trend = Array.from({ length: 12 }, () => random.int(30, 100));
-      for (let back = 35; back >= 0; back--) {
-        const m = addMonths(month, -back);
+      for (const m of months) {
         const volume = Math.max(10, Math.round(base * COUNTRY_FACTOR[country]! * (0.7 + random.next() * 0.6)));
         const snapshot = (day: number): KeywordSnapshotInput => ({
           keyword, country, month: m, snapshot_at: `${m}-${String(day).padStart(2, '0')}T00:00:00`,

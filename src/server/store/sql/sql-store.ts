@@ -24,7 +24,7 @@ import { groupedRows, SQL_SOURCES, type ReadPlace, type RelationSources } from '
 import { toRecord } from './rows.js';
 import { runList } from './run-list.js';
 import { scopeCondition } from './scope.js';
-import { createGraphWriter, type LinkSink, type RefreshOptions } from './writer.js';
+import { createGraphWriter, type KeywordSink, type LinkSink, type RefreshOptions } from './writer.js';
 
 /** Options of {@link createSqlStore}. */
 export interface SqlStoreOptions {
@@ -36,6 +36,8 @@ export interface SqlStoreOptions {
   readonly parser: DomainParser;
   /** The engine's fast way to write links (default: multi-row upserts). */
   readonly writeLinks?: LinkSink;
+  /** How the writer writes keyword snapshots (default: the shared multi-row upsert). @internal */
+  readonly writeKeywords?: KeywordSink;
   /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). @internal */
   readonly refresh?: RefreshOptions;
   /** Runs when the store closes, after the connection (an engine's own handles). */
@@ -79,7 +81,7 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
             : sql`SELECT target_domain AS domain FROM links GROUP BY target_domain ORDER BY count(*) DESC, target_domain LIMIT 1`,
         )
       )[0]?.domain,
-    writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh),
+    writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh, options.writeKeywords),
     close: async () => {
       await connection.close();
       await options.onClose?.();

@@ -4,13 +4,13 @@
  * speak), remembers which registrable domains it touched, and recomputes their rollups at the end:
  * the domains of the links and target pages it wrote, and every domain a referring domain it
  * rewrote links to (the rollups keep that domain's IP, country and score).
- * An engine may pass a faster way to write links (PostgreSQL's COPY).
+ * An engine may pass a faster way to write links (PostgreSQL's COPY) and keyword snapshots.
  *
  * @module
  * @internal
  */
 import type { DomainParser } from '../../deps.js';
-import { LINK_COLUMNS, linkRow, pageParts, type DomainInput, type LinkRow } from '../inputs.js';
+import { LINK_COLUMNS, linkRow, pageParts, type DomainInput, type KeywordSnapshotInput, type LinkRow } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from './connection.js';
@@ -62,6 +62,45 @@ export const upsertLinks =
   (rows) =>
     connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => row.values)));
 
+/** The columns of `keyword_metrics`, in the order of {@link keywordRow}'s values. */
+export const KEYWORD_COLUMNS = [
+  'keyword', 'country', 'month', 'snapshot_at', 'search_volume', 'cpc', 'competitive_density', 'keyword_difficulty', 'number_of_results', 'intents', 'serp_features', 'trends',
+] as const;
+
+/** The key of a keyword snapshot: a later snapshot of the same key replaces it. */
+export const KEYWORD_KEY = ['keyword', 'country', 'month', 'snapshot_at'] as const;
+
+/**
+ * A keyword snapshot's stored values, in the order of {@link KEYWORD_COLUMNS}.
+ *
+ * @example
+ * ```ts
+ * keywordRow(snapshot)[0]; // its keyword, normalized
+ * ```
+ */
+export function keywordRow(s: KeywordSnapshotInput): unknown[] {
+  return [
+    normalizeKeyword(s.keyword), s.country, s.month, s.snapshot_at, s.search_volume, s.cpc, s.competitive_density, s.keyword_difficulty,
+    s.number_of_results, JSON.stringify(s.intents), JSON.stringify(s.serp_features), JSON.stringify(s.trends),
+  ];
+}
+
+/** Writes stored keyword snapshots ({@link keywordRow}s): an engine's faster way, or the shared upsert. Within one call the later row of a key wins. */
+export type KeywordSink = (rows: readonly (readonly unknown[])[]) => Promise<void>;
+
+/**
+ * The shared upsert of keyword snapshots over a connection.
+ *
+ * @example
+ * ```ts
+ * await upsertKeywords(connection)([keywordRow(snapshot)]);
+ * ```
+ */
+export const upsertKeywords =
+  (connection: SqlConnection): KeywordSink =>
+  (rows) =>
+    connection.transaction(upsert('keyword_metrics', KEYWORD_COLUMNS, KEYWORD_KEY, rows));
+
 /** How a store that keeps some rollups elsewhere refreshes them (see `createSqlStore`'s `refresh`). */
 export interface RefreshOptions {
   /** Refreshes the rollups of the given domains (`'all'`: every one, from scratch) itself (default: `refreshRollups` over the connection). */
@@ -83,6 +122,7 @@ export function createGraphWriter(
   parser: DomainParser,
   writeLinks: LinkSink = upsertLinks(connection),
   refresh: RefreshOptions = {},
+  writeKeywords: KeywordSink = upsertKeywords(connection),
 ): GraphWriter {
   const touched = new Set<string>();
   const sources = new Set<string>();
@@ -110,18 +150,7 @@ export function createGraphWriter(
         ),
       );
     },
-    keywords: (rows) =>
-      connection.transaction(
-        upsert(
-          'keyword_metrics',
-          ['keyword', 'country', 'month', 'snapshot_at', 'search_volume', 'cpc', 'competitive_density', 'keyword_difficulty', 'number_of_results', 'intents', 'serp_features', 'trends'],
-          ['keyword', 'country', 'month', 'snapshot_at'],
-          rows.map((s) => [
-            normalizeKeyword(s.keyword), s.country, s.month, s.snapshot_at, s.search_volume, s.cpc, s.competitive_density, s.keyword_difficulty,
-            s.number_of_results, JSON.stringify(s.intents), JSON.stringify(s.serp_features), JSON.stringify(s.trends),
-          ]),
-        ),
-      ),
+    keywords: (rows) => writeKeywords(rows.map(keywordRow)),
     links: async (rows) => {
       const stored = rows.map((link) => linkRow(link, parser));
       // Two records with the same identity in one batch: the later one wins, as in separate batches.

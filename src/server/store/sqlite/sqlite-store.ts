@@ -14,7 +14,7 @@ import { linkKey } from '../shared.js';
 import type { SqlConnection } from '../sql/connection.js';
 import { refreshRollups } from '../sql/rollups.js';
 import { createSqlStore } from '../sql/sql-store.js';
-import type { LinkSink, RefreshOptions } from '../sql/writer.js';
+import { KEYWORD_COLUMNS, KEYWORD_KEY, type KeywordSink, type LinkSink, type RefreshOptions } from '../sql/writer.js';
 import type { GraphWriter, LoadStats, Store } from '../store.js';
 import { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './connection.js';
 import { migrate } from './schema.js';
@@ -81,13 +81,14 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
   const store = createSqlStore(connection, {
     parser,
     writeLinks: sqliteLinkSink(db),
+    writeKeywords: sqliteKeywordSink(db),
     ...(options.rollups === undefined ? {} : { rollups: options.rollups }),
     onClose: () => {
       if (db.open) db.close();
     },
   });
   // Bulk writes go through the handle on this thread: no copying rows to a worker.
-  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db), ...(options.refresh ? { refresh: options.refresh } : {}) });
+  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db), writeKeywords: sqliteKeywordSink(db), ...(options.refresh ? { refresh: options.refresh } : {}) });
   return { ...store, db, connection, writer: () => bulkWriter(db, bulk) };
 }
 
@@ -130,6 +131,27 @@ function sqliteLinkSink(db: Database): LinkSink {
       }
     })();
     return changed;
+  };
+}
+
+/**
+ * Keyword snapshots written with one prepared upsert per row, in one transaction per batch: the
+ * shared multi-row upsert's building of statements of hundreds of rows (and its pass over the keys)
+ * costs more than SQLite's per-statement overhead on this thread. A later row of a key replaces the
+ * earlier, as in the shared upsert.
+ */
+function sqliteKeywordSink(db: Database): KeywordSink {
+  const updates = KEYWORD_COLUMNS.filter((c) => !(KEYWORD_KEY as readonly string[]).includes(c)).map((c) => `${c} = excluded.${c}`);
+  let statement: ReturnType<Database['prepare']> | undefined;
+  return async (rows) => {
+    statement ??= db.prepare(
+      `INSERT INTO keyword_metrics (${KEYWORD_COLUMNS.join(', ')}) VALUES (${KEYWORD_COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (${KEYWORD_KEY.join(', ')}) DO UPDATE SET ${updates.join(', ')}`,
+    );
+    const insert = statement;
+    db.transaction(() => {
+      for (const row of rows) insert.run(row);
+    })();
   };
 }
 
