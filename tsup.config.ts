@@ -112,7 +112,8 @@ const library = {
   // to validate filters locally).
   filter: 'src/filter/index.ts',
   server: 'src/server/index.ts',
-  testing: 'src/testing/index.ts',
+  // The arbitraries (src/testing/) and the test service, which sits above the server.
+  testing: 'src/test-service/index.ts',
   kysely: 'src/kysely/index.ts',
 };
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
 if (args[0] === '--child') {
   const loading = performance.now();
-  const { createTestService } = await import('../src/testing/index.js');
+  const { createTestService } = await import('../src/test-service/index.js');
   const loaded = performance.now();
   const cpu = process.cpuUsage();
   const service = await createTestService();

@@ -1,5 +1,5 @@
 /**
- * Mutants of the test service (`src/testing/service-start.ts`, `createTestService`): how given
+ * Mutants of the test service (`src/test-service/start.ts`, `createTestService`): how given
  * links are completed and loaded, which data it holds, and its `fetch`.
  *
  * @internal
@@ -9,7 +9,7 @@ import type { Mutant } from './mutant.js';
 
 /** Hand-made links, answers written by hand from the interface and docs/testing.md. */
 const SERVICE = ['test/testing/test-service.test.ts'];
-const FILE = 'src/testing/service-start.ts';
+const FILE = 'src/test-service/start.ts';
 /** The generated sample: its keyword metrics against those `seedSample` writes, given keywords over them. */
 const SAMPLE = ['test/testing/test-service-entry.test.ts'];
 
@@ -19,7 +19,7 @@ export const TESTING_MUTANTS: readonly Mutant[] = [
     name: 'test-service-no-source-domain',
     area: 'test service',
     file: FILE,
-    find: "  if (host !== undefined) full['source_domain'] = parser.getDomain(host) ?? host;\n",
+    find: "  if (source !== undefined) full['source_domain'] = source.domain;\n",
     replace: '',
     tests: SERVICE,
     project: 'all',

@@ -21,15 +21,14 @@ import { isFilterError, isParameterError } from '../errors/filter-error.js';
 import { formatIssues } from '../errors/format.js';
 import type { FilterNode } from '../ast/nodes.js';
 import type { Row } from '../evaluate/row.js';
+// The key `npm start` (`serve --sample`) prints; a server started otherwise has its own keys.
+import { DEMO_KEY } from '../shared/demo-key.js';
 import { analyse, type Analysis } from './analysis.js';
 import { createEditor, recheck } from './editor.js';
 import { sampleRows, SAMPLE_ROW_COUNT } from './sample-rows.js';
 
 /** The operations that take a filter, in the catalogue's order. */
 const FILTERABLE = OPERATION_NAMES.filter((name): name is FilterableOperation => operations[name].filter);
-
-/** The key `npm start` (`serve --sample`) prints; a server started otherwise has its own keys. */
-const DEMO_KEY = 'bq_demo_key_0123456789';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 

@@ -59,7 +59,7 @@ export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } fro
 export { parseKeys, DEFAULT_KEY_UNITS, KeyConfigError, isKeyConfigError, type KeyConfigErrorCode } from './keys-config.js';
 export { StoreError, isStoreError, StoreQueryError, isStoreQueryError, type StoreErrorCode } from './store/errors.js';
 
-export { seedSample, type SampleOptions, type SampleStats } from './sample/generate.js';
+export { seedSample, seedSampleGraph, type SampleGraph, type SampleOptions, type SampleStats } from './sample/generate.js';
 export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type LinkRow, type TargetPageInput } from './store/inputs.js';
 export type { CorsOrigins } from './plugins/cors.js';
 export type { PostgresConnection } from './store/postgres/connection.js';

@@ -1,7 +1,9 @@
 /**
- * `backlink-query/testing`: fast-check arbitraries for fuzzing code that produces or consumes
- * filters, such as your own endpoint. fast-check is a peer dependency of this entry only; without
- * it, importing the entry throws an error whose message says `npm install fast-check`.
+ * The fast-check arbitraries of `backlink-query/testing`, for fuzzing code that produces or
+ * consumes filters, such as your own endpoint. The entry itself is src/test-service/index.ts,
+ * which adds the test service (above the server, which this layer may not import). fast-check is
+ * a peer dependency of this entry only; without it, importing the entry throws an error whose
+ * message says `npm install fast-check`.
  *
  * @example
  * ```ts
@@ -34,12 +36,3 @@ export {
   type RecordArbitraryOptions,
   type ValuePools,
 } from './records.js';
-export {
-  createTestService,
-  TEST_SERVICE_KEY,
-  TEST_SERVICE_URL,
-  type TestLink,
-  type TestSampleOptions,
-  type TestService,
-  type TestServiceOptions,
-} from './service.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES, operations, type OperationName } from '../../src/catalogue/operations.js';
 import { createClient, HttpError, isParameterError, type Client, type ValidationMode } from '../../src/client/index.js';
 import { parseFilter } from '../../src/syntax/parse.js';
-import { createTestService } from '../../src/testing/index.js';
+import { createTestService } from '../../src/test-service/index.js';
 import { startFixtureServer, type FixtureServer } from './helpers/fixture-server.js';
 
 let server: FixtureServer;

@@ -49,7 +49,7 @@ const USE = {
 
 const ENTRIES = [
   { entry: 'kysely', peer: 'kysely', source: './src/kysely/index.ts' },
-  { entry: 'testing', peer: 'fast-check', source: './src/testing/index.ts' },
+  { entry: 'testing', peer: 'fast-check', source: './src/test-service/index.ts' },
 ] as const;
 
 /** The forms of an entry: the source through tsx, the ESM build, the CommonJS build. */
@@ -63,7 +63,7 @@ function forms(entry: (typeof ENTRIES)[number]): Record<string, (use: string) =>
 
 beforeAll(async () => {
   // The two entries with the project's tsup config (its CommonJS peer loaders included).
-  await build({ entry: { kysely: 'src/kysely/index.ts', testing: 'src/testing/index.ts' }, outDir: OUT, dts: false, sourcemap: false, silent: true });
+  await build({ entry: { kysely: 'src/kysely/index.ts', testing: 'src/test-service/index.ts' }, outDir: OUT, dts: false, sourcemap: false, silent: true });
 }, 120_000);
 afterAll(() => rm(OUT, { recursive: true, force: true }));
 

@@ -13,7 +13,7 @@ import { HttpError } from '../../src/client/index.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
-import { createTestService } from '../../src/testing/index.js';
+import { createTestService } from '../../src/test-service/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOW = new Date('2026-05-01T00:00:00Z');
@@ -93,7 +93,7 @@ function node(args: readonly string[], hide: readonly string[] = []): Promise<{ 
 describe('without the server\'s packages', () => {
   it('the entry imports and its arbitraries work; createTestService names every missing package', async () => {
     const script = [
-      "const m = await import('./src/testing/index.ts');",
+      "const m = await import('./src/test-service/index.ts');",
       "console.log(typeof (await import('fast-check')).sample(m.filterTextArbitrary('links'), { numRuns: 1, seed: 1 })[0]);",
       'try { await m.createTestService(); } catch (error) { console.log(error.name); console.log(error.message); }',
     ].join('\n');
@@ -124,7 +124,7 @@ describe('docs/testing.md', () => {
     await mkdir(OUT, { recursive: true });
     const file = join(OUT, 'service.test.mjs');
     const source = match![1]!
-      .replaceAll("'backlink-query/testing'", JSON.stringify(join(ROOT, 'src/testing/index.ts')))
+      .replaceAll("'backlink-query/testing'", JSON.stringify(join(ROOT, 'src/test-service/index.ts')))
       .replaceAll("'backlink-query'", JSON.stringify(join(ROOT, 'src/index.ts')));
     await writeFile(file, source);
     const run = await node(['--import', 'tsx', '--test', '--test-reporter=tap', file]);

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, isApiError } from '../../src/client/index.js';
-import { createTestService, TEST_SERVICE_KEY, type TestService } from '../../src/testing/index.js';
+import { createTestService, TEST_SERVICE_KEY, type TestService } from '../../src/test-service/index.js';
 
 const NOW = new Date('2026-05-01T00:00:00Z');
 const LINKS_PATH = '/_api/apis/v4/backlinks/v1/links';

@@ -21,13 +21,14 @@ import {
   type KeyConfig,
   type Store,
 } from '../../server/index.js';
+import { DEMO_KEY } from '../../shared/demo-key.js';
 import { dateOption, integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, sampleFilesNote, seedWithProgress } from './sample.js';
 
-/** The key `serve --sample` accepts when no key is configured, so the README's calls work. @internal */
-export const DEMO_KEY = 'bq_demo_key_0123456789';
+/** The key `serve --sample` accepts when no key is configured, so the README's calls work (src/shared/demo-key.ts). @internal */
+export { DEMO_KEY };
 
 const HELP = `Usage: backlink-query serve [--port N] [--host H] [--db FILE | --database-url URL] [--sample] [--keys KEYS|FILE] [--cors-origin ORIGINS] [--public-url URL] [--error-docs URL] [--now DATE] [--workers N] [--quiet]
 

@@ -29,7 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['filter', 'builder', 'complete', 'kysely', 'testing', 'client'],
   ['playground', 'index.ts'],
   ['server'],
-  ['mcp'],
+  ['mcp', 'test-service'],
   ['cli'],
 ];
 

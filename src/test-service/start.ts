@@ -10,20 +10,27 @@ import type { FastifyInstance } from 'fastify';
 import { operations } from '../catalogue/operations.js';
 import { createClient } from '../client/index.js';
 import { isMissingDependencyError, MissingDependencyError } from '../peers.js';
-import { formatTimestamp } from '../server/clock.js';
-import type { DomainParser } from '../server/deps.js';
-import { DerivedDomains } from '../server/import/derived-domains.js';
-import { readLinkRecords, type RejectedLine } from '../server/import/read-records.js';
-import { DEFAULT_KEY_UNITS, parseKeys } from '../server/keys-config.js';
-import { seedSampleGraph, type SampleStats } from '../server/sample/generate.js';
-import { createServer } from '../server/server.js';
-import { StoreError } from '../server/store/errors.js';
-import type { LinkInput } from '../server/store/inputs.js';
-import { loadDepsFor } from '../server/store/open.js';
-import { openSqliteStore } from '../server/store/sqlite/sqlite-store.js';
-import type { GraphWriter, KeyConfig, Store } from '../server/store/store.js';
-import { splitHostPath } from '../server/target.js';
-import { TEST_SERVICE_KEY, TEST_SERVICE_URL, type TestLink, type TestService, type TestServiceOptions } from './service.js';
+import {
+  createServer,
+  DEFAULT_KEY_UNITS,
+  DerivedDomains,
+  formatTimestamp,
+  loadDepsFor,
+  openSqliteStore,
+  parseKeys,
+  readLinkRecords,
+  seedSampleGraph,
+  splitUrl,
+  StoreError,
+  type DomainParser,
+  type GraphWriter,
+  type KeyConfig,
+  type LinkInput,
+  type RejectedLine,
+  type SampleStats,
+  type Store,
+} from '../server/index.js';
+import { TEST_SERVICE_KEY, TEST_SERVICE_URL, type TestLink, type TestService, type TestServiceOptions } from './options.js';
 
 /** What the messages about missing packages call the test service. */
 const WHO = 'createTestService (backlink-query/testing)';
@@ -112,8 +119,8 @@ function completeLink(link: TestLink, nowText: string, parser: DomainParser): Re
     const type: string = spec.type;
     full[name] = type === 'timestamp' ? nowText : type === 'integer' ? 0 : type === 'boolean' ? false : '';
   }
-  const host = typeof link.source_url === 'string' ? splitHostPath(link.source_url)?.host : undefined;
-  if (host !== undefined) full['source_domain'] = parser.getDomain(host) ?? host;
+  const source = typeof link.source_url === 'string' ? splitUrl(link.source_url, parser) : undefined;
+  if (source !== undefined) full['source_domain'] = source.domain;
   return Object.assign(full, link);
 }
 

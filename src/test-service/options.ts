@@ -1,24 +1,19 @@
 /**
- * A stand-in for the service in your own tests: {@link createTestService} answers every operation
- * in the calling process, with the reference server itself (the Fastify app, its validation,
- * prices, keys and error envelopes) over a SQLite database in memory, through Fastify's `inject`:
- * no port, no file, no network. The server's packages (optional dependencies of backlink-query)
- * are loaded on the first call only, so the arbitraries of `backlink-query/testing` still import
- * without them.
+ * The test service's options, its result and its constants: what both {@link createTestService}
+ * (service.ts) and the part it loads on its first call (start.ts) name, kept apart so that neither
+ * imports the other. Only types of the server and the client: nothing of them is loaded here.
  *
  * @module
  */
+import { DEMO_KEY } from '../shared/demo-key.js';
 import type { Client, ClientOptions } from '../client/index.js';
-import type { SampleStats } from '../server/sample/generate.js';
-import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from '../server/store/inputs.js';
-import type { KeyConfig } from '../server/store/store.js';
-import type { RateLimits } from '../server/plugins/rate-limiter.js';
+import type { DomainInput, KeyConfig, KeywordSnapshotInput, LinkInput, RateLimits, SampleStats, TargetPageInput } from '../server/index.js';
 
 /**
  * The key the test service accepts when no `keys` are given (the demo key of `serve --sample`),
  * as the key `demo` with 10,000,000 units.
  */
-export const TEST_SERVICE_KEY = 'bq_demo_key_0123456789';
+export const TEST_SERVICE_KEY = DEMO_KEY;
 
 /**
  * The base URL of the test service: a name under `.test`, which no real host has. Requests never
@@ -92,25 +87,3 @@ export interface TestService extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/**
- * Starts a stand-in for the service in the calling process: the reference server over a SQLite
- * database in memory, loaded with the given records or generated ones, answering through a `fetch`
- * that never opens a socket. It needs the server's packages (Fastify, @fastify/cors,
- * fastify-plugin, better-sqlite3, tldts: optional dependencies of backlink-query, installed with
- * it); a missing one is a `MissingDependencyError` naming the command that installs it.
- *
- * @example
- * ```ts
- * import { createTestService } from 'backlink-query/testing';
- * const service = await createTestService({ links: [{ source_url: 'https://blog.example.org/a', target_url: 'https://example.com/', anchor: 'seo' }] });
- * const { data, units } = await service.client.links({ url: 'example.com', scope: 'ROOT_DOMAIN' });
- * await service.close();
- * ```
- *
- * @throws MissingDependencyError when a package of the server is not installed
- * @throws StoreError (`invalid_record`) when a given link is not a valid record (its message names the link, `links[i]`)
- */
-export async function createTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const { startTestService } = await import('./service-start.js');
-  return startTestService(options);
-}
