@@ -99,8 +99,8 @@ export const CLI_MUTANTS: readonly Mutant[] = [
   {
     name: 'hint-double-equals-after-less',
     area: 'names',
-    file: 'src/errors/messages.ts',
-    find: "!/[<>]/.test(text.charAt(issue.offset - 2))",
+    file: 'src/syntax/hints.ts',
+    find: "!/[<>]/.test(text.charAt(offset - 2))",
     replace: 'true',
     tests: OTHER_LANGUAGES,
     project: 'unit',
@@ -108,7 +108,7 @@ export const CLI_MUTANTS: readonly Mutant[] = [
   {
     name: 'hint-ampersand-as-or',
     area: 'names',
-    file: 'src/errors/messages.ts',
+    file: 'src/syntax/hints.ts',
     find: "if (/^&+$/.test(chars)) return didYouMean('AND');",
     replace: "if (/^&+$/.test(chars)) return didYouMean('OR');",
     tests: OTHER_LANGUAGES,
