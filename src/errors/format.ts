@@ -38,8 +38,7 @@ export function finishIssues(drafts: readonly IssueDraft[], text: string): Filte
     .map((draft) => {
       const { line, column } = locate(starts, draft.offset);
       const message = draft.message ?? MESSAGES[draft.code](draft, text);
-      const { hint: _hint, ...issue } = draft;
-      return Object.freeze({ ...issue, message, line, column });
+      return Object.freeze({ ...draft, message, line, column });
     });
 }
 

@@ -30,8 +30,4 @@ export interface FilterIssue {
 }
 
 /** An issue before its line and column are computed. @internal */
-export type IssueDraft = Omit<FilterIssue, 'line' | 'column' | 'message'> & {
-  readonly message?: string;
-  /** The end of the message the parser adds where the text is another language's spelling (`syntax/hints.ts`); not part of the issue. */
-  readonly hint?: string;
-};
+export type IssueDraft = Omit<FilterIssue, 'line' | 'column' | 'message'> & { readonly message?: string };

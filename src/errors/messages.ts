@@ -42,7 +42,7 @@ export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
   too_deep: (i) => `Parentheses are nested too deeply: at most ${i.expected} levels allowed.`,
   too_many_conditions: (i) => `Too many conditions: at most ${i.expected} allowed.`,
   unexpected_character: (i, t) =>
-    `Unexpected ${[...quoted(i, t)].length > 1 ? 'characters' : 'character'} ${excerpt(i, t)}${i.hint ?? '.'}`,
+    `Unexpected ${[...quoted(i, t)].length > 1 ? 'characters' : 'character'} ${excerpt(i, t)}.`,
   unterminated_string: () => 'This string has no closing quote.',
   invalid_escape: (i, t) =>
     i.length === 1
@@ -50,7 +50,7 @@ export const MESSAGES: Readonly<Record<IssueCode, MessageFn>> = {
       : `Invalid escape ${excerpt(i, t)}: only the string's own quote and the backslash may be escaped.`,
   invalid_number: (i, t) => `Invalid number ${excerpt(i, t)}: a number may not run straight into a word.`,
   number_out_of_range: (i, t) => `The number ${cut(quoted(i, t), QUOTED)} is too large: its magnitude must be at most 2^53 - 1.`,
-  unexpected_token: (i, t) => `Unexpected ${excerpt(i, t)}; expected ${i.expected}${i.hint ?? ''}.`,
+  unexpected_token: (i, t) => `Unexpected ${excerpt(i, t)}; expected ${i.expected}.`,
   unexpected_end: (i) => `The filter ends too early; expected ${i.expected}.`,
   filter_not_allowed: (i) => `The operation ${i.expected} takes no filter.`,
   unknown_field: (i) =>

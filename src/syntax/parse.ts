@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../validate/limits.j
 import { checkTargetOptions, validateConditionsOf, type TargetOptions } from '../validate/validate.js';
 import type { OperationName } from '../catalogue/operations.js';
 import { deepFreezeFilter, LruCache } from './cache.js';
-import { characterHint, tokenHint } from './hints.js';
+import { hinted } from './hints.js';
 import { checkString, isNumberOutOfRange } from './literals.js';
 import { fastParser, filterParser, PARSE_STOPPED, type FilterParser } from './parser.js';
 import * as t from './tokens.js';
@@ -188,8 +188,7 @@ function analyse(text: string, limits: Limits, operation: OperationName | undefi
   const lexed = t.filterLexer.tokenize(text);
   const issues: IssueDraft[] = [];
   for (const error of lexed.errors) {
-    const hint = characterHint(text.slice(error.offset, error.offset + error.length));
-    issues.push({ code: 'unexpected_character', offset: error.offset, length: error.length, ...(hint === undefined ? {} : { hint }) });
+    issues.push(hinted({ code: 'unexpected_character', offset: error.offset, length: error.length }, text));
   }
   const maxDepth = Math.min(limits.maxDepth, MAX_PARSER_DEPTH);
   const deep = checkTokens(lexed.tokens, issues, maxDepth);
@@ -439,8 +438,7 @@ function syntaxIssue(error: IRecognitionException, text: string): IssueDraft {
     const end = previous && Number.isFinite(previous.startOffset) ? previous.startOffset + previous.image.length : text.length;
     return { code: 'unexpected_end', offset: Math.max(end, trimEnd(text)), length: 0, expected: error.message };
   }
-  const hint = tokenHint(text, token.startOffset, token.image.length);
-  return { code: 'unexpected_token', offset: token.startOffset, length: token.image.length, expected: error.message, ...(hint === undefined ? {} : { hint }) };
+  return hinted({ code: 'unexpected_token', offset: token.startOffset, length: token.image.length, expected: error.message }, text);
 }
 
 const trimEnd = (text: string) => text.replace(/[ \t\r\n]+$/, '').length;

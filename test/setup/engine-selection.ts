@@ -95,7 +95,8 @@ export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
   'the MCP server over stdio': /^test\/mcp\/(?!cost\.test\.ts$).*\.test\.ts$/,
   'builds of the package and bundlers': /^test\/entries\/.*\.test\.ts$/,
   'server processes (serve, --workers, a second server on the column file, imports, an import killed midway, an import out of memory)':
-    /^test\/server\/(workers|embedded-store|commands|cluster|e2e|import-formats|import-interrupted|import-memory)\.test\.ts$/,
+    /^test\/server\/(workers|embedded-store|embedded-column-file|commands|cluster|e2e|import-formats|import-interrupted|import-memory|import-batch|import-format-option|import-seen-at)\.test\.ts$/,
+  'the test service with its server packages hidden, and node --test': /^test\/testing\/test-service-entry\.test\.ts$/,
   'the playground build script': /^test\/playground\/build\.test\.ts$/,
   'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/rollups-(embedded|sqlite)|unit\/errors\/bounded)\.test\.ts$/,
 };
