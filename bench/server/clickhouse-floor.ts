@@ -3,7 +3,7 @@
  * (`DATA/clickhouse`, started as `bench:server` starts it): `SELECT 1`, and a lookup of one
  * target's `r_targets` row in each bench database there (`bench_links_N`), one at a time and at
  * concurrency 10, with the server's default `max_threads` and with 1, in alternating rounds
- * (medians of the rounds' medians). The numbers behind "each HTTP query costs" in docs/scaling.md.
+ * (medians of the rounds' medians). The numbers behind "each HTTP query costs" in docs/design-store.md.
  *
  * Then, per bench database, what the store's competitor graph costs (`competitor-graph.ts`): the
  * first competitors call of a new store (the graph read from the cluster), and the median of 20

@@ -1,5 +1,5 @@
 /**
- * Two timings of the embedded store that docs/scaling.md quotes, on a database the bench seeded:
+ * Two timings of the embedded store that docs/design-store.md quotes, on a database the bench seeded:
  *
  * - competitors: the first call after opening (reading the referrer graph), counting the largest
  *   target, then the same call again (its kept list);

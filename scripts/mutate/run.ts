@@ -256,14 +256,13 @@ async function startJob(needed: readonly ServerName[]): Promise<Job> {
     await base.remove();
     await copy.remove();
   };
-  try {
-    for (const server of await Promise.allSettled(needed.map((name) => startServer(name, base.dir)))) {
-      if (server.status === 'rejected') throw server.reason;
-      servers.push(server.value);
-    }
-  } catch (error) {
+  // Every server that started is stopped with the job, even when another failed to start.
+  const started = await Promise.allSettled(needed.map((name) => startServer(name, base.dir)));
+  for (const server of started) if (server.status === 'fulfilled') servers.push(server.value);
+  const failed = started.find((server) => server.status === 'rejected');
+  if (failed) {
     await stop();
-    throw error;
+    throw failed.reason;
   }
   return { dir: copy.dir, env: Object.fromEntries(needed.map((name, i) => [SERVERS[name].urlEnv, servers[i]!.url])), stop };
 }
