@@ -46,14 +46,14 @@ describe('--budget', () => {
   it('lets a call that fits through, charges what it cost, and bounds the next by what is left', async () => {
     // limit 5: at most 225 units; the filter selects 3 rows (ids 2, 3, 4 of the fixture): 135 units.
     const first = await session.call('links', { ...target, limit: 5, filter: 'domain_score >= 60 AND is_nofollow = true', fields: ['anchor'] });
-    expect(first.isError, textOf(first)).toBeFalsy();
+    expect(first.isError, textOf(first)).toBeUndefined();
     expect((first.structuredContent as Record<string, any>)['session']).toEqual({ units_spent: 135, budget_remaining: 865 });
     // 20 × 45 = 900 > 865 left; 19 × 45 = 855 fits.
     const second = await session.call('links', { ...target, limit: 20 });
     expect(error(second)).toMatchObject({ kind: 'over_budget', estimate: 900, remaining: 865, change: { parameter: 'limit', max: 19, estimate: 855 } });
     // comparison has no limit: one line per target, 40 units each; 865 / 40 fits 21 targets, so 3 pass.
     const third = await session.call('comparison', { urls: ['example.com', 'rival.com', 'third.com'], scope: 'ROOT_DOMAIN' });
-    expect(third.isError, textOf(third)).toBeFalsy();
+    expect(third.isError, textOf(third)).toBeUndefined();
     expect((third.structuredContent as Record<string, any>)['units']).toBe(120);
     expect((third.structuredContent as Record<string, any>)['session']).toEqual({ units_spent: 255, budget_remaining: 745 });
   });
@@ -91,7 +91,7 @@ describe('--max-call-units', () => {
     expect(error(result)).toMatchObject({ kind: 'over_call_limit', estimate: 120, allowed: 100, max_call_units: 100, change: { parameter: 'urls', max: 2, estimate: 80 } });
     expect(textOf(result)).toContain('one call may cost at most 100 units (--max-call-units)');
     // overview costs 45 per request: it fits; metrics 20.
-    expect((await session.call('overview', target)).isError).toBeFalsy();
+    expect((await session.call('overview', target)).isError).toBeUndefined();
     // score-profile: up to 101 rows × 1 unit > 100, and no parameter makes it smaller.
     const profile = await session.call('score-profile', target);
     expect(error(profile)).toMatchObject({ kind: 'over_call_limit', estimate: 101 });
@@ -119,7 +119,7 @@ describe('the service refusing the key', () => {
     const session = await startSession(['--base-url', server.url, '--api-key', KEYS[1].key, '--retries', '0']);
     try {
       // The poor key has 50 units; overview costs 45, so a second one cannot be paid.
-      expect((await session.call('overview', target)).isError).toBeFalsy();
+      expect((await session.call('overview', target)).isError).toBeUndefined();
       const result = await session.call('overview', target);
       expect(error(result)).toMatchObject({ kind: 'service', status: 402 });
     } finally {

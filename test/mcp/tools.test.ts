@@ -39,7 +39,7 @@ describe('tools/list', () => {
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
-      expect(tool.description, tool.name).toBeTruthy();
+      expect(tool.description, tool.name).toMatch(/^[A-Z].{40,}\.$/s);
     }
     // The descriptions carry the price of the interface (Limits and prices).
     expect(tools.find((tool) => tool.name === 'links')!.description).toContain('45 units per returned line');
@@ -126,7 +126,7 @@ describe('an operation call', () => {
 
   it('returns one record for overview and metrics', async () => {
     const metrics = await session.call('metrics', { keyword: 'seo tools', country: 'us', month: '2026-05' });
-    expect(metrics.isError, textOf(metrics)).toBeFalsy();
+    expect(metrics.isError, textOf(metrics)).toBeUndefined();
     // The latest snapshot of May 2026 (fixture): 49500.
     expect((metrics.structuredContent as Record<string, any>)['data'].search_volume).toBe('49500');
     expect((metrics.structuredContent as Record<string, any>)['units']).toBe(20);
@@ -199,7 +199,7 @@ describe('an operation call', () => {
     expect(result.isError).toBe(true);
     expect((result.structuredContent as Record<string, any>)['error']).toMatchObject({ kind: 'unknown_tool', suggestion: 'links' });
     const after = await session.call('check-filter', { operation: 'links', filter: 'is_lost = false' });
-    expect(after.isError).toBeFalsy();
+    expect(after.isError).toBeUndefined();
   });
 });
 
@@ -212,14 +212,14 @@ async function unitsLeft(): Promise<number> {
 describe('check-filter', () => {
   it('answers ok and the canonical text for a valid filter', async () => {
     const result = await session.call('check-filter', { operation: 'links', filter: "domain_score>50  and  anchor like '%seo%'" });
-    expect(result.isError).toBeFalsy();
+    expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toEqual({ ok: true, canonical: "domain_score > 50 AND anchor LIKE '%seo%'" });
   });
 
   it('answers every issue with its code, place and suggestion for an invalid one', async () => {
     const text = 'domain_score > 50 AND\n  anchr = "x"';
     const result = await session.call('check-filter', { operation: 'links', filter: text });
-    expect(result.isError).toBeFalsy();
+    expect(result.isError).toBeUndefined();
     const structured = result.structuredContent as Record<string, any>;
     expect(structured['ok']).toBe(false);
     // anchr starts at offset 24: line 2, column 3.
@@ -246,7 +246,7 @@ describe('the filter tools under their former snake_case names', () => {
     const checked = await session.call('check_filter', { operation: 'links', filter: 'domain_score>50' });
     expect(checked.structuredContent).toEqual({ ok: true, canonical: 'domain_score > 50' });
     const completed = await session.call('complete_filter', { operation: 'links', text: 'is_nofollow ' });
-    expect(completed.isError).toBeFalsy();
+    expect(completed.isError).toBeUndefined();
     expect(((completed.structuredContent as Record<string, any>)['suggestions'] as Array<{ insert: string }>).map((s) => s.insert.trim()).sort()).toEqual(['!=', '=']);
   });
 });
@@ -254,7 +254,7 @@ describe('the filter tools under their former snake_case names', () => {
 describe('complete-filter', () => {
   it('offers AND and OR after a whole condition, replacing the word being typed', async () => {
     const result = await session.call('complete-filter', { operation: 'links', text: 'domain_score > 5 AN', offset: 19 });
-    expect(result.isError).toBeFalsy();
+    expect(result.isError).toBeUndefined();
     const suggestions = (result.structuredContent as Record<string, any>)['suggestions'] as Array<Record<string, unknown>>;
     expect(suggestions).toContainEqual(expect.objectContaining({ label: 'AND', kind: 'keyword', from: 17, to: 19 }));
   });
@@ -300,7 +300,7 @@ describe('complete-filter where there can be no filter', () => {
     expect((checked.structuredContent as Record<string, any>)['issues'][0].code).toBe('too_long');
     // At the limit itself the cursor is inside the string: an empty list, not an error.
     const within = await session.call('complete-filter', { operation: 'links', text, offset: 4096 });
-    expect(within.isError).toBeFalsy();
+    expect(within.isError).toBeUndefined();
     expect((within.structuredContent as Record<string, any>)['suggestions']).toEqual([]);
   });
 });

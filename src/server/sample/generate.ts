@@ -92,8 +92,6 @@ export interface SampleGraph {
  * await writer.keywords(graph.keywordSnapshots());
  * await writer.finish();
  * ```
- *
- * @internal
  */
 export async function seedSampleGraph(store: Store, options: Omit<SampleOptions, 'onPhase'> = {}): Promise<SampleGraph> {
   const writer = await store.writer();
