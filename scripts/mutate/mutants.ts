@@ -191,7 +191,6 @@ const CORE_MUTANTS: readonly Mutant[] = [
     find: "price: { per: 'request', units: 45 },",
     replace: "price: { per: 'line', units: 45 },",
     tests: PRICES,
-    survives: 'overview always answers exactly one line (a target without links too), so 45 per line and 45 per request charge the same for every call',
   },
   { name: 'price-summary-per-request', area: 'pricing', file: 'src/catalogue/operations.ts', find: "defaultIsCurrentMonth: true, doc: 'Last month, inclusive (default: current month)' },\n    },\n    price: { per: 'line', units: 40 },", replace: "defaultIsCurrentMonth: true, doc: 'Last month, inclusive (default: current month)' },\n    },\n    price: { per: 'request', units: 40 },", tests: PRICES },
   { name: 'price-ref-ips-40', area: 'pricing', file: 'src/catalogue/operations.ts', find: "price: { per: 'line', units: 20 },", replace: "price: { per: 'line', units: 40 },", tests: PRICES },

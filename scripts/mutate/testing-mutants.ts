@@ -35,7 +35,6 @@ export const TESTING_MUTANTS: readonly Mutant[] = [
     tests: SERVICE,
     project: 'all',
   },
-  { name: 'test-service-no-host', area: 'test service', file: FILE, find: 'const headers: Record<string, string> = { host: url.host };', replace: 'const headers: Record<string, string> = {};', tests: SERVICE, project: 'all' },
   { name: 'test-service-sample-keywords-never-written', area: 'test service', file: FILE, find: '            await keywords();\n', replace: '', tests: SAMPLE, project: 'all' },
   {
     name: 'test-service-sample-keywords-after-given',

@@ -168,7 +168,7 @@ function injectFetch(app: FastifyInstance, closed: () => boolean): typeof fetch 
     request.signal.throwIfAborted();
     if (closed()) throw new TypeError('fetch failed: the test service is closed (createTestService).');
     const url = new URL(request.url);
-    const headers: Record<string, string> = { host: url.host };
+    const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
     const response = await app.inject({ method: request.method as 'GET', url: url.pathname + url.search, headers, signal: request.signal, ...(payload ? { payload } : {}) });
