@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
-import { spawnCli, waitFor } from './cli-process.js';
-import { list, NOFOLLOW, SECOND_LOAD, withStore } from './embedded-helpers.js';
+import { list, NOFOLLOW, SECOND_LOAD, servedNofollow, withStore } from './embedded-helpers.js';
 import { loadFixture } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-embedded-column-file-'));
@@ -73,18 +72,7 @@ describe('the column file on disk', () => {
     await withStore(openEmbeddedStore({ file, readers: 1 }), loadFixture);
     await withStore(openEmbeddedStore({ file, readers: 1, readOnly: true }), async (store) => {
       expect(await list(store, { filter: 'is_nofollow = true' }, ['source_url'])).toEqual(NOFOLLOW);
-      const serve = spawnCli(['serve', '--port', '0', '--db', file, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:100000' });
-      try {
-        const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-        const response = await fetch(`${url}/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&filter=is_nofollow%20%3D%20true&fields=source_url`, {
-          headers: { authorization: 'Apikey ci-key-123456' },
-        });
-        const body = (await response.json()) as { data: { source_url: string }[]; meta: { total: number } };
-        expect({ total: body.meta.total, rows: body.data.map((row) => [row.source_url]) }).toEqual(NOFOLLOW);
-      } finally {
-        serve.child.kill('SIGTERM');
-        await serve.exit;
-      }
+      expect(await servedNofollow(file)).toEqual(NOFOLLOW);
     });
   });
 });

@@ -19,7 +19,8 @@ import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import { toTarget } from '../../src/server/target.js';
 import { parseFilter } from '../../src/syntax/parse.js';
-import { spawnCli, waitFor } from './cli-process.js';
+import { spawnCli } from './cli-process.js';
+import { servedNofollow } from './embedded-helpers.js';
 import * as fx from './fixture.js';
 import { loadFixture } from './helpers.js';
 
@@ -176,19 +177,8 @@ describe('the column file', () => {
   it('serve opens a stale column file: it is rebuilt first, then served', async () => {
     const file = await fixtureFile();
     rmSync(`${file}.duckdb`);
-    const serve = spawnCli(['serve', '--port', '0', '--db', file, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:100000' });
-    try {
-      const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-      const response = await fetch(`${url}/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&filter=is_nofollow%20%3D%20true&fields=source_url`, {
-        headers: { authorization: 'Apikey ci-key-123456' },
-      });
-      const body = (await response.json()) as { data: { source_url: string }[]; meta: { total: number } };
-      expect({ total: body.meta.total, sources: body.data.map((row) => row.source_url) }).toEqual(NOFOLLOW);
-      expect(existsSync(`${file}.duckdb`)).toBe(true);
-    } finally {
-      serve.child.kill('SIGTERM');
-      await serve.exit;
-    }
+    expect(await servedNofollow(file)).toEqual({ total: NOFOLLOW.total, rows: NOFOLLOW.sources.map((source) => [source]) });
+    expect(existsSync(`${file}.duckdb`)).toBe(true);
   });
 });
 
