@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
 import { raw } from '../../src/server/store/sql/fragment.js';
-import { list, NOFOLLOW, SECOND_LOAD, servedNofollow, withStore } from './embedded-helpers.js';
+import { list, NOFOLLOW, SECOND_LOAD, withStore } from './embedded-helpers.js';
+import { servedNofollow } from './embedded-serve.js';
 import { loadFixture } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-embedded-column-file-'));

@@ -13,7 +13,6 @@ import type { LinkInput } from '../../src/server/sample/dataset.js';
 import { parseFilter } from '../../src/syntax/parse.js';
 import * as fx from './fixture.js';
 import { loadFixture } from './helpers.js';
-import { spawnCli, waitFor } from './cli-process.js';
 
 const { tldts: parser } = await loadServerDeps();
 
@@ -96,22 +95,3 @@ export const SECOND_LOAD: LinkInput[] = [
 export const NOFOLLOW = { total: 3, rows: [['https://gamma.io/review'], ['https://alpha.org/post-2'], ['https://beta.net/links']] };
 /** After the second load, kappa.com's (99) first. */
 export const NOFOLLOW_AFTER = { total: 4, rows: [['https://kappa.com/'], ...NOFOLLOW.rows] };
-
-/**
- * The nofollow links of example.com as `backlink-query serve --db FILE` answers them over HTTP (a
- * process of its own), in the shape of {@link NOFOLLOW}; the server is stopped before this returns.
- */
-export async function servedNofollow(file: string): Promise<{ total: number; rows: unknown[][] }> {
-  const serve = spawnCli(['serve', '--port', '0', '--db', file, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: 'ci:ci-key-123456:100000' });
-  try {
-    const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-    const response = await fetch(`${url}/_api/apis/v4/backlinks/v1/links?url=example.com&scope=ROOT_DOMAIN&filter=is_nofollow%20%3D%20true&fields=source_url`, {
-      headers: { authorization: 'Apikey ci-key-123456' },
-    });
-    const body = (await response.json()) as { data: { source_url: string }[]; meta: { total: number } };
-    return { total: body.meta.total, rows: body.data.map((row) => [row.source_url]) };
-  } finally {
-    serve.child.kill('SIGTERM');
-    await serve.exit;
-  }
-}

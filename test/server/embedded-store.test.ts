@@ -20,7 +20,7 @@ import type { Store } from '../../src/server/store/store.js';
 import { toTarget } from '../../src/server/target.js';
 import { parseFilter } from '../../src/syntax/parse.js';
 import { spawnCli } from './cli-process.js';
-import { servedNofollow } from './embedded-helpers.js';
+import { servedNofollow } from './embedded-serve.js';
 import * as fx from './fixture.js';
 import { loadFixture } from './helpers.js';
 
