@@ -24,11 +24,11 @@ import { join } from 'node:path';
 import { backlinkRecord } from '../src/catalogue/records.js';
 import { loadParser } from '../src/server/deps.js';
 import { readImportFile } from '../src/server/import/read-records.js';
-import { openDuckdbConnection, type DuckdbWriter } from '../src/server/store/duckdb/connection.js';
-import { computeRollups, STAGE_LINK_COLUMNS, stageInputTables } from '../src/server/store/duckdb/rollups.js';
-import { columnTables, rankedLinks } from '../src/server/store/duckdb/schema.js';
+import { openDuckdbConnection, type DuckdbWriter } from '../src/server/store/engines/duckdb/connection.js';
+import { computeRollups, STAGE_LINK_COLUMNS, stageInputTables } from '../src/server/store/engines/duckdb/rollups.js';
+import { columnTables, rankedLinks } from '../src/server/store/engines/duckdb/schema.js';
 import { LINK_COLUMNS, linkRow } from '../src/server/store/inputs.js';
-import { raw, sql } from '../src/server/store/sql/fragment.js';
+import { raw, sql } from '../src/server/store/fragment.js';
 
 const [file] = process.argv.slice(2);
 if (!file) throw new TypeError('usage: bench/import-columns-floor.ts FILE.ndjson');

@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
-import { migrate } from '../src/server/store/sqlite/schema.js';
+import { migrate } from '../src/server/store/engines/sqlite/schema.js';
 
 const [from, to] = process.argv.slice(2) as [string, string];
 if (!from || !to) throw new TypeError('usage: bench/import-floor.ts FROM.db TO.db');

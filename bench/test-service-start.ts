@@ -39,7 +39,7 @@ if (args[0] === '--child') {
   await again.close();
   const { loadServerDeps } = await import('../src/server/deps.js');
   const { seedSample } = await import('../src/server/sample/generate.js');
-  const { openSqliteStore } = await import('../src/server/store/sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('../src/server/store/engines/sqlite/sqlite-store.js');
   const store = await openSqliteStore();
   const seeding = performance.now();
   const seedCpu = process.cpuUsage();

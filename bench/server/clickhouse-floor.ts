@@ -15,8 +15,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { openClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openClickhouseStore } from '../../src/server/store/engines/clickhouse/clickhouse-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { startClickhouseCluster } from './clickhouse-cluster.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '.bench-data' }, rounds: { type: 'string', default: '4' } } });

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { clockAt } from '../../src/server/clock.js';
 import type { DomainParser } from '../../src/server/deps.js';
 import { ANSWERS } from '../../src/server/routes/answers.js';
-import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
+import { StoreUnavailableError } from '../../src/server/store/connection.js';
 import type { Store } from '../../src/server/store/store.js';
 import { validateRequest } from '../../src/server/validation/validate-request.js';
 import type { BenchCall } from './calls.js';

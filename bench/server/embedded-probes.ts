@@ -17,9 +17,9 @@
 import { performance } from 'node:perf_hooks';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { clockAt } from '../../src/server/clock.js';
-import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
-import { join, sql } from '../../src/server/store/sql/fragment.js';
-import { groupedRows, SQL_SOURCES } from '../../src/server/store/sql/relations.js';
+import { openEmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
+import { join, sql } from '../../src/server/store/fragment.js';
+import { groupedRows, SQL_SOURCES } from '../../src/server/store/reads/relations.js';
 import { toTarget } from '../../src/server/target.js';
 import { parseFilter } from '../../src/syntax/parse.js';
 

@@ -22,7 +22,7 @@ const data = resolve(values.data);
 const file = join(data, 'embedded', 'links-50000.db');
 if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run bench:server -- --sizes 50000 --stores embedded --data ${data}\` once to seed it.`);
 const { tldts } = await loadServerDeps();
-const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+const { openEmbeddedStore } = await import('../../src/server/store/engines/embedded/embedded-store.js');
 const direct = await openEmbeddedStore({ file, readOnly: true });
 const targets = await largestTargets(direct, tldts, { links: 50_000, seed: 1, now: new Date(NOW) });
 await direct.close();

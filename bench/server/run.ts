@@ -53,24 +53,24 @@ const nowDate = new Date(`${NOW}T00:00:00Z`);
 
 async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Store> {
   if (db.store === 'embedded') {
-    const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+    const { openEmbeddedStore } = await import('../../src/server/store/engines/embedded/embedded-store.js');
     // Read-only: the server process opens the column file for writing (DuckDB allows one writer).
     return openEmbeddedStore({ file: db.location, parser, readOnly: true });
   }
   if (db.store === 'sqlite') {
-    const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+    const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
     return openSqliteStore({ file: db.location, parser });
   }
   if (db.store === 'postgres') {
-    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('../../src/server/store/engines/postgres/postgres-store.js');
     return openPostgresStore({ url: db.location, parser });
   }
   // ClickHouse: the store on the cluster's shards, as `serve --database-url clickhouse://...` opens
   // it, with a ledger of its own in memory (the direct calls charge nothing; the server's ledger
   // file stays the server's).
   const { clickhouseLocation } = await import('../../src/server/store/open.js');
-  const { openClickhouseStore } = await import('../../src/server/store/clickhouse/clickhouse-store.js');
-  const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+  const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
+  const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
   const where = clickhouseLocation(db.location);
   if (typeof where === 'string') throw new Error(where);
   const ledger = await openSqliteStore({ file: ':memory:', parser });

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   let opened: Store;
   let checkpoint = async () => {};
   if (store === 'embedded') {
-    const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+    const { openEmbeddedStore } = await import('../../src/server/store/engines/embedded/embedded-store.js');
     const embedded = await openEmbeddedStore({ file: location, parser: tldts });
     checkpoint = async () => {
       embedded.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -53,12 +53,12 @@ async function main(): Promise<void> {
     };
     opened = embedded;
   } else if (store === 'sqlite') {
-    const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+    const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
     const sqlite = await openSqliteStore({ file: location, parser: tldts });
     checkpoint = async () => void sqlite.db.pragma('wal_checkpoint(TRUNCATE)');
     opened = sqlite;
   } else if (store === 'postgres') {
-    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('../../src/server/store/engines/postgres/postgres-store.js');
     opened = await openPostgresStore({ url: location, parser: tldts });
   } else if (store === 'clickhouse') {
     // `backlink-query seed --database-url clickhouse://...`: the CLI's own parsing and opening (shards, database, ledger).

@@ -223,7 +223,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'direction-ignored',
     area: 'ordering',
-    file: 'src/server/store/sql/run-list.ts',
+    file: 'src/server/store/reads/run-list.ts',
     find: "raw(page.direction === 'ASC' ? 'ASC' : 'DESC')",
     replace: "raw('DESC')",
     tests: ORDER,
@@ -231,7 +231,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'tie-break-descending',
     area: 'ordering',
-    file: 'src/server/store/sql/run-list.ts',
+    file: 'src/server/store/reads/run-list.ts',
     find: ", _key ASC`;",
     replace: ", _key DESC`;",
     tests: ORDER,
@@ -241,7 +241,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'new-links-strict',
     area: 'clock',
-    file: 'src/server/store/sql/relations.ts',
+    file: 'src/server/store/reads/relations.ts',
     find: 'expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }',
     replace: 'expressions: { is_new: sql`(l.first_seen_at > ${clock.newSince})` }',
     tests: NEW,
@@ -250,7 +250,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'new-ref-domains-strict',
     area: 'clock',
-    file: 'src/server/store/sql/relations.ts',
+    file: 'src/server/store/reads/relations.ts',
     find: 'is_new: sql`(min(l.first_seen_at) >= ${clock.newSince})`',
     replace: 'is_new: sql`(min(l.first_seen_at) > ${clock.newSince})`',
     tests: NEW,
@@ -259,7 +259,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'new-ref-domains-rollup-strict',
     area: 'clock',
-    file: 'src/server/store/sql/relations.ts',
+    file: 'src/server/store/reads/relations.ts',
     find: 'is_new: sql`(r.first_seen_at >= ${clock.newSince})`',
     replace: 'is_new: sql`(r.first_seen_at > ${clock.newSince})`',
     tests: NEW,
@@ -268,7 +268,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'new-count-strict',
     area: 'clock',
-    file: 'src/server/store/sql/sql-store.ts',
+    file: 'src/server/store/reads/reads.ts',
     find: 'sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count',
     replace: 'sum(CASE WHEN l.first_seen_at > ${clock.newSince} THEN 1 ELSE 0 END) AS new_count',
     tests: NEW,
@@ -277,7 +277,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'new-count-rollup-strict',
     area: 'clock',
-    file: 'src/server/store/sql/sql-store.ts',
+    file: 'src/server/store/reads/reads.ts',
     find: 'AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;',
     replace: 'AND l.first_seen_at > ${clock.newSince} AND l.first_seen_at < ${nextDay})`;',
     tests: NEW,
@@ -349,7 +349,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'clickhouse-top-target-tie-by-last-name',
     area: 'cli',
-    file: 'src/server/store/clickhouse/clickhouse-store.ts',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
     find: 'ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1',
     replace: 'ORDER BY r.backlinks_count DESC, r.tdomain DESC LIMIT 1',
     tests: ['test/server/top-target.test.ts'],
@@ -368,7 +368,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'sqlite-ref-domains-tie-break-reversed',
     area: 'plans',
-    file: 'src/server/store/sqlite/schema.ts',
+    file: 'src/server/store/engines/sqlite/schema.ts',
     find: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);',
     replace: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain DESC);',
     tests: PLANS,
@@ -376,7 +376,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'postgres-ref-domains-tie-break-reversed',
     area: 'plans',
-    file: 'src/server/store/postgres/schema.ts',
+    file: 'src/server/store/engines/postgres/schema.ts',
     find: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain ASC);',
     replace: 'CREATE INDEX r_ref_domains_order ON r_ref_domains (tkey, backlinks_count DESC, source_domain DESC);',
     tests: PLANS,
@@ -384,7 +384,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'postgres-links-tie-break-reversed',
     area: 'plans',
-    file: 'src/server/store/postgres/schema.ts',
+    file: 'src/server/store/engines/postgres/schema.ts',
     find: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id);',
     replace: 'CREATE INDEX links_by_domain ON links (target_domain, page_score DESC, id DESC);',
     tests: PLANS,
@@ -482,7 +482,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'duckdb-not-interrupted',
     area: 'abandoned calls',
-    file: 'src/server/store/duckdb/connection.ts',
+    file: 'src/server/store/engines/duckdb/connection.ts',
     find: "const done = onCallAbort(() => stop('cancel'));",
     replace: 'const done = () => undefined;',
     tests: CANCEL,
@@ -490,7 +490,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'sqlite-queued-statement-run',
     area: 'abandoned calls',
-    file: 'src/server/store/sqlite/connection.ts',
+    file: 'src/server/store/engines/sqlite/connection.ts',
     find: "if (task.state && Atomics.compareExchange(new Int32Array(task.state), 0, 0, 1) !== 0) return fail(task, 'cancelled', 'CANCELLED');",
     replace: "if (false) return fail(task, 'cancelled', 'CANCELLED');",
     tests: CANCEL,
@@ -498,7 +498,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'sqlite-running-statement-not-interrupted',
     area: 'abandoned calls',
-    file: 'src/server/store/sqlite/connection.ts',
+    file: 'src/server/store/engines/sqlite/connection.ts',
     find: 'interrupt = (slot) => void statement.get(slot);',
     replace: 'interrupt = (slot) => void slot;',
     tests: CANCEL,
@@ -506,7 +506,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'postgres-not-cancelled',
     area: 'abandoned calls',
-    file: 'src/server/store/postgres/connection.ts',
+    file: 'src/server/store/engines/postgres/connection.ts',
     find: ': cancels.cancel(pid).catch(() => void broken.add(client));',
     replace: ': Promise.resolve();',
     tests: CANCEL,
@@ -514,7 +514,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'postgres-pool-wait-kept',
     area: 'abandoned calls',
-    file: 'src/server/store/postgres/connection.ts',
+    file: 'src/server/store/engines/postgres/connection.ts',
     find: 'client = await connect(callSignal());',
     replace: 'client = await connect(undefined);',
     tests: CANCEL,
@@ -522,7 +522,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'clickhouse-not-killed',
     area: 'abandoned calls',
-    file: 'src/server/store/clickhouse/connection.ts',
+    file: 'src/server/store/engines/clickhouse/connection.ts',
     find: 'this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);',
     replace: 'void queryId;',
     tests: ['test/server/clickhouse-cancel.test.ts'],

@@ -8,11 +8,11 @@
  */
 import type { Mutant } from './mutant.js';
 
-const EMBEDDED = 'src/server/store/embedded/embedded-store.ts';
-const SIZED = 'src/server/store/sized-cache.ts';
-const DUCK = 'src/server/store/duckdb/connection.ts';
-const ROLLUPS = 'src/server/store/duckdb/rollups.ts';
-const SCHEMA = 'src/server/store/duckdb/schema.ts';
+const EMBEDDED = 'src/server/store/engines/embedded/embedded-store.ts';
+const SIZED = 'src/server/store/cache/sized-cache.ts';
+const DUCK = 'src/server/store/engines/duckdb/connection.ts';
+const ROLLUPS = 'src/server/store/engines/duckdb/rollups.ts';
+const SCHEMA = 'src/server/store/engines/duckdb/schema.ts';
 
 /** The embedded store's caches: two calls that differ in one part, the matrix, a failed graph read (in memory, answers by hand from the fixture). */
 const CACHES = ['test/server/embedded-caches.test.ts'];

@@ -48,7 +48,7 @@ export const TESTING_MUTANTS: readonly Mutant[] = [
   {
     name: 'sqlite-keyword-earlier-row-kept',
     area: 'test service',
-    file: 'src/server/store/sqlite/sqlite-store.ts',
+    file: 'src/server/store/engines/sqlite/sqlite-store.ts',
     find: "ON CONFLICT (${KEYWORD_KEY.join(', ')}) DO UPDATE SET ${updates.join(', ')}",
     replace: "ON CONFLICT (${KEYWORD_KEY.join(', ')}) DO NOTHING",
     tests: SAMPLE,

@@ -20,7 +20,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limiter.js'
 import { corsPlugin, type CorsOrigins } from './plugins/cors.js';
 import { operationRoutes } from './routes/operation-route.js';
 import { serviceRoutes } from './routes/service-routes.js';
-import { isStoreUnavailable } from './store/sql/connection.js';
+import { isStoreUnavailable } from './store/connection.js';
 import type { KeyConfig, Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
 

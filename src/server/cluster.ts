@@ -19,7 +19,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { errorBrand } from '../shared/brand.js';
 import type { Accounts, Admission } from './plugins/accounts.js';
-import { StoreUnavailableError, isStoreUnavailable } from './store/sql/connection.js';
+import { StoreUnavailableError, isStoreUnavailable } from './store/connection.js';
 import type { Hold } from './plugins/ledger.js';
 
 type Op = 'admit' | 'free' | 'hold' | 'charge' | 'release' | 'commit' | 'balance';

@@ -46,13 +46,13 @@ export type {
   StoredKey,
   SummaryQuery,
 } from './store/store.js';
-export { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './store/embedded/embedded-store.js';
-export type { AppendType, DuckdbConnection, DuckdbConnectionOptions, DuckdbWriter, RowAppender } from './store/duckdb/connection.js';
-export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
-export { migrate, MIGRATIONS } from './store/sqlite/schema.js';
-export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/postgres/postgres-store.js';
-export { openClickhouseStore, type ClickhouseStore, type ClickhouseStoreOptions, type KeyLedger } from './store/clickhouse/clickhouse-store.js';
-export type { ClickhouseShard, ShardOptions } from './store/clickhouse/connection.js';
+export { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './store/engines/embedded/embedded-store.js';
+export type { AppendType, DuckdbConnection, DuckdbConnectionOptions, DuckdbWriter, RowAppender } from './store/engines/duckdb/connection.js';
+export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/engines/sqlite/sqlite-store.js';
+export { migrate, MIGRATIONS } from './store/engines/sqlite/schema.js';
+export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/engines/postgres/postgres-store.js';
+export { openClickhouseStore, type ClickhouseStore, type ClickhouseStoreOptions, type KeyLedger } from './store/engines/clickhouse/clickhouse-store.js';
+export type { ClickhouseShard, ShardOptions } from './store/engines/clickhouse/connection.js';
 
 export { KeyRing } from './plugins/key-ring.js';
 export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';
@@ -62,13 +62,13 @@ export { StoreError, isStoreError, StoreQueryError, isStoreQueryError, type Stor
 export { seedSample, seedSampleGraph, type SampleGraph, type SampleOptions, type SampleStats } from './sample/generate.js';
 export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type LinkInput, type LinkRow, type TargetPageInput } from './store/inputs.js';
 export type { CorsOrigins } from './plugins/cors.js';
-export type { PostgresConnection } from './store/postgres/connection.js';
-export type { LinkSink } from './store/sql/writer.js';
+export type { PostgresConnection } from './store/engines/postgres/connection.js';
+export type { LinkSink } from './store/loads/writer.js';
 export { hashKey, normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
-export { createSqlStore, type SqlStoreOptions } from './store/sql/sql-store.js';
-export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/sql/connection.js';
-export type { Fragment } from './store/sql/fragment.js';
-export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/sqlite/connection.js';
+export { createSqlStore, type SqlStoreOptions } from './store/reads/reads.js';
+export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
+export type { Fragment } from './store/fragment.js';
+export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/engines/sqlite/connection.js';
 
 // What the command line's server commands (src/cli/server) use: stores named as on the command
 // line, the accounts of several processes, and the import reader.

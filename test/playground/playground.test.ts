@@ -27,7 +27,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suggestionChange } from '../../src/playground/completion-source.js';
 import { createServer } from '../../src/server/server.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { freshCopy, ROOT } from '../helpers/fresh-copy.js';
 import { KEYS, loadFixture, NOW } from '../server/fixture.js';
 import { runScript } from '../setup/engine-processes.js';

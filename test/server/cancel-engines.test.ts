@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { forCall, QueryCancelledError } from '../../src/server/store/call-signal.js';
-import { openDuckdbConnection } from '../../src/server/store/duckdb/connection.js';
-import { openPostgresConnection } from '../../src/server/store/postgres/connection.js';
-import { raw, sql } from '../../src/server/store/sql/fragment.js';
-import { workerConnection } from '../../src/server/store/sqlite/connection.js';
-import { interruptExtension } from '../../src/server/store/sqlite/interrupt.js';
+import { openDuckdbConnection } from '../../src/server/store/engines/duckdb/connection.js';
+import { openPostgresConnection } from '../../src/server/store/engines/postgres/connection.js';
+import { raw, sql } from '../../src/server/store/fragment.js';
+import { workerConnection } from '../../src/server/store/engines/sqlite/connection.js';
+import { interruptExtension } from '../../src/server/store/engines/sqlite/interrupt.js';
 import { freshPostgresDatabase } from './postgres-database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-cancel-'));

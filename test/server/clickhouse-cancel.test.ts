@@ -8,9 +8,9 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { forCall, QueryCancelledError } from '../../src/server/store/call-signal.js';
-import { ClickhouseShard } from '../../src/server/store/clickhouse/connection.js';
-import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
-import { raw } from '../../src/server/store/sql/fragment.js';
+import { ClickhouseShard } from '../../src/server/store/engines/clickhouse/connection.js';
+import { StoreUnavailableError } from '../../src/server/store/connection.js';
+import { raw } from '../../src/server/store/fragment.js';
 
 function clusterUrls(): string[] {
   const cluster = inject('clickhouseClusterUrl');

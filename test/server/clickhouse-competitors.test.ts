@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { openClickhouseStore, type ClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
+import { openClickhouseStore, type ClickhouseStore } from '../../src/server/store/engines/clickhouse/clickhouse-store.js';
 import type { LinkInput } from '../../src/server/store/inputs.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Page } from '../../src/server/store/store.js';
 import * as fx from './fixture.js';
 

@@ -8,8 +8,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shareAccounts } from '../../src/server/cluster.js';
 import { localAccounts } from '../../src/server/plugins/accounts.js';
-import { StoreUnavailableError } from '../../src/server/store/sql/connection.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { StoreUnavailableError } from '../../src/server/store/connection.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 
 const CHILD = new URL('./cluster-child.ts', import.meta.url).pathname;

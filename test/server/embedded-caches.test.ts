@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/server/clock.js';
 import { forCall } from '../../src/server/store/call-signal.js';
-import type { EmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
+import type { EmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
 import { competitors, fixtureStore, list, matrix, NOFOLLOW, NOW, page, SECOND_LATER, withStore } from './embedded-helpers.js';
 
 describe('a list read ahead is kept per list: a call that differs in one part gets its own answer', () => {

@@ -6,7 +6,7 @@
  */
 import { clockAt, type Clock } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { openEmbeddedStore, type EmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
+import { openEmbeddedStore, type EmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
 import type { GroupedOperation, Page } from '../../src/server/store/store.js';
 import { toTarget, type Scope } from '../../src/server/target.js';
 import type { LinkInput } from '../../src/server/sample/dataset.js';

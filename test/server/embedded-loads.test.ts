@@ -6,7 +6,7 @@
  * each case adds; docs/scaling.md says what a load forgets.
  */
 import { describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
+import { openEmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
 import { competitors, fixtureStore, list, matrix, NOFOLLOW, NOFOLLOW_AFTER, page, SECOND_LOAD, simple, withStore } from './embedded-helpers.js';
 
 describe('more links than a chunk of the column side (2,048)', () => {

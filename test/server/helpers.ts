@@ -14,11 +14,11 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { createServer, type ServerOptions } from '../../src/server/server.js';
-import type { ClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
-import type { EmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
-import type { SqlConnection } from '../../src/server/store/sql/connection.js';
-import { raw } from '../../src/server/store/sql/fragment.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import type { ClickhouseStore } from '../../src/server/store/engines/clickhouse/clickhouse-store.js';
+import type { EmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
+import type { SqlConnection } from '../../src/server/store/connection.js';
+import { raw } from '../../src/server/store/fragment.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import { fileTempDir, onFileEnd } from '../helpers/file-end.js';
 import * as fx from './fixture.js';
@@ -46,20 +46,20 @@ const storeFolder = fileTempDir('bq-server-store-');
 /** A new, empty store of this run's kind. */
 export async function emptyStore(): Promise<TestStore> {
   if (STORE_KIND === 'postgres') {
-    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('../../src/server/store/engines/postgres/postgres-store.js');
     const { tldts } = await loadServerDeps();
     return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'server'), parser: tldts });
   }
   const dir = storeFolder();
   if (STORE_KIND === 'clickhouse') {
-    const { openClickhouseStore } = await import('../../src/server/store/clickhouse/clickhouse-store.js');
+    const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
     const { tldts } = await loadServerDeps();
     const ledger = await openSqliteStore({ file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
     return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger });
   }
   const file = join(dir, `${Math.random().toString(36).slice(2)}.db`);
   if (STORE_KIND === 'sqlite') return openSqliteStore({ file, readers: 2 });
-  const { openEmbeddedStore } = await import('../../src/server/store/embedded/embedded-store.js');
+  const { openEmbeddedStore } = await import('../../src/server/store/engines/embedded/embedded-store.js');
   return openEmbeddedStore({ file, readers: 2 });
 }
 

@@ -19,7 +19,7 @@ import { exportLinks, exportWorld, writeExport } from '../../bench/import-file.j
 import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { Random } from '../../src/server/sample/random.js';
-import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
+import { openEmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
 import type { LinkInput } from '../../src/server/store/inputs.js';
 import { toTarget } from '../../src/server/target.js';
 import { runCli, PROJECT } from '../cli/helpers/run-cli.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/server/plugins/ledger.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 
 const stores: Store[] = [];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
-import { raw } from '../../src/server/store/sql/fragment.js';
+import { raw } from '../../src/server/store/fragment.js';
 import { loadFixture, STORE_KIND, type TestStore } from './helpers.js';
 import * as fx from './fixture.js';
 import { freshPostgresDatabase } from './postgres-database.js';
@@ -22,10 +22,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function open(location: string): Promise<TestStore> {
   const { tldts } = await loadServerDeps();
   if (STORE_KIND === 'postgres') {
-    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('../../src/server/store/engines/postgres/postgres-store.js');
     return openPostgresStore({ url: location, parser: tldts });
   }
-  const { openSqliteStore } = await import('../../src/server/store/sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
   return openSqliteStore({ file: location, readers: 1, parser: tldts });
 }
 

@@ -43,10 +43,10 @@ import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
 import { createServer } from '../../src/server/server.js';
 import type { DomainInput, LinkInput } from '../../src/server/store/inputs.js';
-import type { SqlConnection } from '../../src/server/store/sql/connection.js';
-import type { Fragment } from '../../src/server/store/sql/fragment.js';
+import type { SqlConnection } from '../../src/server/store/connection.js';
+import type { Fragment } from '../../src/server/store/fragment.js';
 import type { Store } from '../../src/server/store/store.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { KEYS, NOW } from './fixture.js';
 import { AUTH, BASE } from './helpers.js';
 import { freshPostgresDatabase } from './postgres-database.js';
@@ -253,7 +253,7 @@ function seqScansUnderSort(plan: readonly string[]): string[] {
 describe('query plans of the default calls: PostgreSQL', () => {
   let plans: CallPlans[];
   beforeAll(async () => {
-    const { openPostgresStore } = await import('../../src/server/store/postgres/postgres-store.js');
+    const { openPostgresStore } = await import('../../src/server/store/engines/postgres/postgres-store.js');
     const { tldts } = await loadServerDeps();
     const store = await openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), 'plans'), parser: tldts });
     try {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { openClickhouseStore } from '../../src/server/store/clickhouse/clickhouse-store.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openClickhouseStore } from '../../src/server/store/engines/clickhouse/clickhouse-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { rollupSuite } from './rollup-suite.js';
 
 rollupSuite('ClickHouse (two shards)', async () => {

@@ -1,6 +1,6 @@
 /**
- * The rollups computed in SQL on DuckDB (`src/server/store/duckdb/rollups.ts`) equal those of the
- * JavaScript reference, `rollupRows` (`src/server/store/sql/rollups.ts`): generated links, referring
+ * The rollups computed in SQL on DuckDB (`src/server/store/engines/duckdb/rollups.ts`) equal those of the
+ * JavaScript reference, `rollupRows` (`src/server/store/loads/rollups.ts`): generated links, referring
  * domains' own records (some missing) and target pages' own data (some missing) are appended to the
  * stage tables of a fresh in-memory DuckDB, `computeRollups()` fills `new_<table>`, and every table
  * must hold, as a multiset of tuples, exactly the reference's rows of every target domain. A few
@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openDuckdbConnection, type DuckdbConnection } from '../../src/server/store/duckdb/connection.js';
-import { LINK_COPY_COLUMNS } from '../../src/server/store/duckdb/schema.js';
+import { openDuckdbConnection, type DuckdbConnection } from '../../src/server/store/engines/duckdb/connection.js';
+import { LINK_COPY_COLUMNS } from '../../src/server/store/engines/duckdb/schema.js';
 import {
   computeRollups,
   STAGE_LINK_COLUMNS,
@@ -18,10 +18,10 @@ import {
   STAGE_SOURCE_COLUMNS,
   stagedRollupColumns,
   stageInputTables,
-} from '../../src/server/store/duckdb/rollups.js';
-import { raw } from '../../src/server/store/sql/fragment.js';
+} from '../../src/server/store/engines/duckdb/rollups.js';
+import { raw } from '../../src/server/store/fragment.js';
 import { classC, type LinkInput } from '../../src/server/store/inputs.js';
-import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupRows, rollupTuplesByTable, type PageData } from '../../src/server/store/sql/rollups.js';
+import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupRows, rollupTuplesByTable, type PageData } from '../../src/server/store/loads/rollups.js';
 
 type Table = (typeof ROLLUP_TABLES)[number];
 type Tuple = readonly unknown[];

@@ -4,8 +4,8 @@
  * competitors equals the links grouped per call in SQLite.
  */
 import { loadServerDeps } from '../../src/server/deps.js';
-import { openEmbeddedStore } from '../../src/server/store/embedded/embedded-store.js';
-import { createSqlStore } from '../../src/server/store/sql/sql-store.js';
+import { openEmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
+import { createSqlStore } from '../../src/server/store/reads/reads.js';
 import { rollupSuite } from './rollup-suite.js';
 
 rollupSuite('embedded', async () => {

@@ -1,7 +1,7 @@
 /** The rollup differential suite on SQLite (in memory: queries on the calling thread). */
 import { loadServerDeps } from '../../src/server/deps.js';
-import { createSqlStore } from '../../src/server/store/sql/sql-store.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { createSqlStore } from '../../src/server/store/reads/reads.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { rollupSuite } from './rollup-suite.js';
 
 rollupSuite('SQLite', async () => {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
-import { openSqliteStore, type SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import * as fx from './fixture.js';
 import { SAMPLE_NOW } from './sample-helpers.js';
 

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/client/index.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { seedSample } from '../../src/server/sample/generate.js';
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { createTestService } from '../../src/test-service/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,7 +7,7 @@
  */
 import { errorBrand } from '../../shared/brand.js';
 import type { QueryCancelledError } from './call-signal.js';
-import type { StoreUnavailableError } from './sql/connection.js';
+import type { StoreUnavailableError } from './connection.js';
 
 const STORE_ERROR = /* @__PURE__ */ errorBrand<StoreError>('StoreError');
 const STORE_QUERY_ERROR = /* @__PURE__ */ errorBrand<StoreQueryError>('StoreQueryError');

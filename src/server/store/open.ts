@@ -16,8 +16,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isMissingDependencyError } from '../../peers.js';
 import { loadParser, loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser } from '../deps.js';
-import { loadDuckdb } from './duckdb/connection.js';
-import { loadPg } from './postgres/connection.js';
+import { loadDuckdb } from './engines/duckdb/connection.js';
+import { loadPg } from './engines/postgres/connection.js';
 import type { Store } from './store.js';
 
 /** The environment variable naming the database when no option does. @internal */
@@ -112,11 +112,11 @@ export function storeLocation(options: StoreOptions, env: Readonly<Record<string
  */
 export async function openStoreAt(location: StoreLocation, parser: DomainParser, options: { readonly serving?: boolean; readonly memoryLimit?: string } = {}): Promise<Store> {
   if (location.kind === 'postgres') {
-    const { openPostgresStore } = await import('./postgres/postgres-store.js');
+    const { openPostgresStore } = await import('./engines/postgres/postgres-store.js');
     return openPostgresStore({ url: location.url, parser });
   }
   if (location.kind === 'clickhouse') {
-    const { openClickhouseStore } = await import('./clickhouse/clickhouse-store.js');
+    const { openClickhouseStore } = await import('./engines/clickhouse/clickhouse-store.js');
     const ledger = await openStoreAt(ledgerOf(location), parser);
     try {
       return await openClickhouseStore({
@@ -135,7 +135,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   }
   if (location.file !== ':memory:') mkdirSync(dirname(location.file), { recursive: true });
   if (location.kind === 'embedded') {
-    const { openEmbeddedStore } = await import('./embedded/embedded-store.js');
+    const { openEmbeddedStore } = await import('./engines/embedded/embedded-store.js');
     // A server reads the column file, which other servers may read too; loads write it.
     return openEmbeddedStore({
       file: location.file,
@@ -144,7 +144,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
       ...(options.memoryLimit === undefined ? {} : { columns: { memoryLimit: options.memoryLimit } }),
     });
   }
-  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('./engines/sqlite/sqlite-store.js');
   return openSqliteStore({ file: location.file, parser });
 }
 

@@ -14,11 +14,11 @@ const config = JSON.parse(process.argv[2] ?? '{}') as FixtureServerConfig;
 const { tldts } = await loadServerDeps();
 let store: Store;
 if (config.engine === 'postgres') {
-  const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
+  const { openPostgresStore } = await import('../../../src/server/store/engines/postgres/postgres-store.js');
   const { url, engine: _, ...bounds } = config;
   store = await openPostgresStore({ url, parser: tldts, ...bounds });
 } else {
-  const { openSqliteStore } = await import('../../../src/server/store/sqlite/sqlite-store.js');
+  const { openSqliteStore } = await import('../../../src/server/store/engines/sqlite/sqlite-store.js');
   const { file, engine: _, ...bounds } = config;
   store = await openSqliteStore({ file, ...bounds });
 }

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { loadServerDeps } from '../../../src/server/deps.js';
-import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { freshPostgresDatabase } from '../postgres-database.js';
 
@@ -14,12 +14,12 @@ import { freshPostgresDatabase } from '../postgres-database.js';
 export function loadStores(dir: () => string, name: string): Readonly<Record<string, () => Promise<Store>>> {
   return {
     embedded: async () => {
-      const { openEmbeddedStore } = await import('../../../src/server/store/embedded/embedded-store.js');
+      const { openEmbeddedStore } = await import('../../../src/server/store/engines/embedded/embedded-store.js');
       return openEmbeddedStore({ file: join(dir(), `${name}-embedded.db`) });
     },
     sqlite: () => openSqliteStore({ file: join(dir(), `${name}.db`) }),
     postgres: async () => {
-      const { openPostgresStore } = await import('../../../src/server/store/postgres/postgres-store.js');
+      const { openPostgresStore } = await import('../../../src/server/store/engines/postgres/postgres-store.js');
       const { tldts } = await loadServerDeps();
       return openPostgresStore({ url: await freshPostgresDatabase(inject('postgresUrl'), name), parser: tldts });
     },

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClickhouseShard, render } from '../../../src/server/store/clickhouse/connection.js';
-import { isStoreUnavailable } from '../../../src/server/store/sql/connection.js';
-import { sql } from '../../../src/server/store/sql/fragment.js';
+import { ClickhouseShard, render } from '../../../src/server/store/engines/clickhouse/connection.js';
+import { isStoreUnavailable } from '../../../src/server/store/connection.js';
+import { sql } from '../../../src/server/store/fragment.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

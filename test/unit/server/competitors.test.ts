@@ -4,7 +4,7 @@
  * small enough to work out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { CompetitorIndex } from '../../../src/server/store/sql/competitors.js';
+import { CompetitorIndex } from '../../../src/server/store/memory/competitor-graph.js';
 import type { Page } from '../../../src/server/store/store.js';
 
 /** A graph from each domain's referrers (referrer ids are small integers). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseFilter } from '../../../src/syntax/parse.js';
-import { matrixOfLists, matrixOfUnion, unionOf, type ReferrerList } from '../../../src/server/store/matrix-merge.js';
+import { matrixOfLists, matrixOfUnion, unionOf, type ReferrerList } from '../../../src/server/store/memory/matrix-merge.js';
 import type { Page } from '../../../src/server/store/store.js';
 
 const list = (rows: readonly (readonly [id: number, domain: string, backlinks: number, score: number, ip: string, country: string])[]): ReferrerList => ({

@@ -9,10 +9,10 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { raw, sql, type Fragment } from '../../../src/server/store/sql/fragment.js';
-import { ListWindows, runList, type ListOptions } from '../../../src/server/store/sql/run-list.js';
-import type { SqlConnection } from '../../../src/server/store/sql/connection.js';
-import { inThreadConnection } from '../../../src/server/store/sqlite/connection.js';
+import { raw, sql, type Fragment } from '../../../src/server/store/fragment.js';
+import { ListWindows, runList, type ListOptions } from '../../../src/server/store/reads/run-list.js';
+import type { SqlConnection } from '../../../src/server/store/connection.js';
+import { inThreadConnection } from '../../../src/server/store/engines/sqlite/connection.js';
 import type { Page } from '../../../src/server/store/store.js';
 
 /** 2,600 rows, scores 0-9 (many ties), keys not in insertion order. */

@@ -1,6 +1,6 @@
 /** SizedCache: one read per key, least recently used dropped first past the bound, failures not kept. */
 import { describe, expect, it } from 'vitest';
-import { SizedCache } from '../../../src/server/store/sized-cache.js';
+import { SizedCache } from '../../../src/server/store/cache/sized-cache.js';
 
 describe('SizedCache', () => {
   it('reads a key once, also for concurrent callers, and drops the least recently used once the sizes pass the bound', async () => {

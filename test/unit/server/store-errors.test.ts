@@ -11,10 +11,10 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isStoreError, isStoreQueryError } from '../../../src/server/store/errors.js';
 import { linkRow } from '../../../src/server/store/inputs.js';
-import { sql } from '../../../src/server/store/sql/fragment.js';
-import { isStoreUnavailable } from '../../../src/server/store/sql/connection.js';
-import { workerConnection } from '../../../src/server/store/sqlite/connection.js';
-import { migrate, MIGRATIONS } from '../../../src/server/store/sqlite/schema.js';
+import { sql } from '../../../src/server/store/fragment.js';
+import { isStoreUnavailable } from '../../../src/server/store/connection.js';
+import { workerConnection } from '../../../src/server/store/engines/sqlite/connection.js';
+import { migrate, MIGRATIONS } from '../../../src/server/store/engines/sqlite/schema.js';
 import { exampleLinks } from '../../server/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-store-errors-'));

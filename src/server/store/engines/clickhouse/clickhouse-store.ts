@@ -1,0 +1,648 @@
+/**
+ * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the
+ * target's registrable domain (see `schema.ts`). A call about one target reads the one shard that
+ * holds the domain; competitors and matrix fan out through the `Distributed` tables of the first
+ * shard, the entry point.
+ *
+ * The reads are the SQL stores' queries (`../sql/sql-store.ts`, `relations.ts`, `graph.ts`,
+ * `keys.ts`) over this store's table of differences ({@link shardSources}, {@link clusterSources}):
+ * the shard's `_local` tables (read with `FINAL` while writes are unmerged), the current version
+ * of a domain's rollups, `Int64` casts, the newest of a keyword's snapshots. What is ClickHouse's
+ * own stays here: where a domain lives (placement), whether writes are merged, the competitor
+ * graph (`competitor-graph.ts`), the writer, the merge and the refresh. The rollups are computed
+ * by the same code as every store (`rollupRows`), written per domain as a new version.
+ *
+ * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
+ * a charge must never be lost or taken twice. The ledger is any store's key functions (a SQLite
+ * file by default: `openClickhouseStore` opens one; PostgreSQL when several servers share
+ * balances).
+ *
+ * @module
+ */
+import type { RowOf } from '../../../../catalogue/types.js';
+import type { DomainParser } from '../../../deps.js';
+import { LINK_COLUMNS, linkRow, pageParts } from '../../inputs.js';
+import { normalizeKeyword } from '../../shared.js';
+import type { StoreDialect, SqlConnection } from '../../connection.js';
+import { join, raw, sql, type Fragment } from '../../fragment.js';
+import type { ReadPlace, RelationSources } from '../../reads/relations.js';
+import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
+import { createReads } from '../../reads/reads.js';
+import { withoutRecord } from '../../loads/writer.js';
+import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../../store.js';
+import { CompetitorGraph, competitorsOverLinks } from './competitors.js';
+import { ClickhouseShard } from './connection.js';
+import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+
+/** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
+const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
+
+/** The key functions of a store: where API keys and balances live. */
+export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'ping' | 'close'>;
+
+/** Options of {@link openClickhouseStore}. */
+export interface ClickhouseStoreOptions {
+  /** The HTTP URL of each shard's server, in the order of the cluster's shards; the first is the entry point. */
+  readonly urls: readonly string[];
+  /** The cluster's name in the servers' `remote_servers` (default `bq_cluster`). */
+  readonly cluster?: string;
+  /** The database of the store's tables, created on every shard (default `backlinks`). */
+  readonly database?: string;
+  /** The public-suffix parser the writer derives registrable domains with (tldts). */
+  readonly parser: DomainParser;
+  /** Where API keys and balances live. */
+  readonly ledger: KeyLedger;
+  /** How long one request's query may run (default 5,000 ms); past it the call answers 503. */
+  readonly timeoutMs?: number;
+  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
+  readonly rollups?: boolean;
+  /**
+   * Read a page of links keys first, then the rows of those keys (default true); `false` reads it
+   * in one query, every column of the target's links before the sort (tests compare the two).
+   */
+  readonly pagesByKeys?: boolean;
+  /**
+   * Count a filtered list in the query of its page (default true, see `allBeforeLimit`); `false`
+   * counts in a query of its own (tests compare the two).
+   */
+  readonly totalsWithPages?: boolean;
+  readonly user?: string;
+  readonly password?: string;
+}
+
+/** A {@link Store} on ClickHouse, with its shards. */
+export interface ClickhouseStore extends Store {
+  readonly shards: readonly ClickhouseShard[];
+  /** The entry shard as a connection (statements of tests and tools). */
+  readonly connection: SqlConnection;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A shard as a {@link SqlConnection}, for the shared queries; `beforeLimit`: a list's page and its
+ * total in one query (see `ClickhouseShard.allBeforeLimit`).
+ */
+function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnection {
+  return {
+    dialect: CLICKHOUSE_STORE_DIALECT,
+    all: (query) => shard.all(query),
+    ...(beforeLimit ? { allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query) } : {}),
+    // Never called: the ledger takes charges (a TypeError, the misuse of a caller).
+    write: () => Promise.reject(new TypeError('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
+    transaction: async (statements) => {
+      for (const statement of statements) await shard.run(statement);
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * How long a shard's merge state is trusted once read (ms). A writer waits a little longer than
+ * this after marking its start and before writing its first row (see {@link MergeState}).
+ */
+const MERGE_STATE_MS = 200;
+
+/**
+ * Whether a writer has started on a shard since the last merge of everything written (see
+ * `schema.ts`): then a key may still have several rows, and links and domains are read with
+ * `FINAL`. Read from `write_marks_local` at most once per {@link MERGE_STATE_MS}, not once per
+ * call: exact, because a writer waits longer than that between marking its start and its first
+ * row, so a state read before the mark has expired before any row it does not cover exists. A
+ * writer of this process makes the state be read again at once.
+ */
+class MergeState {
+  #unmerged = true;
+  #until = 0;
+  #reading: Promise<boolean> | undefined;
+  constructor(private readonly connection: SqlConnection) {}
+
+  unmerged(): boolean | Promise<boolean> {
+    if (performance.now() < this.#until) return this.#unmerged;
+    return (this.#reading ??= this.#read());
+  }
+
+  async #read(): Promise<boolean> {
+    // Timed from before the question: the answer holds at least from then on.
+    const asked = performance.now();
+    try {
+      const [row] = await this.connection.all<{ u: number }>(
+        raw('SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) AS u FROM write_marks_local'),
+      );
+      this.#unmerged = Number(row?.u ?? 1) !== 0;
+      this.#until = asked + MERGE_STATE_MS;
+      return this.#unmerged;
+    } finally {
+      this.#reading = undefined;
+    }
+  }
+
+  forget(): void {
+    this.#until = 0;
+  }
+}
+
+/**
+ * The rows of the given registrable domains' current rollup version, on a rollup table aliased
+ * `r`: a refresh writes a domain's rows as a new version, then records it in `r_versions_local`.
+ * The subquery reads the shard's own versions, also inside a query over a `Distributed` table
+ * (each shard runs it on its own table, and a domain's rollups and versions share a shard). Tables
+ * are named with their database: a shard runs its part of a distributed query in its default one.
+ */
+const currentRollups = (database: string, domains?: readonly string[]): Fragment =>
+  sql`(r.tdomain, r.version) IN (SELECT tdomain, max(version) FROM ${raw(database)}.r_versions_local${
+    domains === undefined ? raw('') : sql` WHERE tdomain IN (${join(domains.map((domain) => sql`${domain}`), ', ')})`
+  } GROUP BY tdomain)`;
+
+/** What every read of this store shares: the differences of ClickHouse's SQL from the SQL stores'. */
+function commonSources(database: string, unmerged: boolean): Omit<RelationSources, 'links' | 'rollup' | 'linksOfIds'> {
+  const final = raw(unmerged ? ' FINAL' : '');
+  const db = raw(database);
+  return {
+    // Each shard holds every domain and target page: a join reads the shard's own copy, only the names it joins.
+    domains: (names) =>
+      sql`(SELECT domain, ip_address, country, domain_score FROM ${db}.domains_local${final}${names === undefined ? raw('') : sql` WHERE domain IN (${names})`}) AS d`,
+    targetPages: (hosts) =>
+      sql`(SELECT host, path, url, title, response_code, page_score, external_links_count, internal_links_count FROM ${db}.target_pages_local${final}${
+        hosts === undefined ? raw('') : sql` WHERE host IN (${hosts})`
+      }) AS p`,
+    rollupRows: (tkey, target) => sql`r.tkey = ${tkey} AND ${currentRollups(database, [target.domain])}`,
+    currentRollups: (domains) => currentRollups(database, domains),
+    keywordMetrics: raw('keyword_metrics AS k'),
+    // Two writes of one snapshot: the newer, until they merge.
+    newestLast: raw(', k.version DESC'),
+    int64: 'Int64',
+    renameOutside: true,
+  };
+}
+
+/**
+ * The sources of a call about one target, on the shard that holds its domain: the local tables.
+ * With `byIds`, a page of links is read keys first (the target's links are many, and their
+ * columns wide): the rows of the page's ids among the domain's links.
+ */
+function shardSources(database: string, unmerged: boolean, byIds: boolean): RelationSources {
+  const final = raw(unmerged ? ' FINAL' : '');
+  return {
+    ...commonSources(database, unmerged),
+    links: sql`links_local AS l${final}`,
+    rollup: (table) => raw(`${table}_local AS r`),
+    ...(byIds
+      ? {
+          // The domain bounds the primary-key range, the ids pick granules in it.
+          linksOfIds: (target, ids) =>
+            sql`(SELECT * FROM links_local${final} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})) AS l`,
+        }
+      : {}),
+  };
+}
+
+/** The sources of a call across targets (matrix), on the entry shard: the cluster's `Distributed` tables. */
+function clusterSources(database: string, unmerged: boolean): RelationSources {
+  return { ...commonSources(database, unmerged), links: sql`links AS l${raw(unmerged ? ' FINAL' : '')}`, rollup: (table) => raw(`${table} AS r`) };
+}
+
+/**
+ * Connects to the cluster's shards and creates the store's database and tables where missing.
+ *
+ * @example
+ * ```ts
+ * const ledger = await openSqliteStore({ file: 'ledger.db' });
+ * const store = await openClickhouseStore({ urls: ['http://10.0.0.1:8123', 'http://10.0.0.2:8123'], parser: tldts, ledger });
+ * ```
+ *
+ * @throws TypeError (a rejection) when `database` or `cluster` is not a name of letters, digits and
+ * `_`, or `urls` is empty: options the caller checks first (the CLI does, from the URL).
+ */
+export async function openClickhouseStore(options: ClickhouseStoreOptions): Promise<ClickhouseStore> {
+  const database = options.database ?? 'backlinks';
+  const cluster = options.cluster ?? 'bq_cluster';
+  if (!NAME.test(database)) throw new TypeError(`Not a ClickHouse database name: ${JSON.stringify(database)}`);
+  if (!NAME.test(cluster)) throw new TypeError(`Not a ClickHouse cluster name: ${JSON.stringify(cluster)}`);
+  if (options.urls.length === 0) throw new TypeError('A ClickHouse store needs the URL of at least one shard.');
+  const connect = (url: string, timeoutMs?: number) =>
+    new ClickhouseShard({
+      url,
+      database,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(options.user === undefined ? {} : { user: options.user }),
+      ...(options.password === undefined ? {} : { password: options.password }),
+    });
+  const shards = options.urls.map((url) => connect(url, options.timeoutMs));
+  // DDL, loads and rollup refreshes run longer than any request should.
+  const bulk = options.urls.map((url) => connect(url, 0));
+  // Each shard's tables on its own, the shards side by side.
+  await Promise.all(
+    bulk.map(async (shard) => {
+      await shard.run(raw(`CREATE DATABASE IF NOT EXISTS ${database}`), { database: null });
+      for (const statement of shardTables()) await shard.run(raw(statement));
+    }),
+  );
+  for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
+  return createClickhouseStore(shards, bulk, options);
+}
+
+function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): ClickhouseStore {
+  const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
+  const database = shards[0]!.database;
+  const entry = connections[0]!;
+  const states = connections.map((connection) => new MergeState(connection));
+  const placement = new ShardPlacement(shards[0]!, shards.length);
+  const byIds = options.pagesByKeys !== false;
+  const graph = new CompetitorGraph(shards[0]!, bulk[0]!, currentRollups(database));
+  // The sources of each merge state, made once rather than per call.
+  const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
+  const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
+  const at = async (domain: string): Promise<ReadPlace> => {
+    const s = await placement.of(domain);
+    return { connection: connections[s]!, sources: (await states[s]!.unmerged()) ? local.unmerged : local.merged };
+  };
+  const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
+  return {
+    kind: 'clickhouse',
+    // Every shard answers a call about some domain, and the ledger every charge.
+    ping: async () => {
+      await Promise.all([...connections.map((shard) => shard.all(raw('SELECT 1 AS one'))), options.ledger.ping()]);
+    },
+    shards,
+    connection: entry,
+    ...createReads(at, across, options.rollups !== false),
+    competitors: async (query) =>
+      options.rollups === false
+        ? competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page)
+        : graph.competitors(query.domain, query.page),
+    upsertKeys: (keys) => options.ledger.upsertKeys(keys),
+    keys: () => options.ledger.keys(),
+    charge: (keyId, units) => options.ledger.charge(keyId, units),
+    balance: (keyId) => options.ledger.balance(keyId),
+    hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
+    // As the SQL stores answer it, across the shards: the domain-level rollups' current versions
+    // when kept (one row per target domain), else counted over the links.
+    topTarget: async () => {
+      const { sources } = await across();
+      const rows = await entry.all<{ domain: string }>(
+        options.rollups !== false
+          ? sql`SELECT r.tdomain AS domain FROM ${sources.rollup('r_targets')} WHERE r.tkey LIKE 'd:%' AND ${currentRollups(database)} ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1`
+          : sql`SELECT l.target_domain AS domain FROM ${sources.links} GROUP BY l.target_domain ORDER BY count() DESC, l.target_domain LIMIT 1`,
+      );
+      return rows[0]?.domain;
+    },
+    writer: async () => {
+      for (const state of states) state.forget();
+      return createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser, () => states.forEach((state) => state.forget()));
+    },
+    close: () => options.ledger.close(),
+  };
+}
+
+/**
+ * Which shard holds a registrable domain: `cityHash64(domain) % shards`, as the `Distributed`
+ * tables place rows (equal weights), asked of the server (JavaScript has no cityHash64) and
+ * remembered.
+ */
+class ShardPlacement {
+  readonly #known = new Map<string, number>();
+  constructor(
+    private readonly entry: ClickhouseShard,
+    private readonly count: number,
+  ) {}
+
+  async of(domain: string): Promise<number> {
+    if (this.count === 1) return 0;
+    return this.#known.get(domain) ?? (await this.ofAll([domain]))[0]!;
+  }
+
+  async ofAll(domains: readonly string[]): Promise<number[]> {
+    if (this.count === 1) return domains.map(() => 0);
+    const missing = [...new Set(domains.filter((domain) => !this.#known.has(domain)))];
+    for (let i = 0; i < missing.length; i += 1_000) {
+      const batch = missing.slice(i, i + 1_000);
+      const rows = await this.entry.all<{ d: string; s: number }>(
+        sql`SELECT d, cityHash64(d) % ${this.count} AS s FROM (SELECT arrayJoin([${join(batch.map((d) => sql`${d}`), ', ')}]) AS d)`,
+      );
+      if (this.#known.size + rows.length > 100_000) this.#known.clear();
+      for (const row of rows) this.#known.set(row.d, Number(row.s));
+    }
+    return domains.map((domain) => this.#known.get(domain)!);
+  }
+}
+
+/** A version number that grows with every write of this process (microseconds since 1970, made unique). */
+let lastVersion = 0;
+function nextVersion(): number {
+  lastVersion = Math.max(lastVersion + 1, Date.now() * 1000);
+  return lastVersion;
+}
+
+/** Columns of the source links a rollup refresh reads (`rollupRows` also wants the source domain's IP, country and score). */
+const SOURCE_COLUMNS = raw(
+  `source_url, target_url, anchor, ip_address, ip_class_c, first_seen_at, last_seen_at, is_lost, is_nofollow, is_sponsored, is_ugc, is_frame,
+   is_form, is_image, source_domain, target_host, target_path`,
+);
+
+type SourceLink = Parameters<typeof rollupRows>[1][number];
+
+/** Rows per INSERT: ClickHouse wants few large inserts (each one is a part on disk). */
+const ROWS_PER_INSERT = 50_000;
+
+/**
+ * The bulk writer: links go to their domain's shard; domains and pages to every shard; keyword
+ * snapshots to the entry shard. Its first write marks the store unmerged on every shard (readers
+ * switch to `FINAL`), and waits until every reader has seen the mark (see {@link MergeState}). At `finish` it merges the replacing tables (`OPTIMIZE ... FINAL`), marks
+ * the store merged again when every table is down to one part, and computes the touched domains'
+ * rollups, each written as a new version, then that version recorded.
+ *
+ * One writer at a time: the merged mark says that everything written before the merge began is
+ * merged, which a second writer still running would make untrue.
+ */
+function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser, onMark: () => void): GraphWriter {
+  const touched = new Set<string>();
+  const sources = new Set<string>();
+  let written = 0;
+  let started: Promise<unknown> | undefined;
+  // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
+  const start = () =>
+    (started ??= (async () => {
+      await Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: nextVersion(), state: 0 }])));
+      onMark();
+      await new Promise((resolve) => setTimeout(resolve, MERGE_STATE_MS + 100));
+    })());
+  const everywhere = async (table: string, rows: Record<string, unknown>[]) => {
+    await start();
+    await Promise.all(shards.map((shard) => shard.insert(table, rows)));
+  };
+  const flag = (value: unknown) => (value ? 1 : 0);
+  return {
+    domains: async (input, options = {}) => {
+      const version = nextVersion();
+      // Every shard holds every domain: the first says which already have a record.
+      const rows = options.keep ? await withoutRecord(shards[0]!, 'domains_local', input) : input;
+      await everywhere('domains_local', rows.map((d) => ({ domain: d.domain, ip_address: d.ip_address, country: d.country, domain_score: d.domain_score, version })));
+      for (const row of rows) sources.add(row.domain);
+    },
+    pages: async (rows) => {
+      const version = nextVersion();
+      await everywhere(
+        'target_pages_local',
+        rows.map((p) => {
+          const { host, path, domain } = pageParts(p, parser);
+          // The rollups of the page's domain show the page's own data.
+          touched.add(domain);
+          return { host, path, url: p.url, title: p.title, response_code: p.response_code, page_score: p.page_score,
+            external_links_count: p.external_links_count, internal_links_count: p.internal_links_count, version };
+        }),
+      );
+    },
+    keywords: async (rows) => {
+      const version = nextVersion();
+      await start();
+      await shards[0]!.insert(
+        'keyword_metrics',
+        rows.map((s) => ({
+          keyword: normalizeKeyword(s.keyword), country: s.country, month: s.month, snapshot_at: s.snapshot_at, search_volume: s.search_volume, cpc: s.cpc,
+          competitive_density: s.competitive_density, keyword_difficulty: s.keyword_difficulty, number_of_results: s.number_of_results,
+          intents: JSON.stringify(s.intents), serp_features: JSON.stringify(s.serp_features), trends: JSON.stringify(s.trends), version,
+        })),
+      );
+    },
+    links: async (rows) => {
+      // Two records with the same identity in one batch: the later one wins, as in separate batches.
+      const stored = [...new Map(rows.map((link) => linkRow(link, parser)).map((row) => [row.key.toString('hex'), row])).values()];
+      const placed = await placement.ofAll(stored.map((row) => row.targetDomain));
+      const perShard = shards.map((): Record<string, unknown>[] => []);
+      stored.forEach((row, i) => {
+        const version = nextVersion();
+        const record: Record<string, unknown> = { id: version, version };
+        LINK_COLUMNS.forEach((column, c) => {
+          const value = row.values[c];
+          record[column] = column === 'link_key' ? (value as Buffer).toString('hex') : typeof value === 'boolean' ? flag(value) : value;
+        });
+        perShard[placed[i]!]!.push(record);
+        touched.add(row.targetDomain);
+      });
+      await start();
+      await Promise.all(shards.map((shard, s) => insertInBatches(shard, 'links_local', perShard[s]!)));
+      written += rows.length;
+    },
+    finish: async (options = {}): Promise<LoadStats> => {
+      const merged = started === undefined || (await mergeWrites(shards));
+      onMark();
+      const domains = options.all ? await allDomains(shards) : await withLinkedFrom(shards[0]!, touched, sources);
+      await refresh(shards, placement, domains, !merged, options.onProgress);
+      started = undefined;
+      touched.clear();
+      sources.clear();
+      return { links: written, domains: domains.length };
+    },
+  };
+}
+
+/**
+ * Merges each shard's replacing tables into one part (`OPTIMIZE ... FINAL`, which also drops the
+ * replaced rows), then marks the writes merged where every table is down to one part. Returns
+ * whether it could: a merge the server declined (another merge running) leaves the store read
+ * with `FINAL`, slower but exact, until a later writer merges.
+ */
+async function mergeWrites(shards: readonly ClickhouseShard[]): Promise<boolean> {
+  const mark = nextVersion();
+  const tables = join(REPLACING_TABLES.map((table) => sql`${table}`), ', ');
+  const merged = await Promise.all(
+    shards.map(async (shard) => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        for (const table of REPLACING_TABLES) await shard.run(raw(`OPTIMIZE TABLE ${table} FINAL`));
+        const [row] = await shard.all<{ n: number }>(
+          sql`SELECT count() AS n FROM (SELECT table FROM system.parts WHERE database = ${shard.database} AND active AND table IN (${tables}) GROUP BY table HAVING count() > 1)`,
+        );
+        if (Number(row?.n ?? 1) === 0) return true;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      return false;
+    }),
+  );
+  if (!merged.every(Boolean)) return false;
+  await Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: mark, state: 1 }])));
+  return true;
+}
+
+async function insertInBatches(shard: ClickhouseShard, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await shard.insert(table, rows.slice(i, i + ROWS_PER_INSERT));
+}
+
+async function allDomains(shards: readonly ClickhouseShard[]): Promise<string[]> {
+  const rows = await shards[0]!.all<{ d: string }>(raw('SELECT DISTINCT target_domain AS d FROM links'));
+  return rows.map((row) => row.d).sort();
+}
+
+/** The touched domains, and every domain a rewritten referring domain links to (the rollups keep its country and score). */
+async function withLinkedFrom(entry: ClickhouseShard, touched: ReadonlySet<string>, sources: ReadonlySet<string>): Promise<string[]> {
+  const found = new Set(touched);
+  const list = [...sources];
+  for (let i = 0; i < list.length; i += 1_000) {
+    const batch = list.slice(i, i + 1_000);
+    const rows = await entry.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
+    for (const row of rows) found.add(row.d);
+  }
+  return [...found].sort();
+}
+
+/** The rollup rows of one domain, as JSON rows of each table. */
+type RollupBatch = Record<RollupTable, Record<string, unknown>[]>;
+
+const emptyBatch = (): RollupBatch => Object.fromEntries(Object.keys(ROLLUP_TABLES).map((table) => [table, []])) as unknown as RollupBatch;
+
+
+/** Links read per query by a refresh (a larger domain is read alone). */
+const LINKS_PER_READ = 200_000;
+
+/**
+ * Recomputes the rollups of the given domains: each shard's links read in a few large queries
+ * (domains batched by their link counts, the answer streamed), each domain's rows computed by
+ * `rollupRows`, written with a new version in large inserts per shard, and the version recorded
+ * after its rows, so readers switch from the old rollups to the new at once; the versions they
+ * replaced are then deleted. `unmerged`: the links may hold replaced rows, read them with `FINAL`.
+ */
+async function refresh(
+  shards: readonly ClickhouseShard[],
+  placement: ShardPlacement,
+  domains: readonly string[],
+  unmerged: boolean,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
+  if (domains.length === 0) return;
+  // Every version this refresh writes is newer than this one.
+  const since = nextVersion();
+  const final = unmerged ? ' FINAL' : '';
+  const placed = await placement.ofAll(domains);
+  // Every shard holds all domains: read their country and score once, rather than join them per domain.
+  const known = new Map<string, { ip_address: string; country: string; domain_score: number }>();
+  await shards[0]!.each<{ domain: string; ip_address: string; country: string; domain_score: number }>(
+    raw(`SELECT domain, ip_address, country, domain_score FROM domains_local${final}`),
+    (rows) => {
+      for (const row of rows) known.set(row.domain, { ip_address: row.ip_address, country: row.country, domain_score: Number(row.domain_score) });
+    },
+  );
+  // And the target pages' own data, which the rollups of their domains show.
+  const pages = new Map<string, PageData>();
+  await shards[0]!.each<PageData & { host: string; path: string }>(
+    raw(`SELECT host, path, url, title, response_code, external_links_count, internal_links_count FROM target_pages_local${final}`),
+    (rows) => {
+      for (const row of rows) {
+        pages.set(row.host + row.path, {
+          url: row.url, title: row.title, response_code: Number(row.response_code),
+          external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count),
+        });
+      }
+    },
+  );
+  let done = 0;
+  for (let s = 0; s < shards.length; s++) {
+    const shard = shards[s]!;
+    const mine = domains.filter((_, i) => placed[i] === s);
+    if (mine.length === 0) continue;
+    const counts = new Map<string, number>();
+    await shard.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
+      for (const row of rows) counts.set(row.d, Number(row.n));
+    });
+    const writer = new RollupWriter(shard);
+    for (const batch of batches(mine, (domain) => counts.get(domain) ?? 0)) {
+      const links = new Map<string, SourceLink[]>(batch.map((domain) => [domain, []]));
+      const withLinks = batch.filter((domain) => (counts.get(domain) ?? 0) > 0);
+      for (let i = 0; i < withLinks.length; i += 1_000) {
+        const names = join(withLinks.slice(i, i + 1_000).map((domain) => sql`${domain}`), ', ');
+        await shard.each<Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'> & { target_domain: string }>(
+          sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM links_local${raw(final)} WHERE target_domain IN (${names})`,
+          (rows) => {
+            for (const row of rows) {
+              // Completed in place: a large domain's links are millions of objects.
+              const link = row as unknown as { -readonly [K in keyof SourceLink]: SourceLink[K] };
+              const source = known.get(link.source_domain);
+              link.domain_ip = source?.ip_address ?? null;
+              link.country = source?.country ?? null;
+              link.domain_score = source?.domain_score ?? null;
+              links.get(row.target_domain)!.push(link);
+            }
+          },
+        );
+      }
+      for (const domain of batch) {
+        await writer.add(domain, rollupRows(domain, links.get(domain)!, pages));
+        links.delete(domain);
+        onProgress?.(++done, domains.length);
+      }
+    }
+    await writer.flush();
+    await dropOldVersions(shard, since);
+  }
+}
+
+/**
+ * Deletes the rollup rows of the shard's domains that a version written since `since` replaced
+ * (an `ALTER TABLE ... DELETE`, which ClickHouse carries out in the background part by part).
+ * Readers never read them (they read a domain's latest version); deleting them keeps a domain's
+ * range of each table as short as one version. A query already running keeps the parts it reads.
+ */
+async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<void> {
+  for (const table of Object.keys(ROLLUP_TABLES)) {
+    await shard.run(
+      sql`ALTER TABLE ${raw(`${table}_local`)} DELETE WHERE version < ${since}
+        AND (tdomain, version) NOT IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)`,
+    );
+  }
+}
+
+/** Domains in batches of about {@link LINKS_PER_READ} links (and at most 10,000 domains). */
+function* batches(domains: readonly string[], size: (domain: string) => number): Generator<string[]> {
+  let batch: string[] = [];
+  let links = 0;
+  for (const domain of domains) {
+    if (batch.length > 0 && (links + size(domain) > LINKS_PER_READ || batch.length >= 10_000)) {
+      yield batch;
+      batch = [];
+      links = 0;
+    }
+    batch.push(domain);
+    links += size(domain);
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Collects one shard's rollup rows and writes them in large inserts, each domain's version recorded after its rows. */
+class RollupWriter {
+  #batch = emptyBatch();
+  #versions: Record<string, unknown>[] = [];
+  #rows = 0;
+  constructor(private readonly shard: ClickhouseShard) {}
+
+  async add(domain: string, rows: ReturnType<typeof rollupRows>): Promise<void> {
+    const version = nextVersion();
+    const add = (table: Exclude<RollupTable, 'r_history'>, tuples: readonly (readonly unknown[])[]) => {
+      const columns = ROLLUP_COLUMNS[table];
+      for (const tuple of tuples) {
+        const row: Record<string, unknown> = { tdomain: domain, version };
+        columns.forEach((column, c) => (row[column] = tuple[c]));
+        this.#batch[table].push(row);
+      }
+      this.#rows += tuples.length;
+    };
+    add('r_targets', rows.targets);
+    add('r_ref_domains', rows.refDomains);
+    add('r_ref_ips', rows.refIps);
+    add('r_pages', rows.pages);
+    add('r_anchors', rows.anchors);
+    add('r_score_profile', rows.scoreProfile);
+    add('r_first_seen', rows.firstSeen);
+    for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
+    this.#rows += rows.history.length;
+    this.#versions.push({ tdomain: domain, version });
+    if (this.#rows >= ROWS_PER_INSERT) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.#versions.length === 0) return;
+    for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
+    await this.shard.insert('r_versions_local', this.#versions);
+    this.#batch = emptyBatch();
+    this.#versions = [];
+    this.#rows = 0;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The ClickHouse schema of the store, over a cluster of shards.
+ *
+ * - **Sharded by the target's registrable domain** (`cityHash64(domain) % shards`): the links
+ *   (`links_local`) and every rollup (`r_*_local`) of a domain live on one shard, so a call about
+ *   one target reads one shard. Competitors and matrix fan out through `Distributed` tables that
+ *   only the first shard (the entry point) holds.
+ * - **On every shard**: `domains_local` and `target_pages_local`, small tables the shard's own
+ *   queries join with.
+ * - **On the first shard only**: `keyword_metrics`.
+ *
+ * Replacement without UPDATE: links, domains, pages and keyword snapshots are
+ * `ReplacingMergeTree(version)` tables keyed by their identity, so the newest write of a key
+ * replaces the older ones when the parts merge. Until then a key can have several rows:
+ * - A lookup of a keyword's snapshot takes the row of the highest `version` and never needs the
+ *   merge.
+ * - Links, domains and target pages are read with `FINAL` (a merge at read time, slow) only while
+ *   a write may have left such rows: `write_marks_local` records when a writer starts
+ *   (state 0) and when it has merged everything it wrote (state 1, after `OPTIMIZE ... FINAL` left
+ *   one part per table). A reader that finds a start newer than the last merge reads with `FINAL`.
+ * - A refresh writes a domain's rollups as a new `version` and then records it in
+ *   `r_versions_local`; readers take the rows of the domain's latest version, so they see the old
+ *   rollups or the new ones, never a mix; the versions it replaced are then deleted.
+ *
+ * `links_local` keeps index granules of 1,024 rows (the default is 8,192): a page of a large
+ * target's links reads its rows by id, and smaller granules mean fewer rows read around them.
+ * The rollups, domains and target pages keep granules of 1,024 too: a call reads one key's range
+ * (often a few rows) and a lookup one row. Timed once side by side on copies of the 1M bench tables
+ * (one-off, not a committed bench), concurrency 10: a key's `r_targets` row took
+ * a median 63 ms with 8,192-row granules and 36 with 1,024 (256: 40), a small key's page of
+ * `r_ref_domains` 83 against 35 (256: 36), the largest key's the same. `keyword_metrics` keeps
+ * granules of 256: a lookup reads one snapshot, and a snapshot's trends and lists make its rows wide
+ * (8,192 of them were 50 MB read for one row at 1M links). A database created before keeps the
+ * granularity it was made with.
+ *
+ * Column types follow the catalogue: text and timestamps `String` (code-point order, as the filter
+ * language compares), integers `Int64`, booleans `UInt8`.
+ *
+ * @module
+ * @internal
+ */
+import { backlinkRecord } from '../../../../catalogue/records.js';
+import type { FieldType } from '../../../../catalogue/records.js';
+import { LINK_COLUMNS } from '../../inputs.js';
+
+const TYPES: Readonly<Partial<Record<FieldType, string>>> = { string: 'String', timestamp: 'String', integer: 'Int64', number: 'Float64', boolean: 'UInt8' };
+
+/** The stored link columns beyond the record's own fields. */
+const DERIVED: Readonly<Record<string, string>> = {
+  link_key: 'String',
+  ip_class_c: 'String',
+  target_host: 'String',
+  target_domain: 'String',
+  target_path: 'String',
+};
+
+/**
+ * The type of each stored link column, from the catalogue's backlink record.
+ *
+ * @throws TypeError when the record has a field type with no ClickHouse type here (a catalogue
+ * change this table missed; it throws when the module loads).
+ */
+function linkColumnType(column: (typeof LINK_COLUMNS)[number]): string {
+  const derived = DERIVED[column];
+  if (derived) return derived;
+  const type = TYPES[(backlinkRecord as Readonly<Record<string, { type: FieldType }>>)[column]!.type];
+  if (!type) throw new TypeError(`no ClickHouse type for links.${column}`);
+  return type;
+}
+
+const LINKS_COLUMNS = ['id UInt64', ...LINK_COLUMNS.map((column) => `${column} ${linkColumnType(column)}`), 'version UInt64'].join(', ');
+
+const counters = (names: readonly string[]) => names.map((name) => `${name} Int64`).join(', ');
+
+/** The tables of a domain's rollups, with their columns (as `rollups.ts` computes them) and order key. */
+export const ROLLUP_TABLES = {
+  r_targets: {
+    columns: `tkey String, tdomain String, ${counters(['backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count', 'forms_count', 'images_count', 'texts_count', 'ips_count', 'ip_class_c_count', 'lost_count'])}`,
+    order: 'tkey',
+  },
+  r_ref_domains: {
+    columns: `tkey String, tdomain String, source_domain String, backlinks_count Int64, first_seen_at String, last_seen_at String, follow_links Int64, lost_links Int64,
+      ip_address String, country String, domain_score Int64`,
+    order: 'tkey, source_domain',
+  },
+  r_ref_ips: { columns: `tkey String, tdomain String, ip_address String, country String, backlinks_count Int64, domains_count Int64, first_seen_at String, last_seen_at String`, order: 'tkey, ip_address' },
+  r_pages: {
+    columns: `tkey String, tdomain String, page_key String, host String, path String, source_url String, source_title String, response_code Int64,
+      backlinks_count Int64, domains_count Int64, external_links_count Int64, internal_links_count Int64, first_seen_at String, last_seen_at String`,
+    order: 'tkey, page_key',
+  },
+  r_anchors: { columns: `tkey String, tdomain String, anchor String, backlinks_count Int64, domains_count Int64, first_seen_at String, last_seen_at String`, order: 'tkey, anchor' },
+  r_history: { columns: `tkey String, tdomain String, month String, backlinks_count Int64, domains_count Int64, follows_count Int64`, order: 'tkey, month' },
+  r_score_profile: { columns: `tkey String, tdomain String, domain_score Int64, domains_count Int64`, order: 'tkey, domain_score' },
+  r_first_seen: { columns: `tkey String, tdomain String, day String, links_count Int64`, order: 'tkey, day' },
+} as const;
+
+/** A rollup table's name. */
+export type RollupTable = keyof typeof ROLLUP_TABLES;
+
+/** The tables a writer merges (`OPTIMIZE ... FINAL`) before it marks its writes merged; keyword snapshots are only looked up by key. */
+export const REPLACING_TABLES = ['links_local', 'domains_local', 'target_pages_local'] as const;
+
+/** The statements that create one shard's local tables. */
+export function shardTables(): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS links_local (${LINKS_COLUMNS})
+      ENGINE = ReplacingMergeTree(version) ORDER BY (target_domain, target_host, target_path, link_key) SETTINGS index_granularity = 1024`,
+    `CREATE TABLE IF NOT EXISTS domains_local (domain String, ip_address String, country String, domain_score Int64, version UInt64)
+      ENGINE = ReplacingMergeTree(version) ORDER BY domain SETTINGS index_granularity = 1024`,
+    `CREATE TABLE IF NOT EXISTS target_pages_local (host String, path String, url String, title String, response_code Int64, page_score Int64,
+      external_links_count Int64, internal_links_count Int64, version UInt64)
+      ENGINE = ReplacingMergeTree(version) ORDER BY (host, path) SETTINGS index_granularity = 1024`,
+    ...Object.entries(ROLLUP_TABLES).map(
+      ([table, { columns, order }]) =>
+        `CREATE TABLE IF NOT EXISTS ${table}_local (${columns}, version UInt64) ENGINE = MergeTree() ORDER BY (${order}, version) SETTINGS index_granularity = 1024`,
+    ),
+    `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain`,
+    `CREATE TABLE IF NOT EXISTS write_marks_local (writer UInt64, state UInt8) ENGINE = MergeTree() ORDER BY writer`,
+  ];
+}
+
+/** The statements that create the entry shard's own tables: the Distributed views of the cluster, and keyword snapshots. */
+export function entryTables(cluster: string, database: string): string[] {
+  const distributed = (table: string, key: string) =>
+    `CREATE TABLE IF NOT EXISTS ${table} AS ${table}_local ENGINE = Distributed(${cluster}, ${database}, ${table}_local, cityHash64(${key}))`;
+  return [
+    distributed('links', 'target_domain'),
+    distributed('r_targets', 'tdomain'),
+    distributed('r_ref_domains', 'tdomain'),
+    distributed('r_versions', 'tdomain'),
+    `CREATE TABLE IF NOT EXISTS keyword_metrics (keyword String, country String, month String, snapshot_at String, search_volume String, cpc String,
+      competitive_density Int64, keyword_difficulty Int64, number_of_results String, intents String, serp_features String, trends String, version UInt64)
+      ENGINE = ReplacingMergeTree(version) ORDER BY (keyword, country, month, snapshot_at) SETTINGS index_granularity = 256`,
+  ];
+}

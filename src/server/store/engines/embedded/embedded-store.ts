@@ -1,0 +1,590 @@
+/**
+ * The embedded store, what `serve`, `seed` and `import` use unless told otherwise: two files on
+ * one machine, each doing what it is fast at.
+ *
+ * - **Rows: SQLite** (`FILE`, the SQLite store's schema and worker threads): the links themselves
+ *   (a page of them is 100 point reads by id), domains, target pages, keyword metrics, API keys and
+ *   the units ledger (small writes), and the rollups read by key (`r_targets`, `r_history`,
+ *   `r_score_profile`, `r_first_seen`).
+ * - **Columns: DuckDB** (`FILE.duckdb`, see `duckdb/schema.ts`): a copy of the links' fields with
+ *   integer ranks of the text fields, and the list rollups (`r_ref_domains`, `r_ref_ips`,
+ *   `r_pages`, `r_anchors`) with an integer id per referring domain. A filter's count reads only
+ *   the columns it names; a page's keys are a top-N over the columns of its order, its rows 100
+ *   point reads in SQLite.
+ * - **In memory, per load**: the referrer graph competitors are counted over (`competitors.ts`),
+ *   the targets' referring-domain lists and the unions the matrix merges from them
+ *   (`matrix-merge.ts`), and lists paged through with the rows of the pages served
+ *   (`ListWindows`); all forgotten when a load finishes.
+ *
+ * Every query is the shared SQL (`../sql/`), lowered for SQLite or DuckDB by the filter dialects.
+ * The column file is derived data: it is rebuilt from the SQLite file when it is missing, of
+ * another schema, or of another generation than the SQLite file (a load that stopped half way).
+ * DuckDB lets a file have one writer or many readers: servers open it read-only (`readOnly`), and
+ * a load while one runs is refused with `StoreUnavailableError` before it writes anything.
+ *
+ * @module
+ */
+import type { Database } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { operations } from '../../../../catalogue/operations.js';
+import type { RowOf } from '../../../../catalogue/types.js';
+import { loadStoreDeps, type DomainParser } from '../../../deps.js';
+import { errorBrand } from '../../../../shared/brand.js';
+import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
+import { printFilter } from '../../../../print/printer.js';
+import type { Clock } from '../../../clock.js';
+import type { Target } from '../../../target.js';
+import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
+import { StoreError } from '../../errors.js';
+import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
+import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
+import { matrixOfUnion, unionOf, type MatrixUnion, type ReferrerList } from '../../memory/matrix-merge.js';
+import { SizedCache } from '../../cache/sized-cache.js';
+import { rollupKey } from '../../shared.js';
+import { type SqlConnection } from '../../connection.js';
+import { CompetitorIndex } from '../../memory/competitor-graph.js';
+import { filterCondition } from '../../reads/filter.js';
+import { join, raw, sql } from '../../fragment.js';
+import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../../reads/relations.js';
+import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
+import { toRecord } from '../../reads/records.js';
+import { ListWindows, runList } from '../../reads/run-list.js';
+import { rollupTotal } from '../../reads/reads.js';
+import { inThreadConnection, type WorkerConnectionOptions } from '../sqlite/connection.js';
+import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.js';
+import type { CompetitorsQuery, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../../store.js';
+
+/** Options of {@link openEmbeddedStore}. */
+export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
+  /** The SQLite file; `:memory:` (the default) for a throwaway store, both halves in memory. */
+  readonly file?: string;
+  /** The DuckDB file (default: the SQLite file's name plus `.duckdb`). */
+  readonly columnsFile?: string;
+  /** Answer SQLite's queries on worker threads (default: true for a file). */
+  readonly workers?: boolean;
+  /** Answer from the rollups and columns (default true); `false` groups the links in SQLite on every call (tests). */
+  readonly rollups?: boolean;
+  /** The public-suffix parser (default: tldts). */
+  readonly parser?: DomainParser;
+  /**
+   * Options of the column side's connections. Opened for writing (a load), a store's column file
+   * may take 2 GiB of memory, or a quarter of the machine's when that is less, unless
+   * `columns.memoryLimit` says otherwise; opened `readOnly` (a server), half the machine's memory.
+   */
+  readonly columns?: DuckdbConnectionOptions;
+  /**
+   * Serving only: the column file is opened for reading, which other processes may do at the same
+   * time (DuckDB lets a file have many readers or one writer). When the column file is not the
+   * SQLite file's current copy it is rebuilt first, with the file opened for writing, then opened
+   * for reading. Such a store has no writer.
+   */
+  readonly readOnly?: boolean;
+  /** Links per group of domains whose rollups a refresh computes at once (default {@link GROUP_LINKS}; small in tests, for many groups). @internal */
+  readonly groupLinks?: number;
+}
+
+/** The embedded store, with its two halves for bulk work and tests. */
+export interface EmbeddedStore extends Store {
+  /** The SQLite handle on the calling thread. */
+  readonly db: Database;
+  /** The SQLite connection row queries run on. */
+  readonly connection: SqlConnection;
+  /** The column side. */
+  readonly columns: DuckdbConnection;
+}
+
+/** The rollups SQLite keeps in the embedded layout (read by key); the list rollups are the column side's. */
+const ROW_ROLLUPS = ROLLUP_TABLES.filter((table) => !(COLUMN_ROLLUPS as readonly string[]).includes(table));
+
+/** The rank column of each text field of the links, by field. */
+const LINK_SORT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(RANKED_LINK_FIELDS.map((field) => [field, rankColumn(field)]));
+
+/** Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the rest). */
+function columnSources(target: Target): RelationSources {
+  return {
+    ...SQL_SOURCES,
+    links: sql`(SELECT * FROM links WHERE target_domain = ${target.domain}) l`,
+    rollupRows: (tkey) => sql`r.tdomain = ${target.domain} AND r.tkey = ${tkey}`,
+    sortKeys: LINK_SORT_KEYS,
+  };
+}
+
+/** The list operations whose unfiltered total is a counter of `r_targets` (pages and anchors are counted on the column side). */
+const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref-domains', 'ref-ips']);
+
+/**
+ * Opens (creating when needed) the embedded store: the SQLite file, migrated, and its column file,
+ * rebuilt first when it is not the SQLite file's current copy.
+ *
+ * @example
+ * ```ts
+ * const store = await openEmbeddedStore({ file: '.backlink-query/sample.db' });
+ * await store.close();
+ * ```
+ */
+export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
+  const file = options.file ?? ':memory:';
+  if (options.readOnly && file !== ':memory:') {
+    try {
+      return await openHalves(options, true);
+    } catch (error) {
+      if (!STALE_COLUMNS.is(error)) throw error;
+      // Rebuilt with the file open for writing, then served from it open for reading.
+      await (await openHalves(options, false)).close();
+      return openHalves(options, true);
+    }
+  }
+  return openHalves(options, false);
+}
+
+const STALE_COLUMNS = /* @__PURE__ */ errorBrand<StaleColumnsError>('StaleColumnsError');
+
+/**
+ * The column file is missing or not the SQLite file's current copy, and may not be written now
+ * (opened read-only): {@link openEmbeddedStore} rebuilds it and opens the store again. Never leaves
+ * this module.
+ */
+class StaleColumnsError extends Error {
+  override readonly name = 'StaleColumnsError';
+  constructor() {
+    super('The column file is not the current copy of the SQLite file.');
+    STALE_COLUMNS.mark(this);
+  }
+}
+
+async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Promise<EmbeddedStore> {
+  const file = options.file ?? ':memory:';
+  const columnsFile = options.columnsFile ?? (file === ':memory:' ? ':memory:' : `${file}.duckdb`);
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
+  if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();
+  // The column file first: one another process holds is refused before anything is written.
+  const memoryLimit = options.columns?.memoryLimit ?? (readOnly || columnsFile === ':memory:' ? undefined : loadMemoryLimit());
+  const columns = await openDuckdbConnection(columnsFile, { ...options.columns, readOnly, ...(memoryLimit === undefined ? {} : { memoryLimit }) });
+  let local: SqlConnection | undefined;
+  const side = new ColumnSide(columns, () => local!, options.groupLinks ?? GROUP_LINKS, memoryLimit ?? "half the machine's memory");
+  let rows: SqliteStore;
+  try {
+    rows = await openSqliteStore({
+      ...options,
+      file,
+      parser,
+      layout: 'embedded',
+      refresh: { rollups: (domains, onProgress) => side.refresh(rows.db, domains, onProgress), linkedFrom: (sources) => side.linkedFrom(sources) },
+    });
+  } catch (error) {
+    await columns.close();
+    throw error;
+  }
+  local = inThreadConnection(rows.db);
+  try {
+    await side.open(rows.db, readOnly);
+  } catch (error) {
+    await rows.close();
+    await columns.close();
+    throw error;
+  }
+  const useRollups = options.rollups !== false;
+  return {
+    ...rows,
+    kind: 'embedded',
+    ping: async () => {
+      await rows.ping();
+      await columns.all(raw('SELECT 1 AS one'));
+    },
+    columns,
+    grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
+      useRollups ? side.grouped(operation, query, rows) : rows.grouped(operation, query),
+    competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
+    matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
+    writer: async () => {
+      if (readOnly) throw new StoreError('read_only', `${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+      return side.writer(await rows.writer(), rows.db);
+    },
+    close: async () => {
+      await rows.close();
+      await columns.close();
+    },
+  };
+}
+
+/** Facts of the SQLite file (`store_meta`): its id, its layout, the generation of its data. */
+const readMeta = (db: Database, key: string): string | undefined => (db.prepare('SELECT value FROM store_meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+const writeMeta = (db: Database, key: string, value: string) => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+
+/** A domain's links as DuckDB's rollups read them (`STAGE_LINK_COLUMNS`: those the column side copies, then `ip_class_c`). */
+const STAGE_SELECT = `SELECT ${STAGE_LINK_COLUMNS.map((column) => `l.${column.name}`).join(', ')} FROM links l WHERE l.target_domain = ?`;
+const STAGE_LINK_TYPES = STAGE_LINK_COLUMNS.map((column) => column.type);
+const STAGE_SOURCE_AT = STAGE_LINK_COLUMNS.findIndex((column) => column.name === 'source_domain');
+const STAGE_HOST_AT = STAGE_LINK_COLUMNS.findIndex((column) => column.name === 'target_host');
+
+/** The rows of a query by key (one bound key, as `SELECT ... WHERE key = ?`) for each of `keys`, as arrays. */
+function* byKeys(db: Database, query: string, keys: Iterable<string>): Generator<unknown[]> {
+  const statement = db.prepare(query).raw();
+  for (const key of keys) yield* statement.all(key) as unknown[][];
+}
+
+/** SQLite's page cache while a refresh runs, in KiB (see `ColumnSide.refresh`). */
+const REFRESH_CACHE_KIB = 256 * 1024;
+
+/** Rows per statement of {@link rowInserts}. */
+const ROWS_PER_INSERT = 64;
+
+/**
+ * Inserts rows given by column (a chunk of a DuckDB result) into a rollup table of SQLite, in
+ * statements of {@link ROWS_PER_INSERT} rows (2,450,000 rows: 6.3 s against 10.0 s a row at a time).
+ */
+function rowInserts(db: Database, table: (typeof ROW_ROLLUPS)[number]): (columns: readonly (readonly unknown[])[]) => void {
+  const names = ROLLUP_COLUMNS[table];
+  const tuple = `(${names.map(() => '?').join(', ')})`;
+  const prefix = `INSERT INTO ${table} (${names.join(', ')}) VALUES `;
+  const one = db.prepare(prefix + tuple);
+  const many = db.prepare(prefix + Array.from({ length: ROWS_PER_INSERT }, () => tuple).join(', '));
+  const values: unknown[] = new Array(ROWS_PER_INSERT * names.length);
+  return (columns) => {
+    const count = columns[0]?.length ?? 0;
+    let row = 0;
+    for (; row + ROWS_PER_INSERT <= count; row += ROWS_PER_INSERT) {
+      let k = 0;
+      for (let r = row; r < row + ROWS_PER_INSERT; r++) for (const column of columns) values[k++] = column[r];
+      many.run(values);
+    }
+    for (; row < count; row++) one.run(columns.map((column) => column[row]));
+  };
+}
+
+/** The estimated memory the lists read ahead may take. */
+const WINDOW_BYTES = 64 * 2 ** 20;
+
+/**
+ * What a list's window depends on: the operation, the target as matched, the filter, the order
+ * and, when the filter or the order names `is_new`, the instant "new" starts (otherwise a window
+ * outlives the clock's seconds).
+ */
+function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
+  const filter = query.filter === null ? '' : printFilter(query.filter);
+  const clock = query.page.orderBy === 'is_new' || filter.includes('is_new') ? query.clock.newSince : '';
+  return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
+}
+
+/** The one field of a record that depends on the clock. */
+const CLOCKED = 'is_new';
+
+/**
+ * A row as of `clock`: a window keeps the rows of the pages it served, read at an earlier call's
+ * clock, and is keyed by the clock only where the filter or the order names `is_new` (its keys'
+ * order and number depend on it there); elsewhere the rows' `is_new` is taken again from their
+ * `first_seen_at` (new: first seen at or after `newSince`, the link's or, for a referring domain,
+ * its first link's), so that a window outlives the clock's seconds without going stale.
+ */
+function withNewAt<Row>(row: Row, clock: Clock): Row {
+  const fields = row as Record<string, unknown>;
+  fields[CLOCKED] = (fields['first_seen_at'] as string) >= clock.newSince;
+  return row;
+}
+
+/** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
+const CACHED_REFERRERS = 2_000_000;
+
+/**
+ * Links of a refresh's group of domains (whole domains: a domain of more links is a group of its
+ * own), whose rollups DuckDB computes at once.
+ */
+const GROUP_LINKS = 250_000;
+
+/** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
+class ColumnSide {
+  constructor(
+    readonly columns: DuckdbConnection,
+    readonly local: () => SqlConnection,
+    readonly groupLinks: number,
+    /** DuckDB's memory limit, for messages. */
+    readonly memoryLimit: string,
+  ) {}
+
+  /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
+  async open(db: Database, readOnly: boolean): Promise<void> {
+    let fileId = readMeta(db, 'file_id');
+    if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
+    const generation = readMeta(db, 'columns_generation') ?? '0';
+    const [tables] = await this.columns.all<{ n: number }>(raw(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'meta'`));
+    const meta = tables!.n > 0 ? new Map((await this.columns.all<{ key: string; value: string }>(raw('SELECT key, value FROM meta'))).map((row) => [row.key, row.value])) : new Map<string, string>();
+    const current = meta.get('schema') === String(COLUMN_SCHEMA_VERSION) && meta.get('source') === fileId && meta.get('generation') === generation;
+    if (current && readMeta(db, 'layout') === 'embedded') return;
+    if (readOnly) throw new StaleColumnsError();
+    await this.columns.transaction(columnTables().map(raw));
+    const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
+    // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
+    if (hasLinks) await this.refresh(db, 'all');
+    else await this.local().transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+    writeMeta(db, 'layout', 'embedded');
+    await this.#recordGeneration(fileId, generation);
+  }
+
+  async #recordGeneration(fileId: string, generation: string): Promise<void> {
+    await this.columns.transaction([
+      raw('DELETE FROM meta'),
+      sql`INSERT INTO meta VALUES ('schema', ${String(COLUMN_SCHEMA_VERSION)}), ('source', ${fileId}), ('generation', ${generation})`,
+    ]);
+  }
+
+  /** The SQLite store's writer, marking the column file stale while it writes and current again once refreshed. */
+  writer(inner: GraphWriter, db: Database): GraphWriter {
+    let marked = false;
+    const mark = () => {
+      if (marked) return;
+      marked = true;
+      // In the load's SQLite transaction (the bulk writer's): a load that stops before its commit
+      // leaves the old generation, and the column file, untouched until the refresh, its copy; a
+      // refresh detaches the column file first (see `sink`), so one that stops half way has it rebuilt.
+      writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
+    };
+    return {
+      domains: async (rows, options) => (mark(), inner.domains(rows, options)),
+      pages: async (rows) => (mark(), inner.pages(rows)),
+      links: async (rows) => (mark(), inner.links(rows)),
+      keywords: async (rows) => (mark(), inner.keywords(rows)),
+      finish: async (options) => {
+        mark();
+        const stats: LoadStats = await inner.finish(options);
+        await this.#recordGeneration(readMeta(db, 'file_id')!, readMeta(db, 'columns_generation')!);
+        this.forget();
+        marked = false;
+        return stats;
+      },
+    };
+  }
+
+  /**
+   * Brings the rollups of the given registrable domains (`'all'`: every one, from scratch) up to
+   * date from their links, in groups of whole domains of about {@link GROUP_LINKS} links: each
+   * group's links are read from SQLite once and handed to DuckDB, which computes every rollup of
+   * the group in SQL (`duckdb/rollups.ts`); the rollups read by key go into SQLite (in the load's
+   * transaction), the links and list rollups are kept aside, and at the end replace the domains'
+   * rows in the columns, group by group, in one DuckDB transaction: readers see the old columns or
+   * the new. Memory does not grow with the load: JavaScript holds a chunk of 2,048 rows, DuckDB works
+   * on one group and keeps what it sets aside within its memory limit, spilling past it. Past the
+   * limit all the same (a group too large for it), the refresh fails with a StoreError
+   * `out_of_memory` and changes nothing.
+   */
+  async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+    // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
+    const own = !db.inTransaction;
+    if (own) db.exec('BEGIN IMMEDIATE');
+    // The refresh reads each domain's links once and appends rollup rows in key order: a load's
+    // larger SQLite cache (in KiB, negative) is made small meanwhile, and the memory it gives back
+    // is DuckDB's to use (its 1 GiB held while DuckDB worked on one target of 3.6M links: a peak of
+    // 4.8 GB, 4.1 GB with 256 MiB; bench/RESULTS.md).
+    const cache = db.pragma('cache_size', { simple: true }) as number;
+    if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
+    try {
+      await this.#refresh(db, domains, onProgress);
+      if (own) db.exec('COMMIT');
+    } catch (error) {
+      if (own && db.inTransaction) db.exec('ROLLBACK');
+      if (!/Out of Memory Error/.test(String((error as Error | undefined)?.message))) throw error;
+      throw new StoreError(
+        'out_of_memory',
+        `The column file's rollups needed more memory than DuckDB may use (${this.memoryLimit}); nothing was changed. ` +
+          'Give it more: --memory-limit SIZE on import or seed (in code, the embedded store\'s columns.memoryLimit).',
+        { cause: error },
+      );
+    } finally {
+      db.pragma(`cache_size = ${cache}`);
+    }
+  }
+
+  async #refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+    const rebuild = domains === 'all';
+    // Before the first change to the column file, it stops being the copy of any generation: a
+    // refresh that stops half way (the SQLite side rolled back, or committed without this file
+    // catching up) leaves it to be rebuilt at the next open, never read as current.
+    await this.columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
+    if (rebuild) await this.columns.transaction(columnTables().map(raw));
+    const list = rebuild ? (db.prepare('SELECT DISTINCT target_domain FROM links ORDER BY target_domain').pluck().all() as string[]) : [...domains].sort();
+    // The rollups read by key: the domains' rows in SQLite go first. A rebuild empties every
+    // rollup SQLite has (a file of the plain layout holds the list rollups too).
+    if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
+    else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
+    if (list.length === 0) return;
+    // Tables a refresh that failed on this connection set aside go first (temporary tables live as long as the connection).
+    await this.columns.writeTransaction(async (tx) => {
+      const left: string[] = [];
+      for await (const [names] of tx.chunksOf(raw(`SELECT table_name FROM duckdb_tables() WHERE temporary AND starts_with(table_name, 'aside_')`))) left.push(...(names as string[]));
+      for (const name of left) await tx.run(raw(`DROP TABLE temp."${name}"`));
+      for (const statement of setAsideTables()) await tx.run(raw(statement));
+    });
+    const read = db.prepare(STAGE_SELECT).raw();
+    const inserts = Object.fromEntries(ROW_ROLLUPS.map((table) => [table, rowInserts(db, table)])) as Record<(typeof ROW_ROLLUPS)[number], ReturnType<typeof rowInserts>>;
+    let done = 0;
+    let groups = 0;
+    while (done < list.length) {
+      const group = groups++;
+      const from = done;
+      const sources = new Set<string>();
+      const hosts = new Set<string>();
+      // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
+      // appended in the same transaction read about twice as slowly (a table of 200,000 links'
+      // rows under their three keys: 4.7 s against 2.4 s).
+      await this.columns.writeTransaction(async (tx) => {
+        for (const statement of stageInputTables()) await tx.run(raw(statement));
+        // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.
+        const stage = await tx.appender('temp.stage_links', STAGE_LINK_TYPES);
+        try {
+          let staged = 0;
+          while (done < list.length && staged < this.groupLinks) {
+            // A domain counts once its links are staged (the last one once the columns are in place).
+            if (done > 0) onProgress?.(done, list.length);
+            for (const row of read.iterate(list[done++]) as IterableIterator<unknown[]>) {
+              sources.add(row[STAGE_SOURCE_AT] as string);
+              hosts.add(row[STAGE_HOST_AT] as string);
+              stage.add(row);
+              staged++;
+            }
+          }
+        } finally {
+          stage.close();
+        }
+        await tx.append('temp.aside_domains', ['varchar'], list.slice(from, done).map((domain) => [domain]));
+        await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
+        await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
+      });
+      await this.columns.writeTransaction(async (tx) => {
+        for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
+        // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree
+        // (the rollups by key of 1M links: 11.8 s against 13.9 s unordered).
+        for (const table of ROW_ROLLUPS) {
+          const columns = ROLLUP_COLUMNS[table];
+          for await (const chunk of tx.chunksOf(raw(`SELECT ${columns.join(', ')} FROM new_${table} ORDER BY ${columns.slice(0, 2).join(', ')}`))) inserts[table](chunk);
+        }
+      });
+    }
+    await this.columns.writeTransaction(async (tx) => {
+      for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
+    });
+    if (list.length > 0) onProgress?.(list.length, list.length);
+    await this.columns.checkpoint();
+  }
+
+  /** The registrable domains the given referring domains link to. */
+  async linkedFrom(sources: readonly string[]): Promise<string[]> {
+    const found = new Set<string>();
+    for (let i = 0; i < sources.length; i += 1_000) {
+      const batch = sources.slice(i, i + 1_000);
+      const rows = await this.columns.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
+      for (const row of rows) found.add(row.d);
+    }
+    return [...found];
+  }
+
+  /** The graph competitors are counted over, read once per load. */
+  #graph: Promise<CompetitorIndex> | undefined;
+
+  #competitorGraph(): Promise<CompetitorIndex> {
+    this.#graph ??= (async () => {
+      const [names] = await this.columns.columnsOf(raw(`SELECT DISTINCT tdomain FROM r_ref_domains WHERE tkey = 'd:' || tdomain ORDER BY tdomain`));
+      const [targets, sources] = await this.columns.columnsOf(
+        raw(`SELECT CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
+      );
+      const sourceIds = Int32Array.from(sources as number[]);
+      const sourceCount = sourceIds.reduce((max, id) => (id >= max ? id + 1 : max), 0);
+      return new CompetitorIndex(Int32Array.from(targets as number[]), sourceIds, names as string[], sourceCount);
+    })();
+    const graph = this.#graph;
+    graph.catch(() => {
+      if (this.#graph === graph) this.#graph = undefined;
+    });
+    return graph;
+  }
+
+  /** Lists read ahead since the last load (pages of one filter and order), at most about {@link WINDOW_BYTES}. */
+  readonly #windows = new ListWindows(WINDOW_BYTES);
+
+  /** A list: links keys from the columns and rows from SQLite; the list rollups whole from the columns. */
+  async grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery, rows: SqliteStore): Promise<RowsResult<RowOf<Op>>> {
+    const tkey = rollupKey(query.target);
+    const record = operations[operation].record;
+    const asRecords = (result: RowsResult<Record<string, unknown>>) => ({
+      total: result.total,
+      rows: result.rows.map((row) => (CLOCKED in record ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))),
+    });
+    const sources = columnSources(query.target);
+    const where = filterCondition(query.filter, operation, this.columns.dialect);
+    const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey, query.target) : undefined;
+    const window = { cache: this.#windows, key: windowKey(operation, query) };
+    if (operation === 'links') {
+      const rowsOf = (ids: readonly unknown[]) =>
+        rows.connection.all<Record<string, unknown>>(
+          groupedRows('links', query.target, query.clock, undefined, {
+            ...SQL_SOURCES,
+            links: sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l`,
+            scope: () => raw('1 = 1'),
+          }),
+        );
+      // The default order without a filter is SQLite's index, read from its start: the window's keys there.
+      if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') {
+        return asRecords(await runList(rows.connection, groupedRows('links', query.target, query.clock, undefined), null, query.page, { total, rowsOf, window }));
+      }
+      const relation = groupedRows('links', query.target, query.clock, undefined, sources);
+      return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources), window }));
+    }
+    // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
+    if (tkey === undefined) return rows.grouped(operation, query);
+    const relation = groupedRows(operation, query.target, query.clock, tkey, sources);
+    // Keys first here too: a window of 1,000 keys costs little more than 100, 1,000 whole rows
+    // several times as much (DuckDB hands rows to JavaScript slowly), and a page's 100 rows by key
+    // are one more scan of the key's rows, once per page (the window keeps them; its keys are text:
+    // source domain, IP, page, anchor). bench/server/embedded-probes.ts times the forms.
+    const rowsOf = (keys: readonly unknown[]) =>
+      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT unnest(${this.columns.textList(keys.map(String))}))`);
+    return asRecords(await runList(this.columns, relation, where, query.page, { total, window, rowsOf }));
+  }
+
+  /** Competitors, counted over the graph of the last load. */
+  async competitors(query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>> {
+    return (await this.#competitorGraph()).competitors(query.domain, query.page);
+  }
+
+  /**
+   * The matrix: the targets' referring-domain lists (each read once per load and kept), merged by
+   * domain; the union of a set of targets kept too (a call then filters, orders and pages it).
+   */
+  async matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
+    const keys = query.targets.map((target) => rollupKey(target)!);
+    const union = await this.#unions.get(keys.join('\n'), async () => unionOf(await Promise.all(query.targets.map((target) => this.#referrers(target)))));
+    return matrixOfUnion(union, query);
+  }
+
+  /** The lists read since the last load, by key; at most {@link CACHED_REFERRERS} rows in all. */
+  readonly #lists = new SizedCache<ReferrerList>(CACHED_REFERRERS, (list) => list.ids.length);
+  /** The unions of sets of targets merged since the last load; at most {@link CACHED_REFERRERS} rows in all. */
+  readonly #unions = new SizedCache<MatrixUnion>(CACHED_REFERRERS, (union) => union.rows);
+
+  #referrers(target: Target): Promise<ReferrerList> {
+    const tkey = rollupKey(target)!;
+    return this.#lists.get(tkey, async () => {
+      // By domain, by code point (UTF-8 bytes), as the union merges them.
+      const [ids, domains, backlinks, scores, ips, countries] = await this.columns.columnsOf(
+        sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
+          WHERE tdomain = ${target.domain} AND tkey = ${tkey} ORDER BY source_domain COLLATE "binary"`,
+      );
+      return {
+        nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
+        ids: Int32Array.from(ids as number[]),
+        domains: domains as string[],
+        backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
+        scores: Float64Array.from(scores as (number | bigint)[], Number),
+        ips: ips as string[],
+        countries: countries as string[],
+      };
+    });
+  }
+
+  /** Forgets what was read before a load. */
+  forget(): void {
+    this.#graph = undefined;
+    this.#windows.forget();
+    this.#lists.clear();
+    this.#unions.clear();
+  }
+}

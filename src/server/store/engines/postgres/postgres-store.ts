@@ -1,0 +1,218 @@
+/**
+ * The PostgreSQL store (pg): for servers that share one database, or outgrow one file. Keeps
+ * only what is PostgreSQL's own: the pool, the migrations and the COPY bulk path; every query is
+ * the shared one (`../sql/`).
+ *
+ * Two pools: requests run on the main pool, whose statements are bounded by `statementTimeoutMs`
+ * (a slow query answers 503 rather than holding a connection), and the bulk writer runs on a
+ * small second pool without a statement timeout, because a COPY of a large batch or a rollup
+ * rebuild after a load legitimately takes longer than any request should. Migrations run there
+ * too (they may wait for another server's).
+ *
+ * The links of a target are stored together (the table is clustered by `links_by_domain` after a
+ * load into an empty store), and their non-text fields are in two covering indexes (one per scope
+ * column, migration 5). A filtered or re-sorted links list reads its page keys first: the `_key`s
+ * of the page, from the covering index alone when the filter and the order name only what it
+ * holds, then the page's rows by id; its count is an index-only scan in that case too.
+ *
+ * @module
+ */
+import { operations } from '../../../../catalogue/operations.js';
+import type { RowOf } from '../../../../catalogue/types.js';
+import type { DomainParser } from '../../../deps.js';
+import { rollupKey } from '../../shared.js';
+import { filterCondition } from '../../reads/filter.js';
+import { raw, sql } from '../../fragment.js';
+import { groupedRows, SQL_SOURCES } from '../../reads/relations.js';
+import { ROLLUP_TABLES } from '../../loads/rollups.js';
+import { toRecord } from '../../reads/records.js';
+import { runList } from '../../reads/run-list.js';
+import { createSqlStore, rollupTotal } from '../../reads/reads.js';
+import type { GraphWriter, GroupedOperation, GroupedQuery, RowsResult, Store } from '../../store.js';
+import { openPostgresConnection, type PostgresConnection } from './connection.js';
+import { copyLinkSink } from './copy.js';
+import { CLUSTER_INDEX, deferLinkIndexes, migrate, restoreLinkIndexes } from './schema.js';
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string;
+  /** The public-suffix parser the writer derives registrable domains with (tldts). */
+  readonly parser: DomainParser;
+  /** Connections of the request pool (default 10). */
+  readonly poolSize?: number;
+  /** How long one request statement may run (default 5,000 ms); past it the call rejects with `StoreUnavailableError`. */
+  readonly statementTimeoutMs?: number;
+  /** How long a request statement waits for a lock (default 2,000 ms). */
+  readonly lockTimeoutMs?: number;
+  /** How long to wait for a connection (default 5,000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
+  readonly rollups?: boolean;
+  /** Write links with COPY (default true); `false` uses the shared multi-row upsert. */
+  readonly copy?: boolean;
+  /** Told about errors of idle connections (default: ignored; the pool replaces them). */
+  readonly onError?: (error: Error) => void;
+  /**
+   * Parallel workers one request statement may start (PostgreSQL's `max_parallel_workers_per_gather`;
+   * default 0: each statement runs in its own backend alone). The URL's own
+   * `options=-c max_parallel_workers_per_gather=N` overrides it. See "PostgreSQL: one core per
+   * statement" in docs/server.md for what the default trades.
+   */
+  readonly parallelWorkers?: number;
+}
+
+/**
+ * Settings of the bulk pool's sessions. Its commits are synchronous even on a server whose default
+ * is not: PostgreSQL sets the hint bits that let VACUUM mark a page all-visible only once the
+ * commit of the page's rows is flushed to the WAL, and the VACUUM at the end of a load comes a
+ * moment after its last commit (an asynchronous commit is flushed up to 200 ms later, or later
+ * still when a commit without WAL of its own shares its status page). A load commits once per
+ * batch and once per domain's rollups: on the default `synchronous_commit = on` nothing changes.
+ */
+const BULK_SETTINGS: Readonly<Record<string, string>> = { synchronous_commit: 'on' };
+
+/** A {@link Store} on PostgreSQL, with the connection its queries run on. */
+export interface PostgresStore extends Store {
+  /** The request connection (pool). */
+  readonly connection: PostgresConnection;
+}
+
+/**
+ * Connects to a PostgreSQL database and migrates it to the current schema.
+ *
+ * @example
+ * ```ts
+ * import * as tldts from 'tldts';
+ * const store = await openPostgresStore({ url: 'postgres://localhost/links', parser: tldts });
+ * await store.close();
+ * ```
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const parallelWorkers = options.parallelWorkers ?? 0;
+  if (!Number.isSafeInteger(parallelWorkers) || parallelWorkers < 0) throw new TypeError(`parallelWorkers takes a whole number from 0, got ${String(options.parallelWorkers)}.`);
+  const common = {
+    url: options.url,
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  };
+  const connection = await openPostgresConnection({
+    ...common,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+    defaultSettings: { max_parallel_workers_per_gather: String(parallelWorkers) },
+  });
+  const bulk = await openPostgresConnection({ ...common, poolSize: 2, statementTimeoutMs: 0, lockTimeoutMs: 0, applicationName: 'backlink-query bulk', settings: BULK_SETTINGS });
+  try {
+    await migrate(bulk);
+    // Indexes a load into an empty store dropped and did not build again (it stopped half way).
+    await restoreLinkIndexes(bulk);
+  } catch (error) {
+    await Promise.allSettled([connection.close(), bulk.close()]);
+    throw error;
+  }
+  const writeLinks = options.copy === false ? {} : { writeLinks: copyLinkSink(bulk) };
+  const store = createSqlStore(connection, {
+    parser: options.parser,
+    ...writeLinks,
+    ...(options.rollups === undefined ? {} : { rollups: options.rollups }),
+    onClose: () => bulk.close(),
+  });
+  const bulkStore = createSqlStore(bulk, { parser: options.parser, ...writeLinks });
+  const useRollups = options.rollups !== false;
+  return {
+    ...store,
+    connection,
+    grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery): Promise<RowsResult<RowOf<Op>>> =>
+      operation === 'links' && useRollups ? (linksList(connection, store, query) as Promise<RowsResult<RowOf<Op>>>) : store.grouped(operation, query),
+    writer: () => bulkWriter(bulk, bulkStore),
+  };
+}
+
+/**
+ * The links list. Unfiltered in the default order (page score, descending) it is the shared query,
+ * which reads the first rows of `links_by_domain` and stops. Any other list is read keys first: the
+ * page's ids, in order, from the narrowest path the planner finds (an index-only scan of a
+ * covering index when the filter and the order name only non-text fields, else the target's
+ * clustered range), then the page's rows by id; the count, when there is a filter, runs beside
+ * it. A sort then carries ids and the order's column, not whole rows.
+ */
+async function linksList(connection: PostgresConnection, store: Store, query: GroupedQuery): Promise<RowsResult<RowOf<'links'>>> {
+  const where = filterCondition(query.filter, 'links', connection.dialect);
+  const { orderBy, direction } = query.page;
+  if (where === null && orderBy === 'page_score' && direction === 'DESC') return store.grouped('links', query);
+  const tkey = rollupKey(query.target);
+  const total = where === null && tkey !== undefined ? () => rollupTotal(connection, 'links', tkey, query.target) : undefined;
+  const rowsOf = (ids: readonly unknown[]) =>
+    connection.all<Record<string, unknown>>(
+      groupedRows('links', query.target, query.clock, undefined, {
+        ...SQL_SOURCES,
+        links: sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l`,
+        scope: () => raw('1 = 1'),
+      }),
+    );
+  const result = await runList(connection, groupedRows('links', query.target, query.clock, undefined), where, query.page, { ...(total ? { total } : {}), rowsOf });
+  const record = operations.links.record;
+  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<'links'>>(row, record)) };
+}
+
+/**
+ * The writer of a load, on the bulk pool.
+ *
+ * Into an empty links table: the secondary indexes of the links are dropped before the first links
+ * are written (their definitions recorded in `deferred_indexes`, see `deferLinkIndexes`) and built
+ * once at the end, which is several times cheaper than maintaining them row by row; the table is
+ * rewritten in target order (`CLUSTER links USING links_by_domain`, built first, the others after
+ * on the ordered table), so that a target's links are one range of pages; and it is vacuumed, so
+ * that index-only scans need no heap visits. The rollups are then rebuilt from scratch
+ * (`finish({ all: true })`: no per-domain deletes, and their reads of each domain's links are
+ * ranges too), and the planner's statistics refreshed.
+ *
+ * CLUSTER holds an exclusive lock on `links` while it runs (10-25 s at 1M links on two busy
+ * cores): requests of another server on the same database wait for it, and past their lock
+ * timeout answer 503 with Retry-After. A load into a store that has links keeps the indexes and the order: new links go
+ * where PostgreSQL finds room (at the end of the table, in load order), rewritten ones where their
+ * new version fits; answers are the same, a target's range just has more pages to visit until the
+ * next `CLUSTER links`. After every load `links` is vacuumed, so that the covering indexes answer
+ * without heap visits again.
+ */
+async function bulkWriter(bulk: PostgresConnection, store: Store): Promise<GraphWriter> {
+  const writer = await store.writer();
+  const empty = !(await store.hasLinks());
+  let deferred = false;
+  return {
+    ...writer,
+    links: async (rows) => {
+      if (empty && !deferred) {
+        deferred = true;
+        await deferLinkIndexes(bulk);
+      }
+      await writer.links(rows);
+    },
+    finish: async (options = {}) => {
+      const all = options.all ?? empty;
+      if (deferred) {
+        deferred = false;
+        await restoreLinkIndexes(bulk, [CLUSTER_INDEX]);
+        await bulk.all(raw(`CLUSTER links USING ${CLUSTER_INDEX}`));
+        await restoreLinkIndexes(bulk);
+      }
+      // Before the rollups are read from the links: their reads, too, want the new statistics.
+      await vacuumLinks(bulk);
+      const stats = await writer.finish({ ...options, all });
+      if (all) await bulk.all(raw(`ANALYZE domains, target_pages, ${ROLLUP_TABLES.join(', ')}`));
+      return stats;
+    },
+  };
+}
+
+/**
+ * `VACUUM (ANALYZE) links`: marks the pages whose rows every transaction sees as all-visible (an
+ * index-only scan then skips them in the heap) and refreshes the planner's statistics. VACUUM can
+ * mark a page only once the commits of its rows are flushed to the WAL (before that it may not
+ * set their hint bits): the bulk pool commits synchronously (see {@link BULK_SETTINGS}).
+ */
+async function vacuumLinks(bulk: PostgresConnection): Promise<void> {
+  await bulk.all(raw('VACUUM (ANALYZE) links'));
+}

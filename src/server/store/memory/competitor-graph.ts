@@ -1,0 +1,154 @@
+/**
+ * Competitors without SQL joins: the graph of registrable domains and their referring domains as
+ * integer ids in memory (both directions as compressed lists), and for one domain one count per
+ * other domain over the domains linked from each of its referrers. For every listed competitor,
+ * similarity = |R(t) ∩ R(c)| / |R(t) ∪ R(c)|, kept when it passes the interface's thresholds (at
+ * least {@link COMPETITOR_MIN_COMMON} shared referring domains, similarity at least
+ * {@link COMPETITOR_MIN_SIMILARITY}): the same numbers as the query over the links (`graph.ts`),
+ * integer counts and one IEEE division.
+ *
+ * Why not a table of every listed pair: in the sample generator's graph nearly every pair of
+ * domains passes the thresholds (5.4M of the 6.25M pairs at 1M links, 2,500 domains), so at 10M
+ * links (25,000 domains) such a table would hold hundreds of millions of rows. The graph is the
+ * referring-domain rollup once more (about 4M pairs at 10M links, 8 bytes each per direction), and
+ * counting one domain's overlaps reads Σ over its referrers of the domains they link to.
+ *
+ * That count is the whole cost of a call (5 ms for the largest target at 1M links, 53 ms at 10M,
+ * as bench/server/embedded-probes.ts times it), and it depends on the graph alone, not on the
+ * page: a domain's listed competitors are kept once counted (at most {@link KEPT_COMPETITORS}
+ * rows, the least recently asked domain dropped first), so every later page and order of it is a
+ * top-K over its list. The index lives as long as one load's graph, and the lists with it.
+ *
+ * @module
+ * @internal
+ */
+import type { RowOf } from '../../../catalogue/types.js';
+import { compareCodePoints } from '../../../evaluate/text-order.js';
+import type { Page, RowsResult } from '../store.js';
+import { topK } from './top-k.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../reads/graph.js';
+
+/** Whether a pair is listed, and its similarity. @internal */
+export function similarityOf(common: number, mine: number, theirs: number): number | undefined {
+  if (common < COMPETITOR_MIN_COMMON) return undefined;
+  const similarity = common / (mine + theirs - common);
+  return similarity >= COMPETITOR_MIN_SIMILARITY ? similarity : undefined;
+}
+
+/** Competitor rows kept between calls, over all domains (about 100 bytes each). @internal */
+export const KEPT_COMPETITORS = 1_000_000;
+
+/**
+ * The listed competitors of the domains of a graph, from its (registrable domain, referring
+ * domain) pairs as integer ids: `targetIds[i]` is linked from `sourceIds[i]`, each pair once;
+ * `names[t]` is domain `t`.
+ *
+ * @example
+ * ```ts
+ * const index = new CompetitorIndex(Int32Array.from([0, 1]), Int32Array.from([7, 7]), ['a.com', 'b.com'], 8);
+ * index.competitors('a.com', { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 });
+ * ```
+ */
+export class CompetitorIndex {
+  readonly #bySource: { start: Int32Array; items: Int32Array };
+  readonly #byTarget: { start: Int32Array; items: Int32Array };
+  readonly #counts: Int32Array;
+  readonly #seen: Int32Array;
+
+  readonly #ids: ReadonlyMap<string, number>;
+  /** Listed competitors by domain id, in the order last asked (a Map iterates in insertion order). */
+  readonly #kept = new Map<number, readonly RowOf<'competitors'>[]>();
+  #keptRows = 0;
+
+  constructor(
+    targetIds: Int32Array,
+    sourceIds: Int32Array,
+    private readonly names: readonly string[],
+    sources: number,
+    /** Competitor rows kept between calls. */
+    private readonly keep = KEPT_COMPETITORS,
+  ) {
+    // Both directions as compressed lists: the referrers of each domain, the domains of each referrer.
+    this.#bySource = csr(sourceIds, targetIds, sources);
+    this.#byTarget = csr(targetIds, sourceIds, names.length);
+    this.#counts = new Int32Array(names.length);
+    this.#seen = new Int32Array(names.length);
+    this.#ids = new Map(names.map((name, t) => [name, t]));
+  }
+
+  /** A page of a domain's listed competitors, in the page's order (then by domain, ascending). */
+  competitors(domain: string, page: Page): RowsResult<RowOf<'competitors'>> {
+    const t = this.#ids.get(domain);
+    if (t === undefined) return { total: 0, rows: [] };
+    const found = this.#listed(t);
+    const field = page.orderBy as keyof RowOf<'competitors'>;
+    const sign = page.direction === 'ASC' ? 1 : -1;
+    const compare = (a: RowOf<'competitors'>, b: RowOf<'competitors'>): number => {
+      const x = a[field];
+      const y = b[field];
+      const byField = typeof x === 'number' ? x - (y as number) : compareCodePoints(x, y as string);
+      return byField !== 0 ? sign * byField : compareCodePoints(a.domain, b.domain);
+    };
+    // Copies: the kept rows outlive the answer, which its caller may change.
+    return { total: found.length, rows: topK(found, page.offset + page.limit, compare).slice(page.offset).map((row) => ({ ...row })) };
+  }
+
+  /** Domain `t`'s listed competitors, counted once and kept. */
+  #listed(t: number): readonly RowOf<'competitors'>[] {
+    const kept = this.#kept.get(t);
+    if (kept !== undefined) {
+      this.#kept.delete(t);
+      this.#kept.set(t, kept);
+      return kept;
+    }
+    const found: RowOf<'competitors'>[] = [];
+    this.competitorsOf(t, (c, similarity, common) => found.push({ domain: this.names[c]!, similarity, common_refdomains: common }));
+    this.#kept.set(t, found);
+    this.#keptRows += found.length;
+    for (const [oldest, rows] of this.#kept) {
+      if (this.#keptRows <= this.keep || oldest === t) break;
+      this.#kept.delete(oldest);
+      this.#keptRows -= rows.length;
+    }
+    return found;
+  }
+
+  #size(t: number): number {
+    return this.#byTarget.start[t + 1]! - this.#byTarget.start[t]!;
+  }
+
+  /** Calls `emit` for each listed competitor of domain `t`: one count per other domain over the domains linked from each of `t`'s referrers. */
+  competitorsOf(t: number, emit: (competitor: number, similarity: number, common: number) => void): void {
+    const { start: referrers, items: sources } = this.#byTarget;
+    const { start: linked, items: domains } = this.#bySource;
+    const counts = this.#counts;
+    const seen = this.#seen;
+    let touched = 0;
+    for (let i = referrers[t]!; i < referrers[t + 1]!; i++) {
+      const s = sources[i]!;
+      for (let j = linked[s]!; j < linked[s + 1]!; j++) {
+        const c = domains[j]!;
+        if (c === t) continue;
+        if (counts[c]!++ === 0) seen[touched++] = c;
+      }
+    }
+    const mine = this.#size(t);
+    for (let k = 0; k < touched; k++) {
+      const c = seen[k]!;
+      const similarity = similarityOf(counts[c]!, mine, this.#size(c));
+      if (similarity !== undefined) emit(c, similarity, counts[c]!);
+      counts[c] = 0;
+    }
+  }
+}
+
+/** Items grouped by key: `items[start[k] .. start[k + 1])` are the values paired with key `k`. */
+function csr(keys: Int32Array, values: Int32Array, size: number): { start: Int32Array; items: Int32Array } {
+  const start = new Int32Array(size + 1);
+  for (let i = 0; i < keys.length; i++) start[keys[i]! + 1]!++;
+  for (let k = 0; k < size; k++) start[k + 1]! += start[k]!;
+  const next = start.slice(0, size);
+  const items = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) items[next[keys[i]!]!++] = values[i]!;
+  return { start, items };
+}

@@ -1,0 +1,274 @@
+/**
+ * The rows of the list operations as SQL relations whose columns are exactly the record's fields
+ * (plus a hidden `_key`, unique per row, for the tie-break), so that the filter lowered by `toSql`
+ * applies to the rows the caller sees. Column lists come from the catalogue.
+ *
+ * Two sources give the same rows:
+ * - **rollups** (`r_*` tables, kept up to date at write time, see `rollups.ts`): one indexed range
+ *   per target, used for every scope but SUBFOLDER below the host;
+ * - **the links** themselves, grouped per request: SUBFOLDER, and the obviously-right path the
+ *   rollup differential test compares against.
+ *
+ * Booleans are SQL comparisons (`(x > 0)`), which are BOOLEAN on PostgreSQL and 0/1 on SQLite,
+ * matching how each filter dialect binds `true` and `false`.
+ *
+ * @module
+ * @internal
+ */
+import { operations } from '../../../catalogue/operations.js';
+import type { Target } from '../../target.js';
+import type { Clock, GroupedOperation } from '../store.js';
+import { ident, join, raw, sql, type Fragment } from '../fragment.js';
+import type { SqlConnection } from '../connection.js';
+import type { ROLLUP_TABLES } from '../loads/rollups.js';
+import { scopeCondition } from './scope.js';
+
+/**
+ * Where the relations read from: the table expressions (with their aliases `l`, `d`, `p`, `r`) and
+ * the condition that selects a key's rollup rows. The SQL stores read the tables as they are; the
+ * ClickHouse store reads deduplicated local tables and the current version of a domain's rollups.
+ */
+export interface RelationSources {
+  /** The links, aliased `l`. */
+  readonly links: Fragment;
+  /**
+   * The domains, aliased `d`. `names`, a subquery of the domain names the relation joins, lets a
+   * store read only those (ClickHouse builds a join's right side whole, before the join).
+   */
+  domains(names?: Fragment): Fragment;
+  /** The target pages, aliased `p`; `hosts`, a subquery of the hosts the relation joins, as for {@link domains}. */
+  targetPages(hosts?: Fragment): Fragment;
+  /** A rollup table, aliased `r`. */
+  rollup(table: RollupTableName): Fragment;
+  /** The rows of a target key in a rollup table aliased `r` (the key's current rows where a store keeps versions). */
+  rollupRows(tkey: string, target: Target): Fragment;
+  /**
+   * The condition on a rollup table aliased `r` that keeps the current rows of the given
+   * registrable domains' keys, for reads across targets (matrix); `null` where every row is current.
+   */
+  currentRollups(domains: readonly string[]): Fragment | null;
+  /** The keyword snapshots, aliased `k`. */
+  readonly keywordMetrics: Fragment;
+  /**
+   * Appended to the ORDER BY of a lookup of one key's row (a domain's score, a page's, a keyword's
+   * snapshot), to take the newest write where a key may have several rows until they merge.
+   */
+  readonly newestLast: Fragment;
+  /** The name of the 64-bit integer type in a CAST. */
+  readonly int64: string;
+  /**
+   * How a store reads the whole rows of a page of the links list by their ids (`_key`), after
+   * reading the page's ids: the links relation of those rows, aliased `l` (see `runList`'s
+   * `rowsOf`). Without it, a page of links is read in one query.
+   */
+  linksOfIds?(target: Target, ids: readonly unknown[]): Fragment;
+  /**
+   * Name the computed columns apart from the source columns first, then rename them in an outer
+   * SELECT: ClickHouse resolves `min(l.first_seen_at) AS first_seen_at` to the alias itself
+   * (an aggregate inside an aggregate).
+   */
+  readonly renameOutside?: boolean;
+  /**
+   * Columns of the links (aliased `l`) that sort exactly as a field of the links list does, by
+   * field (integer ranks of text fields, on the column side): the links relation carries each as a
+   * hidden column `_o_<field>` ({@link listSortKeys} names them for `runList`).
+   */
+  readonly sortKeys?: Readonly<Record<string, string>>;
+  /**
+   * The condition on the links (aliased `l`) that selects a target (default `scopeCondition`): a
+   * store reading rows by keys already chosen for the target passes none, so that SQLite looks
+   * them up by key rather than by the target's index.
+   */
+  readonly scope?: (target: Target) => Fragment;
+}
+
+/**
+ * The hidden columns of the links relation that `runList` sorts by instead of the fields.
+ *
+ * @example
+ * ```ts
+ * listSortKeys({ ...SQL_SOURCES, sortKeys: { anchor: 'o_anchor' } }); // { anchor: '_o_anchor' }
+ * ```
+ */
+export function listSortKeys(sources: RelationSources): Readonly<Record<string, string>> | undefined {
+  if (!sources.sortKeys) return undefined;
+  return Object.fromEntries(Object.keys(sources.sortKeys).map((field) => [field, `_o_${field}`]));
+}
+
+/**
+ * Where a call reads: a connection and the table expressions to read there (`SQL_SOURCES` for the
+ * SQL stores; a ClickHouse shard's local tables, or the cluster's \`Distributed\` ones).
+ */
+export interface ReadPlace {
+  readonly connection: SqlConnection;
+  readonly sources: RelationSources;
+}
+
+/** A rollup table's name. */
+export type RollupTableName = (typeof ROLLUP_TABLES)[number];
+
+/** The tables of the SQL stores (SQLite, PostgreSQL). @internal */
+export const SQL_SOURCES: RelationSources = {
+  links: raw('links l'),
+  domains: () => raw('domains d'),
+  targetPages: () => raw('target_pages p'),
+  rollup: (table) => raw(`${table} r`),
+  rollupRows: (tkey) => sql`r.tkey = ${tkey}`,
+  currentRollups: () => null,
+  keywordMetrics: raw('keyword_metrics k'),
+  newestLast: raw(''),
+  int64: 'BIGINT',
+};
+
+/** Expressions per field; fields not listed read the same-named column of the source alias. */
+type Expressions = Readonly<Record<string, Fragment>>;
+
+interface Relation {
+  readonly key: Fragment;
+  readonly expressions: Expressions;
+  /** The alias whose same-named columns fill the fields not listed. */
+  readonly alias: string;
+  readonly from: Fragment;
+  readonly where: Fragment;
+  readonly groupBy: Fragment | null;
+}
+
+/** How many of a group's links satisfy a condition (portable: no FILTER clause, no boolean sum). */
+export const countWhere = (condition: string): Fragment => raw(`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END)`);
+
+const firstLast = { first_seen_at: raw('min(l.first_seen_at)'), last_seen_at: raw('max(l.last_seen_at)') };
+const domainInfo = (alias: string, aggregate: boolean): Expressions => {
+  const wrap = (column: string) => (aggregate ? `min(d.${column})` : `d.${column}`);
+  return {
+    ip_address: raw(`coalesce(${wrap('ip_address')}, '')`),
+    country: raw(`coalesce(${wrap('country')}, '')`),
+    domain_score: raw(`coalesce(${wrap('domain_score')}, 0)`),
+    domain: raw(`${alias}.source_domain`),
+  };
+};
+
+/** The relations grouped from the target's links, per request. */
+function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
+  const where = (sources.scope ?? scopeCondition)(target);
+  const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains()} ON d.domain = l.source_domain`;
+  switch (operation) {
+    case 'links':
+      return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: sources.links, where, groupBy: null };
+    case 'ref-domains':
+      return {
+        key: raw('l.source_domain'),
+        alias: 'l',
+        expressions: {
+          ...domainInfo('l', true),
+          backlinks_count: raw('count(*)'),
+          ...firstLast,
+          is_follow: sql`(${countWhere('NOT l.is_nofollow')} > 0)`,
+          is_new: sql`(min(l.first_seen_at) >= ${clock.newSince})`,
+          is_lost: sql`(${countWhere('NOT l.is_lost')} = 0)`,
+        },
+        from: withDomains,
+        where,
+        groupBy: raw('l.source_domain'),
+      };
+    case 'ref-ips':
+      return {
+        key: raw('l.ip_address'),
+        alias: 'l',
+        expressions: {
+          ip_address: raw('l.ip_address'),
+          country: raw(`coalesce(min(d.country), '')`),
+          backlinks_count: raw('count(*)'),
+          domains_count: raw('count(DISTINCT l.source_domain)'),
+          ...firstLast,
+        },
+        from: withDomains,
+        where,
+        groupBy: raw('l.ip_address'),
+      };
+    case 'pages':
+      return {
+        key: raw('l.target_host || l.target_path'),
+        alias: 'l',
+        expressions: {
+          source_url: raw('coalesce(min(p.url), min(l.target_url))'),
+          source_title: raw(`coalesce(min(p.title), '')`),
+          response_code: raw('coalesce(min(p.response_code), 200)'),
+          backlinks_count: raw('count(*)'),
+          domains_count: raw('count(DISTINCT l.source_domain)'),
+          external_links_count: raw('coalesce(min(p.external_links_count), 0)'),
+          internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
+          ...firstLast,
+        },
+        from: sql`${sources.links} LEFT JOIN ${sources.targetPages()} ON p.host = l.target_host AND p.path = l.target_path`,
+        where,
+        groupBy: raw('l.target_host, l.target_path'),
+      };
+    case 'anchors':
+      return {
+        key: raw('l.anchor'),
+        alias: 'l',
+        expressions: { anchor: raw('l.anchor'), backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast },
+        from: sources.links,
+        where,
+        groupBy: raw('l.anchor'),
+      };
+  }
+}
+
+/** The same relations read from the rollup tables of one target key. */
+function fromRollups(operation: GroupedOperation, target: Target, tkey: string, clock: Clock, sources: RelationSources): Relation {
+  const where = sources.rollupRows(tkey, target);
+  switch (operation) {
+    case 'links':
+      // The links list is the links themselves; only its total comes from a rollup.
+      return fromLinks('links', target, clock, sources);
+    case 'ref-domains':
+      // The referring domain's IP, country and score are written into its rows at refresh.
+      return {
+        key: raw('r.source_domain'),
+        alias: 'r',
+        expressions: {
+          domain: raw('r.source_domain'),
+          is_follow: raw('(r.follow_links > 0)'),
+          is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
+          is_lost: raw('(r.lost_links = r.backlinks_count)'),
+        },
+        from: sources.rollup('r_ref_domains'),
+        where,
+        groupBy: null,
+      };
+    case 'ref-ips':
+      return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: sources.rollup('r_ref_ips'), where, groupBy: null };
+    case 'pages':
+      // The page's own URL, title, status and link counts are written into its row at refresh.
+      return { key: raw('r.page_key'), alias: 'r', expressions: {}, from: sources.rollup('r_pages'), where, groupBy: null };
+    case 'anchors':
+      return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: sources.rollup('r_anchors'), where, groupBy: null };
+  }
+}
+
+/**
+ * The SELECT producing an operation's rows for one target, columns named as the record's fields;
+ * from the rollups when `tkey` is given, else grouped from the links.
+ *
+ * @example
+ * ```ts
+ * groupedRows('anchors', target, clock, 'd:example.com'); // SELECT r.anchor AS _key, ... FROM r_anchors r WHERE r.tkey = ?
+ * ```
+ */
+export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources = SQL_SOURCES): Fragment {
+  const relation = tkey === undefined ? fromLinks(operation, target, clock, sources) : fromRollups(operation, target, tkey, clock, sources);
+  const fields = Object.keys(operations[operation].record);
+  const inner = (field: string) => (sources.renameOutside ? `c_${field}` : field);
+  const columns = fields.map((field) => {
+    const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
+    return sql`${expression} AS ${ident(inner(field))}`;
+  });
+  const hidden = operation === 'links' && sources.sortKeys ? Object.entries(sources.sortKeys).map(([field, column]) => raw(`l.${column} AS _o_${field}`)) : [];
+  const select = join([sql`${relation.key} AS _key`, ...columns, ...hidden], ', ');
+  const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
+  const rows = sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
+  if (!sources.renameOutside) return rows;
+  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...hidden.map((_, i) => raw(`_o_${Object.keys(sources.sortKeys!)[i]}`))], ', ');
+  return sql`SELECT ${renamed} FROM (${rows})`;
+}
