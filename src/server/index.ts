@@ -65,7 +65,7 @@ export type { CorsOrigins } from './plugins/cors.js';
 export type { PostgresConnection } from './store/engines/postgres/connection.js';
 export type { LinkSink } from './store/loads/writer.js';
 export { hashKey, normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
-export { createSqlStore, type SqlStoreOptions } from './store/reads/reads.js';
+export { createSqlStore, type SqlStoreOptions } from './store/engines/sql-engine.js';
 export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
 export type { Fragment } from './store/fragment.js';
 export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/engines/sqlite/connection.js';

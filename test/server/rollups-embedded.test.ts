@@ -5,7 +5,7 @@
  */
 import { loadServerDeps } from '../../src/server/deps.js';
 import { openEmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
-import { createSqlStore } from '../../src/server/store/reads/reads.js';
+import { createSqlStore } from '../../src/server/store/engines/sql-engine.js';
 import { rollupSuite } from './rollup-suite.js';
 
 rollupSuite('embedded', async () => {

@@ -1,7 +1,7 @@
 /** The rollup differential suite on PostgreSQL (a fresh database on the test server). */
 import { inject } from 'vitest';
 import { loadServerDeps } from '../../src/server/deps.js';
-import { createSqlStore } from '../../src/server/store/reads/reads.js';
+import { createSqlStore } from '../../src/server/store/engines/sql-engine.js';
 import { openPostgresStore } from '../../src/server/store/engines/postgres/postgres-store.js';
 import { freshPostgresDatabase } from './postgres-database.js';
 import { rollupSuite } from './rollup-suite.js';

@@ -1,6 +1,6 @@
 /** The rollup differential suite on SQLite (in memory: queries on the calling thread). */
 import { loadServerDeps } from '../../src/server/deps.js';
-import { createSqlStore } from '../../src/server/store/reads/reads.js';
+import { createSqlStore } from '../../src/server/store/engines/sql-engine.js';
 import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { rollupSuite } from './rollup-suite.js';
 

@@ -1,16 +1,14 @@
 /**
- * API keys and their unit balances, and keyword metrics. Only a SHA-256 of each key is stored. A
+ * API keys and their unit balances. Only a SHA-256 of each key is stored. A
  * charge is one conditional UPDATE, so concurrent calls can neither lose nor double one.
  *
  * @module
  * @internal
  */
-import type { RowOf } from '../../catalogue/types.js';
-import { hashKey, normalizeKeyword } from './shared.js';
-import type { ChargeResult, KeyConfig, KeywordQuery, StoredKey } from './store.js';
+import { hashKey } from './shared.js';
+import type { ChargeResult, KeyConfig, Store, StoredKey } from './store.js';
 import type { SqlConnection } from './connection.js';
 import { sql } from './fragment.js';
-import type { ReadPlace } from './reads/relations.js';
 
 /** Stores configured keys; a known id keeps its balance and takes the new key. @internal */
 export async function upsertKeys(connection: SqlConnection, keys: readonly KeyConfig[]): Promise<void> {
@@ -45,41 +43,10 @@ export async function balance(connection: SqlConnection, keyId: string): Promise
   return row === undefined ? undefined : Number(row.units_remaining);
 }
 
-interface MetricsRow {
-  search_volume: string;
-  cpc: string;
-  competitive_density: number;
-  keyword_difficulty: number;
-  number_of_results: string;
-  intents: string;
-  serp_features: string;
-  trends: string;
-}
-
-/**
- * The metrics of a keyword in a country and month, from the month's latest snapshot; arrays are
- * stored as JSON text.
- *
- * @example
- * ```ts
- * (await keywordMetrics({ connection, sources: SQL_SOURCES }, { keyword: 'seo', country: 'US', month: '2026-05' }))?.search_volume;
- * ```
- */
-export async function keywordMetrics({ connection, sources }: ReadPlace, query: KeywordQuery): Promise<RowOf<'metrics'> | undefined> {
-  const [row] = await connection.all<MetricsRow>(
-    sql`SELECT k.search_volume, k.cpc, k.competitive_density, k.keyword_difficulty, k.number_of_results, k.intents, k.serp_features, k.trends
-      FROM ${sources.keywordMetrics} WHERE k.keyword = ${normalizeKeyword(query.keyword)} AND k.country = ${query.country} AND k.month = ${query.month}
-      ORDER BY k.snapshot_at DESC${sources.newestLast} LIMIT 1`,
-  );
-  if (!row) return undefined;
-  return {
-    competitive_density: Number(row.competitive_density),
-    cpc: row.cpc,
-    intents: JSON.parse(row.intents) as string[],
-    keyword_difficulty: Number(row.keyword_difficulty),
-    number_of_results: row.number_of_results,
-    search_volume: row.search_volume,
-    serp_features: JSON.parse(row.serp_features) as string[],
-    trends: JSON.parse(row.trends) as number[],
-  };
-}
+/** The key functions of a store over a connection (its API keys and balances in the same database). @internal */
+export const sqlKeys = (connection: SqlConnection): Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance'> => ({
+  upsertKeys: (keys) => upsertKeys(connection, keys),
+  keys: () => storedKeys(connection),
+  charge: (keyId, units) => charge(connection, keyId, units),
+  balance: (keyId) => balance(connection, keyId),
+});

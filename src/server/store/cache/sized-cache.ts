@@ -53,6 +53,14 @@ export class SizedCache<V> {
     return entry.value;
   }
 
+  /** Forgets the value under `key`. */
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#total -= entry.size;
+    this.#entries.delete(key);
+  }
+
   /** Forgets every value (the data changed). */
   clear(): void {
     this.#entries.clear();

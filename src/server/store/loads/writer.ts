@@ -10,12 +10,13 @@
  * @internal
  */
 import type { DomainParser } from '../../deps.js';
-import { LINK_COLUMNS, linkRow, pageParts, type DomainInput, type KeywordSnapshotInput, type LinkRow } from '../inputs.js';
+import { LINK_COLUMNS, linkRow, pageParts, type KeywordSnapshotInput, type LinkRow } from '../inputs.js';
 import { normalizeKeyword } from '../shared.js';
+import type { LoadSink, LoadSlot } from '../engine.js';
+import type { ReadPlace } from '../reads/relations.js';
 import type { GraphWriter, LoadStats } from '../store.js';
 import type { SqlConnection } from '../connection.js';
 import { join, raw, sql, type Fragment } from '../fragment.js';
-import { refreshRollups } from './rollups.js';
 
 /** Rows per multi-row statement (32 link columns x 400 stays under every engine's parameter limit). */
 const ROWS_PER_STATEMENT = 400;
@@ -101,69 +102,70 @@ export const upsertKeywords =
   (rows) =>
     connection.transaction(upsert('keyword_metrics', KEYWORD_COLUMNS, KEYWORD_KEY, rows));
 
-/** How a store that keeps some rollups elsewhere refreshes them (see `createSqlStore`'s `refresh`). */
-export interface RefreshOptions {
-  /** Refreshes the rollups of the given domains (`'all'`: every one, from scratch) itself (default: `refreshRollups` over the connection). */
-  readonly rollups?: (domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void) => Promise<void>;
-  /** The registrable domains the given referring domains link to (default: read from `r_ref_domains` over the connection). */
-  readonly linkedFrom?: (sources: readonly string[]) => Promise<string[]>;
-}
-
 /**
- * A {@link GraphWriter} over a connection.
+ * The writer every store loads with: the bookkeeping written once over the engine's load slot.
+ * A link's stored columns and identity are derived here (two records of one identity in one batch:
+ * the later wins, as in separate batches); the writer remembers the registrable domains whose links
+ * or target pages it wrote and the referring domains whose own data it wrote, and at `finish`
+ * refreshes the rollups of the first and of every domain the second link to (the rollups keep a
+ * referring domain's IP, country and score). The engine's sink only writes (see `engine.ts`).
+ * `onFinish` runs once a load has finished (the store forgets its read-cache there).
  *
  * @example
  * ```ts
- * const writer = createGraphWriter(connection, tldts);
+ * const writer = await createGraphWriter(engine.load, tldts, () => cache.forget());
  * ```
  */
-export function createGraphWriter(
-  connection: SqlConnection,
-  parser: DomainParser,
-  writeLinks: LinkSink = upsertLinks(connection),
-  refresh: RefreshOptions = {},
-  writeKeywords: KeywordSink = upsertKeywords(connection),
-): GraphWriter {
+export async function createGraphWriter(load: LoadSlot, parser: DomainParser, onFinish: () => void): Promise<GraphWriter> {
   const touched = new Set<string>();
   const sources = new Set<string>();
   let written = 0;
+  let sink: Promise<LoadSink> | undefined;
+  const open = () => (sink ??= load.begin());
+  // Begun now: a load that cannot start (a lock another process holds, a store open for reading) fails here.
+  await open();
   return {
     domains: async (input, options = {}) => {
+      const to = await open();
       // Kept records change nothing: only the domains written need their targets' rollups refreshed.
-      const rows = options.keep ? await withoutRecord(connection, 'domains', input) : input;
-      const values = rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]);
-      await connection.transaction(upsert('domains', ['domain', 'ip_address', 'country', 'domain_score'], ['domain'], values));
+      const known = options.keep ? await to.recorded(input.map((row) => row.domain)) : undefined;
+      const rows = known === undefined || known.size === 0 ? input : input.filter((row) => !known.has(row.domain));
+      await to.domains(rows);
       for (const row of rows) sources.add(row.domain);
     },
     pages: async (rows) => {
-      await connection.transaction(
-        upsert(
-          'target_pages',
-          ['host', 'path', 'url', 'title', 'response_code', 'page_score', 'external_links_count', 'internal_links_count'],
-          ['host', 'path'],
-          rows.map((p) => {
-            const { host, path, domain } = pageParts(p, parser);
-            // The rollups of the page's domain show the page's own data.
-            touched.add(domain);
-            return [host, path, p.url, p.title, p.response_code, p.page_score, p.external_links_count, p.internal_links_count];
-          }),
-        ),
+      const to = await open();
+      await to.pages(
+        rows.map((p) => {
+          const { host, path, domain } = pageParts(p, parser);
+          // The rollups of the page's domain show the page's own data.
+          touched.add(domain);
+          return [host, path, p.url, p.title, p.response_code, p.page_score, p.external_links_count, p.internal_links_count];
+        }),
       );
     },
-    keywords: (rows) => writeKeywords(rows.map(keywordRow)),
+    keywords: async (rows) => (await open()).keywords(rows.map(keywordRow)),
     links: async (rows) => {
+      const to = await open();
       const stored = rows.map((link) => linkRow(link, parser));
       // Two records with the same identity in one batch: the later one wins, as in separate batches.
       const unique = new Map(stored.map((row) => [row.key.toString('base64'), row]));
-      const changed = await writeLinks([...unique.values()]);
+      const changed = await to.links([...unique.values()]);
       for (const domain of changed ?? stored.map((row) => row.targetDomain)) touched.add(domain);
       written += rows.length;
     },
     finish: async (options = {}): Promise<LoadStats> => {
-      if (!options.all) for (const domain of await (refresh.linkedFrom ?? ((list) => linkedFrom(connection, list)))([...sources])) touched.add(domain);
+      const to = await open();
+      const all = options.all ?? to.fresh;
+      if (!all) for (const domain of await linkedFrom(load.linkedFrom, [...sources])) touched.add(domain);
       const domains = [...touched].sort();
-      const target = options.all ? 'all' : domains;
-      await (refresh.rollups ? refresh.rollups(target, options.onProgress) : refreshRollups(connection, target, options.onProgress));
+      try {
+        await to.finish(all ? 'all' : domains, options.onProgress);
+      } finally {
+        // A load that failed may have changed what readers see (an engine without transactions).
+        sink = undefined;
+        onFinish();
+      }
       touched.clear();
       sources.clear();
       return { links: written, domains: domains.length };
@@ -171,49 +173,67 @@ export function createGraphWriter(
   };
 }
 
-/** Source domains per lookup (one bound value each). */
-const SOURCES_PER_LOOKUP = 500;
+/** The columns of `target_pages`, in the order of the rows `LoadSink.pages` takes. */
+export const PAGE_COLUMNS = ['host', 'path', 'url', 'title', 'response_code', 'page_score', 'external_links_count', 'internal_links_count'] as const;
+
+/** The columns of `domains`. */
+export const DOMAIN_COLUMNS = ['domain', 'ip_address', 'country', 'domain_score'] as const;
 
 /**
- * The domains of `rows` that have no record yet in `table` (`domains`; a ClickHouse shard's
+ * A load sink of the shared multi-row upserts over a connection (SQLite's and PostgreSQL's
+ * `INSERT ... ON CONFLICT`): an engine takes it whole or replaces what it writes faster.
+ */
+export function upsertSink(connection: SqlConnection): Omit<LoadSink, 'fresh' | 'finish'> {
+  return {
+    recorded: (names) => recordedDomains(connection, 'domains', names),
+    domains: (rows) => connection.transaction(upsert('domains', DOMAIN_COLUMNS, ['domain'], rows.map((d) => [d.domain, d.ip_address, d.country, d.domain_score]))),
+    pages: (rows) => connection.transaction(upsert('target_pages', PAGE_COLUMNS, ['host', 'path'], rows)),
+    links: upsertLinks(connection),
+    keywords: upsertKeywords(connection),
+  };
+}
+
+/** Source domains per lookup (one bound value each). */
+const SOURCES_PER_LOOKUP = 1_000;
+
+/**
+ * Of the given domain names, those with a record in `table` (`domains`; a ClickHouse shard's
  * `domains_local`), for `GraphWriter.domains` with `keep`.
  *
  * @example
  * ```ts
- * await withoutRecord(connection, 'domains', rows); // the rows whose domain is not in the table
+ * await recordedDomains(connection, 'domains', ['a.org', 'b.org']); // Set { 'a.org' } when only a.org has one
  * ```
  */
-export async function withoutRecord(
-  reader: { all<Row>(query: Fragment): Promise<Row[]> },
-  table: 'domains' | 'domains_local',
-  rows: readonly DomainInput[],
-): Promise<readonly DomainInput[]> {
+export async function recordedDomains(reader: { all<Row>(query: Fragment): Promise<Row[]> }, table: 'domains' | 'domains_local', names: readonly string[]): Promise<ReadonlySet<string>> {
   const known = new Set<string>();
-  for (let i = 0; i < rows.length; i += SOURCES_PER_LOOKUP) {
-    const batch = rows.slice(i, i + SOURCES_PER_LOOKUP);
-    const found = await reader.all<{ domain: string }>(sql`SELECT domain FROM ${raw(table)} WHERE domain IN (${join(batch.map((row) => sql`${row.domain}`), ', ')})`);
+  for (let i = 0; i < names.length; i += SOURCES_PER_LOOKUP) {
+    const batch = names.slice(i, i + SOURCES_PER_LOOKUP);
+    const found = await reader.all<{ domain: string }>(sql`SELECT domain FROM ${raw(table)} WHERE domain IN (${join(batch.map((name) => sql`${name}`), ', ')})`);
     for (const row of found) known.add(row.domain);
   }
-  return known.size === 0 ? rows : rows.filter((row) => !known.has(row.domain));
+  return known;
 }
 
 /**
- * The registrable domains that the given source domains link to, read from the rollups.
+ * The registrable domains that the given referring domains link to, read from the domain-level
+ * rows of the referring-domain rollups where `at` keeps them (`d:` keys: a domain is linked from a
+ * referring domain exactly when its domain-level key has a row of it).
  *
  * @example
  * ```ts
- * await linkedFrom(connection, ['referrer.test']); // ['example.com', ...]
+ * await linkedFrom({ connection, sources: SQL_SOURCES }, ['referrer.test']); // ['example.com', ...]
  * ```
  */
-export async function linkedFrom(connection: SqlConnection, sources: readonly string[]): Promise<string[]> {
+export async function linkedFrom({ connection, sources }: ReadPlace, referrers: readonly string[]): Promise<string[]> {
   const found = new Set<string>();
-  for (let i = 0; i < sources.length; i += SOURCES_PER_LOOKUP) {
-    const batch = sources.slice(i, i + SOURCES_PER_LOOKUP);
-    const rows = await connection.all<{ tdomain: string }>(
-      sql`SELECT DISTINCT t.tdomain FROM r_ref_domains r JOIN r_targets t ON t.tkey = r.tkey
-        WHERE r.source_domain IN (${join(batch.map((source) => sql`${source}`), ', ')})`,
+  for (let i = 0; i < referrers.length; i += SOURCES_PER_LOOKUP) {
+    const batch = referrers.slice(i, i + SOURCES_PER_LOOKUP);
+    const rows = await connection.all<{ d: string }>(
+      sql`SELECT DISTINCT substr(r.tkey, 3) AS d FROM ${sources.rollup('r_ref_domains')}
+        WHERE r.tkey >= 'd:' AND r.tkey < 'd;' AND r.source_domain IN (${join(batch.map((source) => sql`${source}`), ', ')})`,
     );
-    for (const row of rows) found.add(row.tdomain);
+    for (const row of rows) found.add(row.d);
   }
   return [...found];
 }

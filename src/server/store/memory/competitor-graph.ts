@@ -76,6 +76,11 @@ export class CompetitorIndex {
     this.#ids = new Map(names.map((name, t) => [name, t]));
   }
 
+  /** The estimated bytes of the graph (its lists both ways and the names), for the read-cache's bound. */
+  get bytes(): number {
+    return this.#bySource.start.byteLength + this.#bySource.items.byteLength + this.#byTarget.start.byteLength + this.#byTarget.items.byteLength + this.names.length * 64;
+  }
+
   /** A page of a domain's listed competitors, in the page's order (then by domain, ascending). */
   competitors(domain: string, page: Page): RowsResult<RowOf<'competitors'>> {
     const t = this.#ids.get(domain);

@@ -1,48 +1,27 @@
 /**
- * The store over any {@link SqlConnection}: every operation's query, written once. An engine
- * builds its connection and migrations and calls {@link createSqlStore}.
- *
- * With `rollups: false` every answer is grouped from the links per call: the slow, obviously
- * right path the rollup differential test compares the rollups with.
+ * The reads of one target, written once over a {@link ReadPlace}: a list as its engine plans it,
+ * the overview and the summary. From the rollups when given the target's rollup key; without one
+ * (a SUBFOLDER below the host, or an engine answering without rollups) grouped from the links per
+ * call: the slow, obviously right path the rollup differential suites compare the rollups with.
  *
  * @module
+ * @internal
  */
 import { operations } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
-import type { DomainParser } from '../../deps.js';
 import { newDays } from '../../clock.js';
 import { monthlyCounts, monthRange, type HistoryLink } from '../../history.js';
 import type { Target } from '../../target.js';
-import { rollupKey } from '../shared.js';
-import type { Clock, GraphWriter, GroupedOperation, GroupedQuery, HistoryPoint, RowsResult, Store, SummaryQuery } from '../store.js';
+import { printFilter } from '../../../print/printer.js';
+import type { Clock, GroupedOperation, GroupedQuery, HistoryPoint, RowsResult, SummaryQuery } from '../store.js';
 import type { SqlConnection } from '../connection.js';
+import type { ListPlan, RowsByKey } from '../engine.js';
 import { filterCondition } from './filter.js';
 import { join, raw, sql, type Fragment } from '../fragment.js';
-import { competitors, matrix, scoreProfile } from './graph.js';
-import { balance, charge, keywordMetrics, storedKeys, upsertKeys } from '../ledger.js';
-import { groupedRows, SQL_SOURCES, type ReadPlace, type RelationSources } from './relations.js';
+import { groupedRows, listSortKeys, SQL_SOURCES, type ReadPlace, type RelationSources } from './relations.js';
 import { toRecord } from './records.js';
-import { runList } from './run-list.js';
+import { runList, type ListWindows, type RowsOfKeys } from './run-list.js';
 import { scopeCondition } from './scope.js';
-import { createGraphWriter, type KeywordSink, type LinkSink, type RefreshOptions } from '../loads/writer.js';
-
-/** Options of {@link createSqlStore}. */
-export interface SqlStoreOptions {
-  /** The store's {@link Store.kind} (default: the filter dialect's name, `sqlite` or `postgres`). */
-  readonly kind?: string;
-  /** Answer from the rollups (default true); `false` groups the links on every call. */
-  readonly rollups?: boolean;
-  /** The public-suffix parser the writer derives registrable domains with. */
-  readonly parser: DomainParser;
-  /** The engine's fast way to write links (default: multi-row upserts). */
-  readonly writeLinks?: LinkSink;
-  /** How the writer writes keyword snapshots (default: the shared multi-row upsert). @internal */
-  readonly writeKeywords?: KeywordSink;
-  /** How the writer refreshes rollups kept elsewhere (the embedded store's column side). @internal */
-  readonly refresh?: RefreshOptions;
-  /** Runs when the store closes, after the connection (an engine's own handles). */
-  readonly onClose?: () => Promise<void> | void;
-}
 
 const OVERVIEW_COUNTERS = [
   'backlinks_count', 'domains_count', 'urls_count', 'follows_count', 'nofollows_count', 'sponsored_count', 'ugc_count', 'frames_count',
@@ -50,95 +29,68 @@ const OVERVIEW_COUNTERS = [
 ] as const;
 
 /**
- * A {@link Store} answering from SQL over a connection.
- *
- * @example
- * ```ts
- * const store = createSqlStore(connection, { parser: tldts });
- * ```
+ * A page of a list as an engine's {@link ListPlan} says to read it: the relation of the list at
+ * the plan's place, the filter lowered for its dialect, the unfiltered total from the rollup
+ * counters where the plan names them, keys first where it says so, through the read-cache's
+ * window where it keeps one (the rows' `is_new` then taken again at this call's clock).
  */
-export function createSqlStore(connection: SqlConnection, options: SqlStoreOptions): Store {
-  const useRollups = options.rollups !== false;
-  const here: ReadPlace = { connection, sources: SQL_SOURCES };
-  return {
-    kind: options.kind ?? connection.dialect.filter,
-    ping: async () => {
-      await connection.all(sql`SELECT 1 AS one`);
-    },
-    ...createReads(() => here, () => here, useRollups),
-    competitors: (query) => competitors(connection, query, useRollups),
-    upsertKeys: (keys) => upsertKeys(connection, keys),
-    keys: () => storedKeys(connection),
-    charge: (keyId, units) => charge(connection, keyId, units),
-    balance: (keyId) => balance(connection, keyId),
-    hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
-    // From the domain-level rollups when kept (one row per target domain), else counted over the links.
-    topTarget: async () =>
-      (
-        await connection.all<{ domain: string }>(
-          useRollups
-            ? sql`SELECT tdomain AS domain FROM r_targets WHERE tkey LIKE 'd:%' ORDER BY backlinks_count DESC, tdomain LIMIT 1`
-            : sql`SELECT target_domain AS domain FROM links GROUP BY target_domain ORDER BY count(*) DESC, target_domain LIMIT 1`,
-        )
-      )[0]?.domain,
-    writer: async (): Promise<GraphWriter> => createGraphWriter(connection, options.parser, options.writeLinks, options.refresh, options.writeKeywords),
-    close: async () => {
-      await connection.close();
-      await options.onClose?.();
-    },
-  };
-}
-
-/** The reads every store answers with the same queries. */
-export type StoreReads = Pick<Store, 'overview' | 'summary' | 'grouped' | 'scoreProfile' | 'matrix' | 'keywordMetrics'>;
-
-/**
- * The operations' reads, written once: `at(domain)` is where a call about a target of that
- * registrable domain reads (the one database, or the shard holding the domain), `across()` where a
- * call about several targets does (the matrix) and keyword lookups.
- *
- * @example
- * ```ts
- * const here = { connection, sources: SQL_SOURCES };
- * const reads = createReads(() => here, () => here, true);
- * ```
- */
-export function createReads(
-  at: (domain: string) => ReadPlace | Promise<ReadPlace>,
-  across: () => ReadPlace | Promise<ReadPlace>,
-  useRollups: boolean,
-): StoreReads {
-  const keyOf = (target: Target) => (useRollups ? rollupKey(target) : undefined);
-  return {
-    overview: async (target, clock) => overview(await at(target.domain), target, clock, keyOf(target)),
-    summary: async (query) => summary(await at(query.target.domain), query, keyOf(query.target)),
-    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
-      grouped<Op>(await at(query.target.domain), operation, query, keyOf(query.target)),
-    scoreProfile: async (target) => scoreProfile(await at(target.domain), target, useRollups),
-    matrix: async (query) => matrix(await across(), query, useRollups),
-    keywordMetrics: async (query) => keywordMetrics(await across(), query),
-  };
-}
-
-async function grouped<Op extends GroupedOperation>(
-  { connection, sources }: ReadPlace,
+export async function readList<Op extends GroupedOperation>(
+  plan: ListPlan,
   operation: Op,
   query: GroupedQuery,
-  tkey: string | undefined,
+  rollupKey: string | undefined,
+  windows: ListWindows,
 ): Promise<RowsResult<RowOf<Op>>> {
-  const rows = groupedRows(operation, query.target, query.clock, tkey, sources);
+  const { connection, sources } = plan.keys;
+  const relation = groupedRows(operation, query.target, query.clock, rollupKey, sources);
   const where = filterCondition(query.filter, operation, connection.dialect);
-  const total = tkey === undefined ? undefined : () => rollupTotal(connection, operation, tkey, query.target, sources);
-  const { linksOfIds } = sources;
-  // A page of links read keys first, where the store says how to read rows by id.
-  const rowsOf =
-    operation === 'links' && linksOfIds
-      ? (ids: readonly unknown[]) =>
-          connection.all<Record<string, unknown>>(groupedRows('links', query.target, query.clock, tkey, { ...sources, links: linksOfIds(query.target, ids) }))
-      : undefined;
-  const result = await runList(connection, rows, where, query.page, { total, rowsOf });
+  const counters = plan.totals;
+  const total = counters && rollupKey !== undefined ? () => rollupTotal(counters.connection, operation, rollupKey, query.target, counters.sources) : undefined;
+  const rowsOf = plan.rows ? rowsByKey(plan.rows, connection, relation, query) : undefined;
+  const sortKeys = listSortKeys(sources);
+  const window = plan.window ? { cache: windows, key: windowKey(operation, query) } : undefined;
+  const result = await runList(connection, relation, where, query.page, { ...(total ? { total } : {}), ...(rowsOf ? { rowsOf } : {}), ...(sortKeys ? { sortKeys } : {}), ...(window ? { window } : {}) });
   const record = operations[operation].record;
-  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<Op>>(row, record)) };
+  const clocked = window !== undefined && CLOCKED in record;
+  return { total: result.total, rows: result.rows.map((row) => (clocked ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))) };
+}
+
+/** How the rows of a page's keys are read, as the plan says. */
+function rowsByKey(how: RowsByKey, connection: SqlConnection, relation: Fragment, query: GroupedQuery): RowsOfKeys {
+  if (how.kind === 'same-relation') return (keys) => connection.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE ${how.keyIn(keys)}`);
+  const { connection: rows, sources } = how.at;
+  if (!sources.linksOfIds) throw new TypeError('links-by-id needs sources with linksOfIds');
+  const linksOfIds = sources.linksOfIds;
+  // The ids were chosen for the target already: no scope condition, so that the rows are looked up by id.
+  return (ids) =>
+    rows.all<Record<string, unknown>>(groupedRows('links', query.target, query.clock, undefined, { ...sources, links: linksOfIds(query.target, ids), scope: () => raw('1 = 1') }));
+}
+
+/**
+ * What a list's window depends on: the operation, the target as matched, the filter, the order
+ * and, when the filter or the order names `is_new`, the instant "new" starts (otherwise a window
+ * outlives the clock's seconds).
+ */
+export function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
+  const filter = query.filter === null ? '' : printFilter(query.filter);
+  const clock = query.page.orderBy === 'is_new' || filter.includes('is_new') ? query.clock.newSince : '';
+  return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
+}
+
+/** The one field of a record that depends on the clock. */
+const CLOCKED = 'is_new';
+
+/**
+ * A row as of `clock`: a window keeps the rows of the pages it served, read at an earlier call's
+ * clock, and is keyed by the clock only where the filter or the order names `is_new` (its keys'
+ * order and number depend on it there); elsewhere the rows' `is_new` is taken again from their
+ * `first_seen_at` (new: first seen at or after `newSince`, the link's or, for a referring domain,
+ * its first link's), so that a window outlives the clock's seconds without going stale.
+ */
+function withNewAt<Row>(row: Row, clock: Clock): Row {
+  const fields = row as Record<string, unknown>;
+  fields[CLOCKED] = (fields['first_seen_at'] as string) >= clock.newSince;
+  return row;
 }
 
 /** Where a list's unfiltered total comes from: a counter of `r_targets`, or one index range count. */
@@ -175,8 +127,8 @@ function newCountOfKey(tkey: string, target: Target, clock: Clock, sources: Rela
     + (SELECT count(*) FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;
 }
 
-/** The overview: the key's counters, its new links and the target's score in one query. */
-async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
+/** The overview: the rollup key's counters, its new links and the target's score in one query. */
+export async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
   const score = targetScore(target, sources);
   if (tkey !== undefined) {
     const [row] = await connection.all<Record<string, unknown>>(
@@ -240,7 +192,7 @@ function targetScore(target: Target, sources: RelationSources): Fragment {
  * counts them all. From the rollups: the stored rows are the months where a count changes, and
  * every month in between repeats the row before it. The target's score comes with the rows.
  */
-async function summary({ connection, sources }: ReadPlace, query: SummaryQuery, tkey: string | undefined): Promise<RowsResult<HistoryPoint>> {
+export async function summary({ connection, sources }: ReadPlace, query: SummaryQuery, tkey: string | undefined): Promise<RowsResult<HistoryPoint>> {
   const score = targetScore(query.target, sources);
   const scoreOf = async (rows: readonly { readonly target_score: unknown }[]) =>
     Number(rows.length > 0 ? rows[0]!.target_score : (await connection.all<{ s: number }>(sql`SELECT ${score} AS s`))[0]?.s ?? 0);

@@ -44,9 +44,10 @@ export interface RelationSources {
   rollupRows(tkey: string, target: Target): Fragment;
   /**
    * The condition on a rollup table aliased `r` that keeps the current rows of the given
-   * registrable domains' keys, for reads across targets (matrix); `null` where every row is current.
+   * registrable domains' keys (`undefined`: of every domain), for reads across targets (matrix, the
+   * largest target); `null` where every row is current.
    */
-  currentRollups(domains: readonly string[]): Fragment | null;
+  currentRollups(domains: readonly string[] | undefined): Fragment | null;
   /** The keyword snapshots, aliased `k`. */
   readonly keywordMetrics: Fragment;
   /**

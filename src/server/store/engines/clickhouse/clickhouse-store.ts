@@ -19,18 +19,17 @@
  *
  * @module
  */
-import type { RowOf } from '../../../../catalogue/types.js';
 import type { DomainParser } from '../../../deps.js';
-import { LINK_COLUMNS, linkRow, pageParts } from '../../inputs.js';
-import { normalizeKeyword } from '../../shared.js';
+import { LINK_COLUMNS } from '../../inputs.js';
 import type { StoreDialect, SqlConnection } from '../../connection.js';
+import { createStore } from '../../create-store.js';
+import type { Engine, LoadSink } from '../../engine.js';
 import { join, raw, sql, type Fragment } from '../../fragment.js';
 import type { ReadPlace, RelationSources } from '../../reads/relations.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
-import { createReads } from '../../reads/reads.js';
-import { withoutRecord } from '../../loads/writer.js';
-import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../../store.js';
-import { CompetitorGraph, competitorsOverLinks } from './competitors.js';
+import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writer.js';
+import type { Store } from '../../store.js';
+import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
@@ -149,7 +148,7 @@ class MergeState {
  * (each shard runs it on its own table, and a domain's rollups and versions share a shard). Tables
  * are named with their database: a shard runs its part of a distributed query in its default one.
  */
-const currentRollups = (database: string, domains?: readonly string[]): Fragment =>
+const currentRollups = (database: string, domains?: readonly string[] | undefined): Fragment =>
   sql`(r.tdomain, r.version) IN (SELECT tdomain, max(version) FROM ${raw(database)}.r_versions_local${
     domains === undefined ? raw('') : sql` WHERE tdomain IN (${join(domains.map((domain) => sql`${domain}`), ', ')})`
   } GROUP BY tdomain)`;
@@ -239,17 +238,25 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
     }),
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
-  return createClickhouseStore(shards, bulk, options);
+  const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
+  const engine = clickhouseEngine(connections, bulk, options);
+  return createStore(engine, { parser: options.parser, keys: options.ledger }, { shards, connection: connections[0]! });
 }
 
-function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): ClickhouseStore {
-  const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
-  const database = shards[0]!.database;
+/**
+ * ClickHouse's table: a call about one target reads the shard holding its registrable domain (its
+ * local tables, with `FINAL` while writes are unmerged), a call across targets the entry shard's
+ * `Distributed` tables; a page of links is read keys first; competitors come from the graph of the
+ * domain-level rollups, read again when their versions change (another process's refresh
+ * included); a load marks, writes per shard, merges and refreshes (`createLoad`).
+ */
+function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
+  const database = bulk[0]!.database;
   const entry = connections[0]!;
   const states = connections.map((connection) => new MergeState(connection));
-  const placement = new ShardPlacement(shards[0]!, shards.length);
+  const placement = new ShardPlacement(bulk[0]!, bulk.length);
   const byIds = options.pagesByKeys !== false;
-  const graph = new CompetitorGraph(shards[0]!, bulk[0]!, currentRollups(database));
+  const rollups = options.rollups !== false;
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
@@ -258,38 +265,30 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
     return { connection: connections[s]!, sources: (await states[s]!.unmerged()) ? local.unmerged : local.merged };
   };
   const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
+  const forgetStates = () => states.forEach((state) => state.forget());
   return {
     kind: 'clickhouse',
+    rollups,
+    at,
+    across,
+    list: async (operation, query) => {
+      const place = await at(query.target.domain);
+      return { keys: place, ...(operation === 'links' && byIds ? { rows: { kind: 'links-by-id', at: place } as const } : {}), totals: place, window: false };
+    },
+    competitors: rollups
+      ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, currentRollups(database)), version: () => competitorVersions(entry) }
+      : { kind: 'query', answer: async (query) => competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page) },
+    matrix: { kind: 'sql' },
+    load: {
+      begin: async () => {
+        forgetStates();
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates);
+      },
+      linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
+    },
     // Every shard answers a call about some domain, and the ledger every charge.
     ping: async () => {
       await Promise.all([...connections.map((shard) => shard.all(raw('SELECT 1 AS one'))), options.ledger.ping()]);
-    },
-    shards,
-    connection: entry,
-    ...createReads(at, across, options.rollups !== false),
-    competitors: async (query) =>
-      options.rollups === false
-        ? competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page)
-        : graph.competitors(query.domain, query.page),
-    upsertKeys: (keys) => options.ledger.upsertKeys(keys),
-    keys: () => options.ledger.keys(),
-    charge: (keyId, units) => options.ledger.charge(keyId, units),
-    balance: (keyId) => options.ledger.balance(keyId),
-    hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
-    // As the SQL stores answer it, across the shards: the domain-level rollups' current versions
-    // when kept (one row per target domain), else counted over the links.
-    topTarget: async () => {
-      const { sources } = await across();
-      const rows = await entry.all<{ domain: string }>(
-        options.rollups !== false
-          ? sql`SELECT r.tdomain AS domain FROM ${sources.rollup('r_targets')} WHERE r.tkey LIKE 'd:%' AND ${currentRollups(database)} ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1`
-          : sql`SELECT l.target_domain AS domain FROM ${sources.links} GROUP BY l.target_domain ORDER BY count() DESC, l.target_domain LIMIT 1`,
-      );
-      return rows[0]?.domain;
-    },
-    writer: async () => {
-      for (const state of states) state.forget();
-      return createWriter(bulk, new ShardPlacement(bulk[0]!, bulk.length), options.parser, () => states.forEach((state) => state.forget()));
     },
     close: () => options.ledger.close(),
   };
@@ -346,19 +345,17 @@ type SourceLink = Parameters<typeof rollupRows>[1][number];
 const ROWS_PER_INSERT = 50_000;
 
 /**
- * The bulk writer: links go to their domain's shard; domains and pages to every shard; keyword
- * snapshots to the entry shard. Its first write marks the store unmerged on every shard (readers
- * switch to `FINAL`), and waits until every reader has seen the mark (see {@link MergeState}). At `finish` it merges the replacing tables (`OPTIMIZE ... FINAL`), marks
- * the store merged again when every table is down to one part, and computes the touched domains'
- * rollups, each written as a new version, then that version recorded.
+ * A load: links go to their domain's shard; domains and pages to every shard; keyword snapshots to
+ * the entry shard. Its first write marks the store unmerged on every shard (readers switch to
+ * `FINAL`), and waits until every reader has seen the mark (see {@link MergeState}). At `finish` it
+ * merges the replacing tables (`OPTIMIZE ... FINAL`), marks the store merged again when every table
+ * is down to one part, and computes the domains' rollups, each written as a new version, then that
+ * version recorded.
  *
- * One writer at a time: the merged mark says that everything written before the merge began is
- * merged, which a second writer still running would make untrue.
+ * One load at a time: the merged mark says that everything written before the merge began is
+ * merged, which a second load still running would make untrue.
  */
-function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacement, parser: DomainParser, onMark: () => void): GraphWriter {
-  const touched = new Set<string>();
-  const sources = new Set<string>();
-  let written = 0;
+function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
@@ -371,43 +368,29 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
     await start();
     await Promise.all(shards.map((shard) => shard.insert(table, rows)));
   };
-  const flag = (value: unknown) => (value ? 1 : 0);
+  const byName = (names: readonly string[], values: readonly unknown[], version: number) => {
+    const row: Record<string, unknown> = { version };
+    names.forEach((name, i) => (row[name] = values[i]));
+    return row;
+  };
   return {
-    domains: async (input, options = {}) => {
+    fresh: false,
+    // Every shard holds every domain: the first says which already have a record.
+    recorded: (names) => recordedDomains(shards[0]!, 'domains_local', names),
+    domains: async (rows) => {
       const version = nextVersion();
-      // Every shard holds every domain: the first says which already have a record.
-      const rows = options.keep ? await withoutRecord(shards[0]!, 'domains_local', input) : input;
       await everywhere('domains_local', rows.map((d) => ({ domain: d.domain, ip_address: d.ip_address, country: d.country, domain_score: d.domain_score, version })));
-      for (const row of rows) sources.add(row.domain);
     },
     pages: async (rows) => {
       const version = nextVersion();
-      await everywhere(
-        'target_pages_local',
-        rows.map((p) => {
-          const { host, path, domain } = pageParts(p, parser);
-          // The rollups of the page's domain show the page's own data.
-          touched.add(domain);
-          return { host, path, url: p.url, title: p.title, response_code: p.response_code, page_score: p.page_score,
-            external_links_count: p.external_links_count, internal_links_count: p.internal_links_count, version };
-        }),
-      );
+      await everywhere('target_pages_local', rows.map((values) => byName(PAGE_COLUMNS, values, version)));
     },
     keywords: async (rows) => {
       const version = nextVersion();
       await start();
-      await shards[0]!.insert(
-        'keyword_metrics',
-        rows.map((s) => ({
-          keyword: normalizeKeyword(s.keyword), country: s.country, month: s.month, snapshot_at: s.snapshot_at, search_volume: s.search_volume, cpc: s.cpc,
-          competitive_density: s.competitive_density, keyword_difficulty: s.keyword_difficulty, number_of_results: s.number_of_results,
-          intents: JSON.stringify(s.intents), serp_features: JSON.stringify(s.serp_features), trends: JSON.stringify(s.trends), version,
-        })),
-      );
+      await shards[0]!.insert('keyword_metrics', rows.map((values) => byName(KEYWORD_COLUMNS, values, version)));
     },
-    links: async (rows) => {
-      // Two records with the same identity in one batch: the later one wins, as in separate batches.
-      const stored = [...new Map(rows.map((link) => linkRow(link, parser)).map((row) => [row.key.toString('hex'), row])).values()];
+    links: async (stored) => {
       const placed = await placement.ofAll(stored.map((row) => row.targetDomain));
       const perShard = shards.map((): Record<string, unknown>[] => []);
       stored.forEach((row, i) => {
@@ -415,24 +398,18 @@ function createWriter(shards: readonly ClickhouseShard[], placement: ShardPlacem
         const record: Record<string, unknown> = { id: version, version };
         LINK_COLUMNS.forEach((column, c) => {
           const value = row.values[c];
-          record[column] = column === 'link_key' ? (value as Buffer).toString('hex') : typeof value === 'boolean' ? flag(value) : value;
+          record[column] = column === 'link_key' ? (value as Buffer).toString('hex') : typeof value === 'boolean' ? (value ? 1 : 0) : value;
         });
         perShard[placed[i]!]!.push(record);
-        touched.add(row.targetDomain);
       });
       await start();
       await Promise.all(shards.map((shard, s) => insertInBatches(shard, 'links_local', perShard[s]!)));
-      written += rows.length;
     },
-    finish: async (options = {}): Promise<LoadStats> => {
+    finish: async (domains, onProgress) => {
       const merged = started === undefined || (await mergeWrites(shards));
       onMark();
-      const domains = options.all ? await allDomains(shards) : await withLinkedFrom(shards[0]!, touched, sources);
-      await refresh(shards, placement, domains, !merged, options.onProgress);
+      await refresh(shards, placement, domains === 'all' ? await allDomains(shards) : domains, !merged, onProgress);
       started = undefined;
-      touched.clear();
-      sources.clear();
-      return { links: written, domains: domains.length };
     },
   };
 }
@@ -471,18 +448,6 @@ async function insertInBatches(shard: ClickhouseShard, table: string, rows: read
 async function allDomains(shards: readonly ClickhouseShard[]): Promise<string[]> {
   const rows = await shards[0]!.all<{ d: string }>(raw('SELECT DISTINCT target_domain AS d FROM links'));
   return rows.map((row) => row.d).sort();
-}
-
-/** The touched domains, and every domain a rewritten referring domain links to (the rollups keep its country and score). */
-async function withLinkedFrom(entry: ClickhouseShard, touched: ReadonlySet<string>, sources: ReadonlySet<string>): Promise<string[]> {
-  const found = new Set(touched);
-  const list = [...sources];
-  for (let i = 0; i < list.length; i += 1_000) {
-    const batch = list.slice(i, i + 1_000);
-    const rows = await entry.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
-    for (const row of rows) found.add(row.d);
-  }
-  return [...found].sort();
 }
 
 /** The rollup rows of one domain, as JSON rows of each table. */

@@ -6,10 +6,11 @@
  *
  * Exact across processes: each call first asks the cluster for the identity of the current
  * rollup versions (one small `GROUP BY` over `r_versions`, a hash of every domain's latest
- * version); the graph is the one read under that identity, or it is read anew before the call is
- * answered. A refresh between the question and the read makes the next call read it again.
+ * version); the read-cache keeps the graph under that identity, and reads it anew before the call
+ * is answered when it differs. A refresh between the question and the read makes the next call
+ * read it again.
  *
- * Why not a table of every listed pair, or a query per call: see `../sql/competitors.ts` (the pairs
+ * Why not a table of every listed pair, or a query per call: see `memory/competitor-graph.ts` (the pairs
  * are hundreds of millions at 10M links) and docs/design-store.md (the query per call read every
  * domain-level rollup row of the cluster: 650 ms at 10M links, and no answer at concurrency 10).
  *
@@ -35,53 +36,36 @@ const graphQuery = (current: Fragment): Fragment =>
   sql`SELECT r.tdomain AS t, groupArray(r.source_domain) AS s FROM r_ref_domains AS r WHERE r.tkey = concat('d:', r.tdomain) AND ${current} GROUP BY r.tdomain`;
 
 /**
- * The competitor graph of one store. `entry` answers the version question (a call's connection,
- * with the call's time bound); `bulk` reads the graph (no time bound: at 10M links it is 4M pairs);
- * `current` is the store's condition for the rows of the current rollup versions (on `r`).
+ * The identity of the cluster's current rollup versions, asked on a call's connection (with the
+ * call's time bound): equal while no refresh, of this process or another, has changed them.
  */
-export class CompetitorGraph {
-  #loaded: { readonly versions: string; readonly index: Promise<CompetitorIndex> } | undefined;
+export async function competitorVersions(entry: SqlConnection): Promise<string> {
+  const [row] = await entry.all<{ h: string; n: number }>(VERSIONS);
+  return `${row?.h ?? ''}/${row?.n ?? 0}`;
+}
 
-  constructor(
-    private readonly entry: ClickhouseShard,
-    private readonly bulk: ClickhouseShard,
-    private readonly current: Fragment,
-  ) {}
-
-  /** A page of a domain's listed competitors, over the graph of the current rollups. */
-  async competitors(domain: string, page: Page): Promise<RowsResult<RowOf<'competitors'>>> {
-    const [row] = await this.entry.all<{ h: string; n: number }>(VERSIONS);
-    const versions = `${row?.h ?? ''}/${row?.n ?? 0}`;
-    let loaded = this.#loaded;
-    if (loaded?.versions !== versions) {
-      const read = { versions, index: this.#read() };
-      this.#loaded = loaded = read;
-      // A failed read is not kept: the next call reads again.
-      read.index.catch(() => {
-        if (this.#loaded === read) this.#loaded = undefined;
-      });
-    }
-    return (await loaded.index).competitors(domain, page);
-  }
-
-  async #read(): Promise<CompetitorIndex> {
-    const names: string[] = [];
-    const targets: number[] = [];
-    const sources: number[] = [];
-    const sourceIds = new Map<string, number>();
-    await this.bulk.each<{ t: string; s: string[] }>(graphQuery(this.current), (rows) => {
-      for (const row of rows) {
-        const t = names.push(row.t) - 1;
-        for (const source of row.s) {
-          let s = sourceIds.get(source);
-          if (s === undefined) sourceIds.set(source, (s = sourceIds.size));
-          targets.push(t);
-          sources.push(s);
-        }
+/**
+ * The competitor graph of the current rollups, read on `bulk` (no time bound: at 10M links it is
+ * millions of pairs); `current` is the store's condition for the rows of the current rollup
+ * versions (on `r`).
+ */
+export async function readCompetitorGraph(bulk: ClickhouseShard, current: Fragment): Promise<CompetitorIndex> {
+  const names: string[] = [];
+  const targets: number[] = [];
+  const sources: number[] = [];
+  const sourceIds = new Map<string, number>();
+  await bulk.each<{ t: string; s: string[] }>(graphQuery(current), (rows) => {
+    for (const row of rows) {
+      const t = names.push(row.t) - 1;
+      for (const source of row.s) {
+        let s = sourceIds.get(source);
+        if (s === undefined) sourceIds.set(source, (s = sourceIds.size));
+        targets.push(t);
+        sources.push(s);
       }
-    });
-    return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, sourceIds.size);
-  }
+    }
+  });
+  return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, sourceIds.size);
 }
 
 /**

@@ -27,33 +27,27 @@
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { operations } from '../../../../catalogue/operations.js';
-import type { RowOf } from '../../../../catalogue/types.js';
 import { loadStoreDeps, type DomainParser } from '../../../deps.js';
 import { errorBrand } from '../../../../shared/brand.js';
 import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
-import { printFilter } from '../../../../print/printer.js';
-import type { Clock } from '../../../clock.js';
 import type { Target } from '../../../target.js';
 import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
 import { StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
-import { matrixOfUnion, unionOf, type MatrixUnion, type ReferrerList } from '../../memory/matrix-merge.js';
-import { SizedCache } from '../../cache/sized-cache.js';
-import { rollupKey } from '../../shared.js';
-import { type SqlConnection } from '../../connection.js';
+import type { ReferrerList } from '../../memory/matrix-merge.js';
+import type { SqlConnection } from '../../connection.js';
+import { createStore } from '../../create-store.js';
+import type { Engine, ListPlan, LoadSink, RowsByKey } from '../../engine.js';
+import { sqlKeys } from '../../ledger.js';
 import { CompetitorIndex } from '../../memory/competitor-graph.js';
-import { filterCondition } from '../../reads/filter.js';
 import { join, raw, sql } from '../../fragment.js';
-import { groupedRows, listSortKeys, SQL_SOURCES, type RelationSources } from '../../reads/relations.js';
+import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/relations.js';
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
-import { toRecord } from '../../reads/records.js';
-import { ListWindows, runList } from '../../reads/run-list.js';
-import { rollupTotal } from '../../reads/reads.js';
-import { inThreadConnection, type WorkerConnectionOptions } from '../sqlite/connection.js';
-import { openSqliteStore, type SqliteStore } from '../sqlite/sqlite-store.js';
-import type { CompetitorsQuery, GraphWriter, GroupedOperation, GroupedQuery, LoadStats, MatrixQuery, RowsResult, Store } from '../../store.js';
+import type { WorkerConnectionOptions } from '../sqlite/connection.js';
+import { openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
+import { sqlEngine } from '../sql-engine.js';
+import type { GroupedOperation, Store } from '../../store.js';
 
 /** Options of {@link openEmbeddedStore}. */
 export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
@@ -161,45 +155,72 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
   // The column file first: one another process holds is refused before anything is written.
   const memoryLimit = options.columns?.memoryLimit ?? (readOnly || columnsFile === ':memory:' ? undefined : loadMemoryLimit());
   const columns = await openDuckdbConnection(columnsFile, { ...options.columns, readOnly, ...(memoryLimit === undefined ? {} : { memoryLimit }) });
-  let local: SqlConnection | undefined;
-  const side = new ColumnSide(columns, () => local!, options.groupLinks ?? GROUP_LINKS, memoryLimit ?? "half the machine's memory");
-  let rows: SqliteStore;
+  let rows: SqliteFile;
   try {
-    rows = await openSqliteStore({
-      ...options,
-      file,
-      parser,
-      layout: 'embedded',
-      refresh: { rollups: (domains, onProgress) => side.refresh(rows.db, domains, onProgress), linkedFrom: (sources) => side.linkedFrom(sources) },
-    });
+    rows = await openSqliteFile({ ...options, file });
   } catch (error) {
     await columns.close();
     throw error;
   }
-  local = inThreadConnection(rows.db);
+  const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, memoryLimit ?? "half the machine's memory");
   try {
-    await side.open(rows.db, readOnly);
+    await side.open(readOnly);
   } catch (error) {
     await rows.close();
     await columns.close();
     throw error;
   }
-  const useRollups = options.rollups !== false;
+  const engine = embeddedEngine(rows, side, { rollups: options.rollups !== false, readOnly });
+  return createStore(engine, { parser, keys: sqlKeys(rows.connection) }, { db: rows.db, connection: rows.connection, columns });
+}
+
+/**
+ * The embedded engine: SQLite's engine for what is read by key (overview, summary, score profile,
+ * keywords, lists without a rollup key, every answer without rollups), and the column side for
+ * lists (their keys, or whole rows of the list rollups), competitors (the graph of the list
+ * rollups) and the matrix (the targets' referring-domain lists). A page of links takes its rows
+ * from SQLite by id. A load writes SQLite in one transaction (`sqliteLoad`), whose refresh brings
+ * the column file up to date (`ColumnSide.refresh`).
+ */
+function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly rollups: boolean; readonly readOnly: boolean }): Engine {
+  const { columns } = side;
+  const base = sqlEngine(rows.connection, { kind: 'embedded', rollups: options.rollups });
+  const onRows: ReadPlace = { connection: rows.connection, sources: SQL_SOURCES };
+  const whole: ListPlan = { keys: onRows, totals: onRows, window: false };
+  const linksById: RowsByKey = {
+    kind: 'links-by-id',
+    at: { connection: rows.connection, sources: { ...SQL_SOURCES, linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l` } },
+  };
+  // Keys first here too: a window of 1,000 keys costs little more than 100 and whole rows several
+  // times as much (DuckDB hands rows to JavaScript slowly); a page's rows by key are one more scan
+  // of the key's rows, once per page (the window keeps them). bench/server/embedded-probes.ts times the forms.
+  const sameRelation: RowsByKey = { kind: 'same-relation', keyIn: (keys) => sql`_key IN (SELECT unnest(${columns.textList(keys.map(String))}))` };
   return {
-    ...rows,
-    kind: 'embedded',
-    ping: async () => {
-      await rows.ping();
-      await columns.all(raw('SELECT 1 AS one'));
+    ...base,
+    list: (operation, query, rollupKey) => {
+      if (!options.rollups) return whole;
+      const onColumns: ReadPlace = { connection: columns, sources: columnSources(query.target) };
+      if (operation === 'links') {
+        // The default order without a filter is SQLite's index, read from its start: the window's keys there.
+        const fromIndex = query.filter === null && rollupKey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC';
+        return { keys: fromIndex ? onRows : onColumns, rows: linksById, totals: onRows, window: true };
+      }
+      // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
+      if (rollupKey === undefined) return whole;
+      return { keys: onColumns, rows: sameRelation, ...(COUNTED_IN_TARGETS.has(operation) ? { totals: onRows } : {}), window: true };
     },
-    columns,
-    grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) =>
-      useRollups ? side.grouped(operation, query, rows) : rows.grouped(operation, query),
-    competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
-    matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
-    writer: async () => {
-      if (readOnly) throw new StoreError('read_only', `${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
-      return side.writer(await rows.writer(), rows.db);
+    competitors: { kind: 'graph', read: () => side.competitorGraph() },
+    matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
+    load: {
+      begin: () => {
+        if (options.readOnly) throw new StoreError('read_only', `${rows.file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+        return side.load();
+      },
+      linkedFrom: { connection: columns, sources: SQL_SOURCES },
+    },
+    ping: async () => {
+      await base.ping();
+      await columns.all(raw('SELECT 1 AS one'));
     },
     close: async () => {
       await rows.close();
@@ -253,39 +274,6 @@ function rowInserts(db: Database, table: (typeof ROW_ROLLUPS)[number]): (columns
   };
 }
 
-/** The estimated memory the lists read ahead may take. */
-const WINDOW_BYTES = 64 * 2 ** 20;
-
-/**
- * What a list's window depends on: the operation, the target as matched, the filter, the order
- * and, when the filter or the order names `is_new`, the instant "new" starts (otherwise a window
- * outlives the clock's seconds).
- */
-function windowKey(operation: GroupedOperation, query: GroupedQuery): string {
-  const filter = query.filter === null ? '' : printFilter(query.filter);
-  const clock = query.page.orderBy === 'is_new' || filter.includes('is_new') ? query.clock.newSince : '';
-  return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);
-}
-
-/** The one field of a record that depends on the clock. */
-const CLOCKED = 'is_new';
-
-/**
- * A row as of `clock`: a window keeps the rows of the pages it served, read at an earlier call's
- * clock, and is keyed by the clock only where the filter or the order names `is_new` (its keys'
- * order and number depend on it there); elsewhere the rows' `is_new` is taken again from their
- * `first_seen_at` (new: first seen at or after `newSince`, the link's or, for a referring domain,
- * its first link's), so that a window outlives the clock's seconds without going stale.
- */
-function withNewAt<Row>(row: Row, clock: Clock): Row {
-  const fields = row as Record<string, unknown>;
-  fields[CLOCKED] = (fields['first_seen_at'] as string) >= clock.newSince;
-  return row;
-}
-
-/** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
-const CACHED_REFERRERS = 2_000_000;
-
 /**
  * Links of a refresh's group of domains (whole domains: a domain of more links is a group of its
  * own), whose rollups DuckDB computes at once.
@@ -296,14 +284,15 @@ const GROUP_LINKS = 250_000;
 class ColumnSide {
   constructor(
     readonly columns: DuckdbConnection,
-    readonly local: () => SqlConnection,
+    readonly rows: SqliteFile,
     readonly groupLinks: number,
     /** DuckDB's memory limit, for messages. */
     readonly memoryLimit: string,
   ) {}
 
   /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
-  async open(db: Database, readOnly: boolean): Promise<void> {
+  async open(readOnly: boolean): Promise<void> {
+    const { db } = this.rows;
     let fileId = readMeta(db, 'file_id');
     if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
     const generation = readMeta(db, 'columns_generation') ?? '0';
@@ -316,7 +305,7 @@ class ColumnSide {
     const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
     // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
     if (hasLinks) await this.refresh(db, 'all');
-    else await this.local().transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+    else await this.rows.local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
     writeMeta(db, 'layout', 'embedded');
     await this.#recordGeneration(fileId, generation);
   }
@@ -328,29 +317,33 @@ class ColumnSide {
     ]);
   }
 
-  /** The SQLite store's writer, marking the column file stale while it writes and current again once refreshed. */
-  writer(inner: GraphWriter, db: Database): GraphWriter {
+  /**
+   * A load: SQLite's (one transaction), marking the column file stale while it writes and current
+   * again once refreshed.
+   */
+  async load(): Promise<LoadSink> {
+    const { db } = this.rows;
+    const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => this.refresh(db, domains, onProgress));
     let marked = false;
     const mark = () => {
       if (marked) return;
       marked = true;
-      // In the load's SQLite transaction (the bulk writer's): a load that stops before its commit
-      // leaves the old generation, and the column file, untouched until the refresh, its copy; a
-      // refresh detaches the column file first (see `sink`), so one that stops half way has it rebuilt.
+      // In the load's SQLite transaction: a load that stops before its commit leaves the old
+      // generation, and the column file, untouched until the refresh, its copy; a refresh detaches
+      // the column file first, so one that stops half way has it rebuilt.
       writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
     };
     return {
-      domains: async (rows, options) => (mark(), inner.domains(rows, options)),
+      fresh: inner.fresh,
+      recorded: inner.recorded,
+      domains: async (rows) => (mark(), inner.domains(rows)),
       pages: async (rows) => (mark(), inner.pages(rows)),
       links: async (rows) => (mark(), inner.links(rows)),
       keywords: async (rows) => (mark(), inner.keywords(rows)),
-      finish: async (options) => {
+      finish: async (domains, onProgress) => {
         mark();
-        const stats: LoadStats = await inner.finish(options);
+        await inner.finish(domains, onProgress);
         await this.#recordGeneration(readMeta(db, 'file_id')!, readMeta(db, 'columns_generation')!);
-        this.forget();
-        marked = false;
-        return stats;
       },
     };
   }
@@ -466,125 +459,32 @@ class ColumnSide {
     await this.columns.checkpoint();
   }
 
-  /** The registrable domains the given referring domains link to. */
-  async linkedFrom(sources: readonly string[]): Promise<string[]> {
-    const found = new Set<string>();
-    for (let i = 0; i < sources.length; i += 1_000) {
-      const batch = sources.slice(i, i + 1_000);
-      const rows = await this.columns.all<{ d: string }>(sql`SELECT DISTINCT tdomain AS d FROM r_ref_domains WHERE source_domain IN (${join(batch.map((s) => sql`${s}`), ', ')})`);
-      for (const row of rows) found.add(row.d);
-    }
-    return [...found];
+  /** The graph competitors are counted over (the read-cache keeps it until the next load). */
+  async competitorGraph(): Promise<CompetitorIndex> {
+    const [names] = await this.columns.columnsOf(raw(`SELECT DISTINCT tdomain FROM r_ref_domains WHERE tkey = 'd:' || tdomain ORDER BY tdomain`));
+    const [targets, sources] = await this.columns.columnsOf(
+      raw(`SELECT CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
+    );
+    const sourceIds = Int32Array.from(sources as number[]);
+    const sourceCount = sourceIds.reduce((max, id) => (id >= max ? id + 1 : max), 0);
+    return new CompetitorIndex(Int32Array.from(targets as number[]), sourceIds, names as string[], sourceCount);
   }
 
-  /** The graph competitors are counted over, read once per load. */
-  #graph: Promise<CompetitorIndex> | undefined;
-
-  #competitorGraph(): Promise<CompetitorIndex> {
-    this.#graph ??= (async () => {
-      const [names] = await this.columns.columnsOf(raw(`SELECT DISTINCT tdomain FROM r_ref_domains WHERE tkey = 'd:' || tdomain ORDER BY tdomain`));
-      const [targets, sources] = await this.columns.columnsOf(
-        raw(`SELECT CAST(dense_rank() OVER (ORDER BY tdomain) - 1 AS INTEGER) AS t, sid FROM r_ref_domains WHERE tkey = 'd:' || tdomain`),
-      );
-      const sourceIds = Int32Array.from(sources as number[]);
-      const sourceCount = sourceIds.reduce((max, id) => (id >= max ? id + 1 : max), 0);
-      return new CompetitorIndex(Int32Array.from(targets as number[]), sourceIds, names as string[], sourceCount);
-    })();
-    const graph = this.#graph;
-    graph.catch(() => {
-      if (this.#graph === graph) this.#graph = undefined;
-    });
-    return graph;
-  }
-
-  /** Lists read ahead since the last load (pages of one filter and order), at most about {@link WINDOW_BYTES}. */
-  readonly #windows = new ListWindows(WINDOW_BYTES);
-
-  /** A list: links keys from the columns and rows from SQLite; the list rollups whole from the columns. */
-  async grouped<Op extends GroupedOperation>(operation: Op, query: GroupedQuery, rows: SqliteStore): Promise<RowsResult<RowOf<Op>>> {
-    const tkey = rollupKey(query.target);
-    const record = operations[operation].record;
-    const asRecords = (result: RowsResult<Record<string, unknown>>) => ({
-      total: result.total,
-      rows: result.rows.map((row) => (CLOCKED in record ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))),
-    });
-    const sources = columnSources(query.target);
-    const where = filterCondition(query.filter, operation, this.columns.dialect);
-    const total = where === null && tkey !== undefined && COUNTED_IN_TARGETS.has(operation) ? () => rollupTotal(rows.connection, operation, tkey, query.target) : undefined;
-    const window = { cache: this.#windows, key: windowKey(operation, query) };
-    if (operation === 'links') {
-      const rowsOf = (ids: readonly unknown[]) =>
-        rows.connection.all<Record<string, unknown>>(
-          groupedRows('links', query.target, query.clock, undefined, {
-            ...SQL_SOURCES,
-            links: sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l`,
-            scope: () => raw('1 = 1'),
-          }),
-        );
-      // The default order without a filter is SQLite's index, read from its start: the window's keys there.
-      if (where === null && tkey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') {
-        return asRecords(await runList(rows.connection, groupedRows('links', query.target, query.clock, undefined), null, query.page, { total, rowsOf, window }));
-      }
-      const relation = groupedRows('links', query.target, query.clock, undefined, sources);
-      return asRecords(await runList(this.columns, relation, where, query.page, { total, rowsOf, sortKeys: listSortKeys(sources), window }));
-    }
-    // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
-    if (tkey === undefined) return rows.grouped(operation, query);
-    const relation = groupedRows(operation, query.target, query.clock, tkey, sources);
-    // Keys first here too: a window of 1,000 keys costs little more than 100, 1,000 whole rows
-    // several times as much (DuckDB hands rows to JavaScript slowly), and a page's 100 rows by key
-    // are one more scan of the key's rows, once per page (the window keeps them; its keys are text:
-    // source domain, IP, page, anchor). bench/server/embedded-probes.ts times the forms.
-    const rowsOf = (keys: readonly unknown[]) =>
-      this.columns.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE _key IN (SELECT unnest(${this.columns.textList(keys.map(String))}))`);
-    return asRecords(await runList(this.columns, relation, where, query.page, { total, window, rowsOf }));
-  }
-
-  /** Competitors, counted over the graph of the last load. */
-  async competitors(query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>> {
-    return (await this.#competitorGraph()).competitors(query.domain, query.page);
-  }
-
-  /**
-   * The matrix: the targets' referring-domain lists (each read once per load and kept), merged by
-   * domain; the union of a set of targets kept too (a call then filters, orders and pages it).
-   */
-  async matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
-    const keys = query.targets.map((target) => rollupKey(target)!);
-    const union = await this.#unions.get(keys.join('\n'), async () => unionOf(await Promise.all(query.targets.map((target) => this.#referrers(target)))));
-    return matrixOfUnion(union, query);
-  }
-
-  /** The lists read since the last load, by key; at most {@link CACHED_REFERRERS} rows in all. */
-  readonly #lists = new SizedCache<ReferrerList>(CACHED_REFERRERS, (list) => list.ids.length);
-  /** The unions of sets of targets merged since the last load; at most {@link CACHED_REFERRERS} rows in all. */
-  readonly #unions = new SizedCache<MatrixUnion>(CACHED_REFERRERS, (union) => union.rows);
-
-  #referrers(target: Target): Promise<ReferrerList> {
-    const tkey = rollupKey(target)!;
-    return this.#lists.get(tkey, async () => {
-      // By domain, by code point (UTF-8 bytes), as the union merges them.
-      const [ids, domains, backlinks, scores, ips, countries] = await this.columns.columnsOf(
-        sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
-          WHERE tdomain = ${target.domain} AND tkey = ${tkey} ORDER BY source_domain COLLATE "binary"`,
-      );
-      return {
-        nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
-        ids: Int32Array.from(ids as number[]),
-        domains: domains as string[],
-        backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
-        scores: Float64Array.from(scores as (number | bigint)[], Number),
-        ips: ips as string[],
-        countries: countries as string[],
-      };
-    });
-  }
-
-  /** Forgets what was read before a load. */
-  forget(): void {
-    this.#graph = undefined;
-    this.#windows.forget();
-    this.#lists.clear();
-    this.#unions.clear();
+  /** A target's referring-domain list, for the matrix (the read-cache keeps it until the next load). */
+  async referrers(target: Target, rollupKey: string): Promise<ReferrerList> {
+    // By domain, by code point (UTF-8 bytes), as the union merges them.
+    const [ids, domains, backlinks, scores, ips, countries] = await this.columns.columnsOf(
+      sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
+        WHERE tdomain = ${target.domain} AND tkey = ${rollupKey} ORDER BY source_domain COLLATE "binary"`,
+    );
+    return {
+      nativeOrder: [domains, ips, countries].every((texts) => (texts as string[]).every(isNativeOrderSafe)),
+      ids: Int32Array.from(ids as number[]),
+      domains: domains as string[],
+      backlinks: Float64Array.from(backlinks as (number | bigint)[], Number),
+      scores: Float64Array.from(scores as (number | bigint)[], Number),
+      ips: ips as string[],
+      countries: countries as string[],
+    };
   }
 }

@@ -17,18 +17,15 @@
  *
  * @module
  */
-import { operations } from '../../../../catalogue/operations.js';
-import type { RowOf } from '../../../../catalogue/types.js';
 import type { DomainParser } from '../../../deps.js';
-import { rollupKey } from '../../shared.js';
-import { filterCondition } from '../../reads/filter.js';
+import { createStore } from '../../create-store.js';
+import { sqlKeys } from '../../ledger.js';
+import type { Engine, ListPlan, LoadSink } from '../../engine.js';
 import { raw, sql } from '../../fragment.js';
-import { groupedRows, SQL_SOURCES } from '../../reads/relations.js';
+import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
 import { ROLLUP_TABLES } from '../../loads/rollups.js';
-import { toRecord } from '../../reads/records.js';
-import { runList } from '../../reads/run-list.js';
-import { createSqlStore, rollupTotal } from '../../reads/reads.js';
-import type { GraphWriter, GroupedOperation, GroupedQuery, RowsResult, Store } from '../../store.js';
+import type { Store } from '../../store.js';
+import { noLinks, sqlEngine, sqlLoad } from '../sql-engine.js';
 import { openPostgresConnection, type PostgresConnection } from './connection.js';
 import { copyLinkSink } from './copy.js';
 import { CLUSTER_INDEX, deferLinkIndexes, migrate, restoreLinkIndexes } from './schema.js';
@@ -112,49 +109,32 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await Promise.allSettled([connection.close(), bulk.close()]);
     throw error;
   }
-  const writeLinks = options.copy === false ? {} : { writeLinks: copyLinkSink(bulk) };
-  const store = createSqlStore(connection, {
-    parser: options.parser,
-    ...writeLinks,
-    ...(options.rollups === undefined ? {} : { rollups: options.rollups }),
-    onClose: () => bulk.close(),
-  });
-  const bulkStore = createSqlStore(bulk, { parser: options.parser, ...writeLinks });
-  const useRollups = options.rollups !== false;
-  return {
-    ...store,
-    connection,
-    grouped: <Op extends GroupedOperation>(operation: Op, query: GroupedQuery): Promise<RowsResult<RowOf<Op>>> =>
-      operation === 'links' && useRollups ? (linksList(connection, store, query) as Promise<RowsResult<RowOf<Op>>>) : store.grouped(operation, query),
-    writer: () => bulkWriter(bulk, bulkStore),
-  };
+  const engine = postgresEngine(connection, bulk, { rollups: options.rollups !== false, copy: options.copy !== false });
+  return createStore(engine, { parser: options.parser, keys: sqlKeys(connection) }, { connection });
 }
 
 /**
- * The links list. Unfiltered in the default order (page score, descending) it is the shared query,
- * which reads the first rows of `links_by_domain` and stops. Any other list is read keys first: the
- * page's ids, in order, from the narrowest path the planner finds (an index-only scan of a
- * covering index when the filter and the order name only non-text fields, else the target's
- * clustered range), then the page's rows by id; the count, when there is a filter, runs beside
- * it. A sort then carries ids and the order's column, not whole rows.
+ * PostgreSQL's differences from the SQL engine: a links list other than the unfiltered default
+ * order is read keys first (the page's ids, in order, from the narrowest path the planner finds:
+ * an index-only scan of a covering index when the filter and the order name only non-text fields,
+ * else the target's clustered range; then the page's rows by id, so a sort carries ids and the
+ * order's column, not whole rows); loads run on the bulk pool (see {@link postgresLoad}); the bulk
+ * pool closes with the engine.
  */
-async function linksList(connection: PostgresConnection, store: Store, query: GroupedQuery): Promise<RowsResult<RowOf<'links'>>> {
-  const where = filterCondition(query.filter, 'links', connection.dialect);
-  const { orderBy, direction } = query.page;
-  if (where === null && orderBy === 'page_score' && direction === 'DESC') return store.grouped('links', query);
-  const tkey = rollupKey(query.target);
-  const total = where === null && tkey !== undefined ? () => rollupTotal(connection, 'links', tkey, query.target) : undefined;
-  const rowsOf = (ids: readonly unknown[]) =>
-    connection.all<Record<string, unknown>>(
-      groupedRows('links', query.target, query.clock, undefined, {
-        ...SQL_SOURCES,
-        links: sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l`,
-        scope: () => raw('1 = 1'),
-      }),
-    );
-  const result = await runList(connection, groupedRows('links', query.target, query.clock, undefined), where, query.page, { ...(total ? { total } : {}), rowsOf });
-  const record = operations.links.record;
-  return { total: result.total, rows: result.rows.map((row) => toRecord<RowOf<'links'>>(row, record)) };
+function postgresEngine(connection: PostgresConnection, bulk: PostgresConnection, options: { readonly rollups: boolean; readonly copy: boolean }): Engine {
+  const base = sqlEngine(connection, { kind: 'postgres', rollups: options.rollups, onClose: () => bulk.close() });
+  const here: ReadPlace = { connection, sources: SQL_SOURCES };
+  const byIds: ReadPlace = { connection, sources: { ...SQL_SOURCES, linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l` } };
+  const whole: ListPlan = { keys: here, totals: here, window: false };
+  const keysFirst: ListPlan = { keys: here, rows: { kind: 'links-by-id', at: byIds }, totals: here, window: false };
+  const onBulk: ReadPlace = { connection: bulk, sources: SQL_SOURCES };
+  return {
+    ...base,
+    // Unfiltered in the default order (page score, descending), the links list reads the first rows of `links_by_domain` and stops.
+    list: (operation, query) =>
+      operation === 'links' && options.rollups && !(query.filter === null && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') ? keysFirst : whole,
+    load: { begin: () => postgresLoad(bulk, options.copy), linkedFrom: onBulk },
+  };
 }
 
 /**
@@ -177,21 +157,21 @@ async function linksList(connection: PostgresConnection, store: Store, query: Gr
  * next `CLUSTER links`. After every load `links` is vacuumed, so that the covering indexes answer
  * without heap visits again.
  */
-async function bulkWriter(bulk: PostgresConnection, store: Store): Promise<GraphWriter> {
-  const writer = await store.writer();
-  const empty = !(await store.hasLinks());
+async function postgresLoad(bulk: PostgresConnection, copy: boolean): Promise<LoadSink> {
+  const fresh = await noLinks(bulk);
+  const shared = sqlLoad(bulk, fresh);
+  const writeLinks = copy ? copyLinkSink(bulk) : shared.links;
   let deferred = false;
   return {
-    ...writer,
+    ...shared,
     links: async (rows) => {
-      if (empty && !deferred) {
+      if (fresh && !deferred) {
         deferred = true;
         await deferLinkIndexes(bulk);
       }
-      await writer.links(rows);
+      return writeLinks(rows);
     },
-    finish: async (options = {}) => {
-      const all = options.all ?? empty;
+    finish: async (domains, onProgress) => {
       if (deferred) {
         deferred = false;
         await restoreLinkIndexes(bulk, [CLUSTER_INDEX]);
@@ -200,9 +180,8 @@ async function bulkWriter(bulk: PostgresConnection, store: Store): Promise<Graph
       }
       // Before the rollups are read from the links: their reads, too, want the new statistics.
       await vacuumLinks(bulk);
-      const stats = await writer.finish({ ...options, all });
-      if (all) await bulk.all(raw(`ANALYZE domains, target_pages, ${ROLLUP_TABLES.join(', ')}`));
-      return stats;
+      await shared.finish(domains, onProgress);
+      if (domains === 'all') await bulk.all(raw(`ANALYZE domains, target_pages, ${ROLLUP_TABLES.join(', ')}`));
     },
   };
 }

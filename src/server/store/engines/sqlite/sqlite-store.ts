@@ -12,15 +12,27 @@ import { StoreError } from '../../errors.js';
 import { LINK_COLUMNS, type LinkRow } from '../../inputs.js';
 import { linkKey } from '../../shared.js';
 import type { SqlConnection } from '../../connection.js';
+import { createStore } from '../../create-store.js';
+import { sqlKeys } from '../../ledger.js';
+import type { Engine, LoadSink } from '../../engine.js';
 import { refreshRollups } from '../../loads/rollups.js';
-import { createSqlStore } from '../../reads/reads.js';
-import { KEYWORD_COLUMNS, KEYWORD_KEY, type KeywordSink, type LinkSink, type RefreshOptions } from '../../loads/writer.js';
-import type { GraphWriter, LoadStats, Store } from '../../store.js';
+import { KEYWORD_COLUMNS, KEYWORD_KEY, upsertSink, type KeywordSink, type LinkSink } from '../../loads/writer.js';
+import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
+import type { Store } from '../../store.js';
+import { sqlEngine } from '../sql-engine.js';
 import { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './connection.js';
 import { migrate } from './schema.js';
 
 /** Options of {@link openSqliteStore}. */
-export interface SqliteStoreOptions extends WorkerConnectionOptions {
+export interface SqliteStoreOptions extends SqliteFileOptions {
+  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
+  readonly rollups?: boolean;
+  /** The public-suffix parser (default: tldts). */
+  readonly parser?: DomainParser;
+}
+
+/** Options of {@link openSqliteFile}. */
+export interface SqliteFileOptions extends WorkerConnectionOptions {
   /** Database file; `:memory:` (the default) for a throwaway database. */
   readonly file?: string;
   /**
@@ -28,17 +40,6 @@ export interface SqliteStoreOptions extends WorkerConnectionOptions {
    * Without workers every query runs on the calling thread.
    */
   readonly workers?: boolean;
-  /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
-  readonly rollups?: boolean;
-  /** The public-suffix parser (default: tldts). */
-  readonly parser?: DomainParser;
-  /**
-   * The layout the caller reads the file with: `'embedded'` for the row file of the embedded store
-   * (its list rollups live in the column file). A plain SQLite store refuses an embedded file. @internal
-   */
-  readonly layout?: 'embedded';
-  /** How a load refreshes rollups kept elsewhere (the embedded store's column side). @internal */
-  readonly refresh?: RefreshOptions;
 }
 
 /** A {@link Store} on SQLite, with its database handle for bulk work and tests. */
@@ -47,6 +48,52 @@ export interface SqliteStore extends Store {
   readonly db: Database;
   /** The connection queries run on. */
   readonly connection: SqlConnection;
+}
+
+/** A SQLite file opened and migrated: its handle, a connection on this thread, and the connection queries run on. */
+export interface SqliteFile {
+  readonly file: string;
+  readonly db: Database;
+  /** On the calling thread: loads write through it (no copying rows to a worker). */
+  readonly local: SqlConnection;
+  /** Worker threads for a file, else `local`. */
+  readonly connection: SqlConnection;
+  /** What `store_meta` says of the file's layout (`embedded`: the row file of an embedded store). */
+  readonly layout: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating when needed) a SQLite file in WAL mode and migrates it to the current schema.
+ *
+ * @example
+ * ```ts
+ * const { db, connection } = await openSqliteFile({ file: 'links.db' });
+ * ```
+ */
+export async function openSqliteFile(options: SqliteFileOptions = {}): Promise<SqliteFile> {
+  const { Database: open } = await loadStoreDeps();
+  const file = options.file ?? ':memory:';
+  const db = new open(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${options.lockTimeoutMs ?? 5_000}`);
+  const before = migrate(db);
+  const layout = (db.prepare(`SELECT value FROM store_meta WHERE key = 'layout'`).get() as { value: string } | undefined)?.value;
+  const local = inThreadConnection(db);
+  if (before === 1 && db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined) await upgradeFromVersion1(db, local);
+  const useWorkers = file !== ':memory:' && options.workers !== false;
+  const connection = useWorkers ? await workerConnection(file, options) : local;
+  return {
+    file,
+    db,
+    local,
+    connection,
+    layout,
+    close: async () => {
+      await connection.close();
+      if (db.open) db.close();
+    },
+  };
 }
 
 /**
@@ -59,37 +106,30 @@ export interface SqliteStore extends Store {
  * ```
  */
 export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-  const { Database: open, tldts } = await loadStoreDeps();
-  const file = options.file ?? ':memory:';
-  const parser = options.parser ?? tldts;
-  const db = new open(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`busy_timeout = ${options.lockTimeoutMs ?? 5_000}`);
-  const before = migrate(db);
-  const layout = (db.prepare(`SELECT value FROM store_meta WHERE key = 'layout'`).get() as { value: string } | undefined)?.value;
-  if (layout === 'embedded' && options.layout !== 'embedded') {
-    db.close();
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
+  const opened = await openSqliteFile(options);
+  if (opened.layout === 'embedded') {
+    await opened.close();
     throw new StoreError(
       'wrong_layout',
-      `${file} is the row file of an embedded store (its list rollups live in ${file}.duckdb): open it with --db ${file} (the default store), not as a plain SQLite database.`,
+      `${opened.file} is the row file of an embedded store (its list rollups live in ${opened.file}.duckdb): open it as an embedded store, not as a plain SQLite database.`,
     );
   }
-  const local = inThreadConnection(db);
-  if (before === 1 && db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined) await upgradeFromVersion1(db, local);
-  const useWorkers = file !== ':memory:' && options.workers !== false;
-  const connection = useWorkers ? await workerConnection(file, options) : local;
-  const store = createSqlStore(connection, {
-    parser,
-    writeLinks: sqliteLinkSink(db),
-    writeKeywords: sqliteKeywordSink(db),
-    ...(options.rollups === undefined ? {} : { rollups: options.rollups }),
-    onClose: () => {
-      if (db.open) db.close();
-    },
-  });
-  // Bulk writes go through the handle on this thread: no copying rows to a worker.
-  const bulk = createSqlStore(local, { parser, writeLinks: sqliteLinkSink(db), writeKeywords: sqliteKeywordSink(db), ...(options.refresh ? { refresh: options.refresh } : {}) });
-  return { ...store, db, connection, writer: () => bulkWriter(db, bulk) };
+  return createStore(sqliteEngine(opened, { rollups: options.rollups !== false }), { parser, keys: sqlKeys(opened.connection) }, { db: opened.db, connection: opened.connection });
+}
+
+/**
+ * SQLite's differences from the SQL engine: its file closes with the engine, and a load writes on
+ * this thread in one transaction (see {@link sqliteLoad}).
+ */
+function sqliteEngine(opened: SqliteFile, options: { readonly rollups: boolean }): Engine {
+  const base = sqlEngine(opened.connection, { kind: 'sqlite', rollups: options.rollups });
+  const local: ReadPlace = { connection: opened.local, sources: SQL_SOURCES };
+  return {
+    ...base,
+    load: { begin: () => sqliteLoad(opened.db, opened.local, (domains, onProgress) => refreshRollups(opened.local, domains, onProgress)), linkedFrom: local },
+    close: () => opened.close(),
+  };
 }
 
 /** A database of schema version 1 has links without identity and no rollups: fill both in. */
@@ -156,64 +196,49 @@ function sqliteKeywordSink(db: Database): KeywordSink {
 }
 
 /**
- * The writer of a bulk load: one transaction from its start to the end of `finish`, so that a load
+ * A load on SQLite: one transaction from its start to the end of `finish`, so that a load
  * that stops before then (an error, SIGINT, SIGTERM, SIGKILL) leaves the database as
  * it was before it: SQLite rolls the transaction back (its WAL frames are never committed), and
  * nothing of the load shows. Other connections see the data as it was until the commit; a
- * writer's transaction holds SQLite's write lock, so another process's writes wait for the load.
+ * load's transaction holds SQLite's write lock, so another process's writes wait for the load.
  *
  * Into an empty links table, the secondary indexes of the links and the rollups are dropped first
  * (in the transaction, so that an interrupted load leaves them there) and built once at the end
  * (several times faster than maintaining them row by row), and the rollups are built from scratch;
- * the page cache is enlarged and fsync is off until the commit.
+ * the page cache is enlarged and fsync is off until the commit. `refresh` brings the rollups up to
+ * date in the transaction (the embedded engine's column side, or the shared refresh).
  */
-async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
-  const writer = await bulk.writer();
+export async function sqliteLoad(db: Database, local: SqlConnection, refresh: LoadSink['finish']): Promise<LoadSink> {
   const synchronous = db.pragma('synchronous', { simple: true });
   db.pragma('cache_size = -1048576');
   // A memory map of 256 MiB, not the whole file: its pages count in the load's resident memory,
-  // which would then grow with the file (2M links: 6.9 GB peak with DuckDB's limit at half the
-  // machine, 4.0 GB with this and DuckDB's load limit, no slower).
+  // which would then grow with the file (docs/design-import.md, "Memory").
   db.pragma(`mmap_size = ${256 * 1024 ** 2}`);
   db.pragma('synchronous = OFF');
-  // IMMEDIATE: the write lock now, so that a load never starts while another process writes.
-  const begin = () => {
-    if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
-  };
   // Sorts (index builds, ORDER BY) on worker threads of SQLite's own as well.
   db.pragma(`threads = ${Math.min(4, availableParallelism())}`);
-  begin();
-  const empty = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
-  const indexes = empty
+  // IMMEDIATE: the write lock now, so that a load never starts while another process writes.
+  db.exec('BEGIN IMMEDIATE');
+  const fresh = db.prepare('SELECT 1 FROM links LIMIT 1').get() === undefined;
+  const indexes = fresh
     ? (db
         .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND (tbl_name = 'links' OR tbl_name LIKE 'r\\_%' ESCAPE '\\') AND sql IS NOT NULL AND name <> 'links_identity'`)
-        .all() as {
-        name: string;
-        sql: string;
-      }[])
+        .all() as { name: string; sql: string }[])
     : [];
   for (const index of indexes) db.exec(`DROP INDEX "${index.name}"`);
-  // Each write joins the load's transaction (begun again after a finish, for a writer used again).
-  const within =
-    <A extends unknown[]>(write: (...args: A) => Promise<void>) =>
-    async (...args: A) => {
-      begin();
-      await write(...args);
-    };
+  const shared = upsertSink(local);
   return {
-    domains: within(writer.domains),
-    pages: within(writer.pages),
-    links: within(writer.links),
-    keywords: within(writer.keywords),
-    finish: async (options = {}) => {
-      begin();
-      let stats: LoadStats;
+    fresh,
+    recorded: shared.recorded,
+    domains: shared.domains,
+    pages: shared.pages,
+    links: sqliteLinkSink(db),
+    keywords: sqliteKeywordSink(db),
+    finish: async (domains, onProgress) => {
       try {
-        const links = indexes.filter((index) => !index.name.startsWith('r_'));
-        for (const index of links) db.exec(index.sql);
-        stats = await writer.finish({ ...options, all: options.all ?? empty });
+        for (const index of indexes) if (!index.name.startsWith('r_')) db.exec(index.sql);
+        await refresh(domains, onProgress);
         for (const index of indexes) if (index.name.startsWith('r_')) db.exec(index.sql);
-        indexes.length = 0;
         db.exec('COMMIT');
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
@@ -222,7 +247,6 @@ async function bulkWriter(db: Database, bulk: Store): Promise<GraphWriter> {
         db.pragma(`synchronous = ${Number(synchronous)}`);
       }
       db.pragma('optimize');
-      return stats;
     },
   };
 }

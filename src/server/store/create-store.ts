@@ -1,0 +1,113 @@
+/**
+ * Every store, assembled once from its engine's table of differences (`engine.ts`): the reads
+ * (`reads/`), competitors and the matrix as the engine's slots say (SQL, or in memory: `memory/`),
+ * the writer (`loads/`) and the read-cache (`cache/`) over all of them, forgotten whenever a load
+ * finishes. No store is built from another store.
+ *
+ * @module
+ * @internal
+ */
+import type { RowOf } from '../../catalogue/types.js';
+import type { DomainParser } from '../deps.js';
+import type { Target } from '../target.js';
+import { ReadCache } from './cache/read-cache.js';
+import type { Engine } from './engine.js';
+import { raw, sql } from './fragment.js';
+import { createGraphWriter } from './loads/writer.js';
+import { matrixOfUnion, unionOf, type ReferrerList } from './memory/matrix-merge.js';
+import { competitors, matrix, scoreProfile } from './reads/graph.js';
+import { keywordMetrics } from './reads/keywords.js';
+import { overview, readList, summary } from './reads/reads.js';
+import { rollupKey } from './shared.js';
+import type { CompetitorsQuery, GroupedOperation, GroupedQuery, MatrixQuery, RowsResult, Store } from './store.js';
+
+/** Estimated bytes of a referring domain in a target's list, and in a union of lists. */
+const LIST_ROW_BYTES = 100;
+const UNION_ROW_BYTES = 40;
+
+/** Options of {@link createStore}. */
+export interface CreateStoreOptions {
+  /** The public-suffix parser the writer derives registrable domains with (tldts). */
+  readonly parser: DomainParser;
+  /** The read-cache (default: a new one, of the default bounds). */
+  readonly cache?: ReadCache;
+  /** Where API keys and balances live. */
+  readonly keys: Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance'>;
+}
+
+/**
+ * The store of an engine, with the engine's own handles beside it (a database handle, connections,
+ * shards: for bulk work and tests).
+ *
+ * @example
+ * ```ts
+ * const store = createStore(sqliteEngine, { parser: tldts }, { db });
+ * await store.grouped('anchors', query);
+ * ```
+ */
+export function createStore<Handles extends object>(engine: Engine, options: CreateStoreOptions, handles: Handles): Store & Handles {
+  const cache = options.cache ?? new ReadCache();
+  const keyOf = (target: Target) => (engine.rollups ? rollupKey(target) : undefined);
+  const store: Store = {
+    kind: engine.kind,
+    ping: () => engine.ping(),
+    overview: async (target, clock) => overview(await engine.at(target.domain), target, clock, keyOf(target)),
+    summary: async (query) => summary(await engine.at(query.target.domain), query, keyOf(query.target)),
+    grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => {
+      const key = keyOf(query.target);
+      return readList<Op>(await engine.list(operation, query, key), operation, query, key, cache.windows);
+    },
+    scoreProfile: async (target) => scoreProfile(await engine.at(target.domain), target, engine.rollups),
+    competitors: (query) => competitorsOf(engine, cache, query),
+    matrix: (query) => matrixOf(engine, cache, query),
+    keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),
+    hasLinks: async () => {
+      const { connection, sources } = await engine.across();
+      return (await connection.all(sql`SELECT 1 AS one FROM ${sources.links} LIMIT 1`)).length > 0;
+    },
+    // From the domain-level rollups when kept (one row per target domain), else counted over the links.
+    topTarget: async () => {
+      const { connection, sources } = await engine.across();
+      const current = sources.currentRollups(undefined);
+      const rows = await connection.all<{ domain: string }>(
+        engine.rollups
+          ? sql`SELECT r.tdomain AS domain FROM ${sources.rollup('r_targets')} WHERE r.tkey LIKE 'd:%'${current ? sql` AND ${current}` : raw('')}
+              ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1`
+          : sql`SELECT l.target_domain AS domain FROM ${sources.links} GROUP BY l.target_domain ORDER BY count(*) DESC, l.target_domain LIMIT 1`,
+      );
+      return rows[0]?.domain;
+    },
+    upsertKeys: (keys) => options.keys.upsertKeys(keys),
+    keys: () => options.keys.keys(),
+    charge: (keyId, units) => options.keys.charge(keyId, units),
+    balance: (keyId) => options.keys.balance(keyId),
+    writer: () => createGraphWriter(engine.load, options.parser, () => cache.forget()),
+    close: () => engine.close(),
+  };
+  return { ...handles, ...store };
+}
+
+/** Competitors, as the engine's slot says. */
+async function competitorsOf(engine: Engine, cache: ReadCache, query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>> {
+  const slot = engine.competitors;
+  if (slot.kind === 'query') return slot.answer(query);
+  if (slot.kind === 'sql' || !engine.rollups) return competitors((await engine.across()).connection, query, engine.rollups);
+  const version = slot.version ? await slot.version() : '';
+  const graph = await cache.value(['competitor-graph'], () => slot.read(), (index) => index.bytes, version);
+  return graph.competitors(query.domain, query.page);
+}
+
+/** The matrix, as the engine's slot says. */
+async function matrixOf(engine: Engine, cache: ReadCache, query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
+  const slot = engine.matrix;
+  const keys = engine.rollups ? query.targets.map(rollupKey) : [];
+  if (slot.kind === 'sql' || !engine.rollups || !keys.every((key): key is string => key !== undefined)) return matrix(await engine.across(), query, engine.rollups);
+  const listOf = (target: Target, key: string) =>
+    cache.value(['referrers', key], () => slot.list(target, key), (list: ReferrerList) => list.ids.length * LIST_ROW_BYTES);
+  const union = await cache.value(
+    ['referrers-union', ...keys],
+    async () => unionOf(await Promise.all(query.targets.map((target, i) => listOf(target, keys[i]!)))),
+    (merged) => merged.rows * UNION_ROW_BYTES,
+  );
+  return matrixOfUnion(union, query);
+}
