@@ -47,7 +47,8 @@ export async function readList<Op extends GroupedOperation>(
   const counters = plan.totals;
   const total = counters && rollupKey !== undefined ? () => rollupTotal(counters.connection, operation, rollupKey, query.target, counters.sources) : undefined;
   const rowsOf = plan.rows ? rowsByKey(plan.rows, connection, relation, query) : undefined;
-  const sortKeys = listSortKeys(sources);
+  // Only the links relation carries the columns that sort as its text fields do.
+  const sortKeys = operation === 'links' ? listSortKeys(sources) : undefined;
   const window = plan.window ? { cache: windows, key: windowKey(operation, query) } : undefined;
   const result = await runList(connection, relation, where, query.page, { ...(total ? { total } : {}), ...(rowsOf ? { rowsOf } : {}), ...(sortKeys ? { sortKeys } : {}), ...(window ? { window } : {}) });
   const record = operations[operation].record;
