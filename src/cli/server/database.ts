@@ -114,8 +114,8 @@ export const memoryLimitHelp = (what: string): string => `  --memory-limit SIZE 
 const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
 /**
- * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
- * rollups of 30 links, not those of 300; 2,000 need up to 160 MiB (docs/importing.md).
+ * The smallest `--memory-limit`, below which DuckDB computes next to nothing (what a load took
+ * near it: docs/importing.md, section "Large files and interrupted imports").
  */
 const MIN_MEMORY_BYTES = 128 * 2 ** 20;
 
