@@ -198,7 +198,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
     competitors: (query) => (useRollups ? side.competitors(query) : rows.competitors(query)),
     matrix: (query) => (useRollups && query.targets.every((target) => rollupKey(target) !== undefined) ? side.matrix(query) : rows.matrix(query)),
     writer: async () => {
-      if (readOnly) throw new StoreError('read_only', `${file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+      if (readOnly) throw new StoreError('read_only', `${file} is open for serving (its column file read-only, shared with other readers): a load needs it opened for writing, by no other process.`);
       return side.writer(await rows.writer(), rows.db);
     },
     close: async () => {
@@ -386,7 +386,7 @@ class ColumnSide {
       throw new StoreError(
         'out_of_memory',
         `The column file's rollups needed more memory than DuckDB may use (${this.memoryLimit}); nothing was changed. ` +
-          'Give it more: --memory-limit SIZE on import or seed (in code, the embedded store\'s columns.memoryLimit).',
+          "A larger limit (the embedded store's columns.memoryLimit) lets it through.",
         { cause: error },
       );
     } finally {

@@ -71,7 +71,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     db.close();
     throw new StoreError(
       'wrong_layout',
-      `${file} is the row file of an embedded store (its list rollups live in ${file}.duckdb): open it with --db ${file} (the default store), not as a plain SQLite database.`,
+      `${file} is the row file of an embedded store (its list rollups live in ${file}.duckdb): open it as an embedded store, not as a plain SQLite database.`,
     );
   }
   const local = inThreadConnection(db);
