@@ -18,7 +18,7 @@ const ENGINE_SPECIFIC_SERVER_TESTS = [
   'test/server/cancel-engines.test.ts', // each engine's cancel, on each engine
   'test/server/clickhouse-*.test.ts', // the ClickHouse store's own tests, on the cluster
   'test/server/workers.test.ts', // serve --workers as processes, on the embedded default
-  'test/server/cluster.test.ts', // the workers' accounts over IPC, on SQLite
+  'test/server/worker-accounts.test.ts', // the workers' accounts over IPC, on SQLite
   'test/server/load/**',
 ];
 

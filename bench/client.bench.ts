@@ -80,8 +80,8 @@ async function overheadBench(): Promise<BenchRatio[]> {
   const ours = () => client.links(params);
   const bare = () => fetch(url, { headers }).then((r) => r.json());
   // The client's per-attempt timeout (default 30 s) hands fetch an AbortSignal. On Node 20 a new
-  // signal costs more than the rest of the client together (creating it, and undici's listeners
-  // and finalizers for it), so the client hands a signal on to its next attempt when the timer did
+  // signal is costly (creating it, and undici's listeners and finalizers for it; README.md,
+  // section "Benchmarks"), so the client hands a signal on to its next attempt when the timer did
   // not fire; a hand-written call makes a new one each time. Two more rows show that part apart:
   // the bare call with a new 30 s timeout signal each call, and the client with `timeout: false`.
   const bareWithTimeout = () => {
@@ -104,10 +104,9 @@ async function overheadBench(): Promise<BenchRatio[]> {
     if (seen.length !== 2 || a!.url !== b!.url || a!.accept !== b!.accept || a!.authorization !== b!.authorization) {
       throw new Error(`the client and the bare fetch do not send the same request: ${JSON.stringify(seen)}`);
     }
-    // Short samples, many pairs: on a shared machine a burst of load (or a garbage collection,
-    // several ms here) then lands in few samples, and the median leaves them out. On the loaded
-    // development machine, the ratio of a bare call to itself wandered by up to ±15% between runs
-    // with 50 calls a sample and 41 pairs, by ±3% with 20 calls and 101 pairs.
+    // Short samples, many pairs: on a shared machine a burst of load (or a garbage collection)
+    // then lands in few samples, and the median leaves them out (how much a run moves with longer
+    // samples and fewer pairs: README.md, section "Benchmarks").
     const sampling = { calls: 20, pairs: 101 };
     const options = { ...sampling, goal: 1.2 };
     return [

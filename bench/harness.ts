@@ -146,7 +146,7 @@ export async function comparePairedAsync(
     return ((performance.now() - start) * 1e6) / calls;
   };
   // Warm up for a while, alternating: undici's and our paths need thousands of calls to settle
-  // (the first samples of a fresh process ran at half the speed of later ones).
+  // (the first samples of a fresh process ran slower than later ones: README.md, section "Benchmarks").
   const warmEnd = performance.now() + (options.warmupMs ?? 3000);
   while (performance.now() < warmEnd) {
     for (let i = 0; i < 20; i++) await ours();

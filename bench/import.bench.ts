@@ -5,7 +5,8 @@
  *   every cell, keeps each record's line and reads in chunks in constant memory.
  * - A Semrush backlinks export: 50,000 rows, `,` between cells, read through the table of
  *   formats (each field mapped, derived or defaulted, the source's registrable domain derived).
- * Goal: ratio <= 1 (the reader replaced csv-parse for being twice as slow, issue 23).
+ * Goal: ratio <= 1 (the reader replaced csv-parse for being slower, issue 23: docs/design-import.md,
+ * section "Speed").
  *
  * Run alone: `npx tsx bench/import.bench.ts`
  */

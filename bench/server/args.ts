@@ -13,7 +13,7 @@ export const STORES: readonly StoreKind[] = ['embedded', 'sqlite', 'postgres', '
 export interface BenchOptions {
   /** Link counts of the per-operation tables (on the embedded store and SQLite, and on PostgreSQL and ClickHouse unless their own sizes are given). */
   readonly sizes: readonly number[];
-  /** Link counts measured on PostgreSQL (default: `sizes`); a size seeds for about an hour per 10M links. */
+  /** Link counts measured on PostgreSQL (default: `sizes`); a large size seeds for long (bench/RESULTS.md, "Seeding and database size"). */
   readonly postgresSizes: readonly number[];
   /** Link counts measured on the two-shard ClickHouse cluster (default: `sizes`). */
   readonly clickhouseSizes: readonly number[];

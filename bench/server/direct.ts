@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { clockAt } from '../../src/server/clock.js';
 import type { DomainParser } from '../../src/server/deps.js';
-import { ANSWERS } from '../../src/server/routes/answers.js';
+import { ANSWERS } from '../../src/server/routes/operation-answers.js';
 import { StoreUnavailableError } from '../../src/server/store/connection.js';
 import type { Store } from '../../src/server/store/store.js';
 import { validateRequest } from '../../src/server/validation/validate-request.js';

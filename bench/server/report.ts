@@ -110,8 +110,9 @@ export const GOALS = {
 } as const;
 
 /**
- * The mixed load's goal on the sample, in requests per second: 10 × 158 = 1,580 on the embedded
- * store and on PostgreSQL (and on SQLite, as before the issue named stores), 500 on the ClickHouse cluster.
+ * The mixed load's goal on the sample, in requests per second: `mixedFactor` × `mixedBaseline` on the
+ * embedded store and on PostgreSQL (and on SQLite, as before the issue named stores),
+ * `mixedClickhouse` on the ClickHouse cluster.
  */
 export const mixedTarget = (store: StoreKind): number => (store === 'clickhouse' ? GOALS.mixedClickhouse : GOALS.mixedBaseline * GOALS.mixedFactor);
 

@@ -207,7 +207,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'pages-always-ascending',
     area: 'ordering',
-    file: 'src/server/routes/answers.ts',
+    file: 'src/server/routes/operation-answers.ts',
     find: 'const result = await ctx.store.grouped(operation, { target, page: pageOf(p),',
     replace: "const result = await ctx.store.grouped(operation, { target, page: operation === 'pages' ? { ...pageOf(p), direction: 'ASC' } : pageOf(p),",
     tests: ORDER,

@@ -1,7 +1,7 @@
 /**
  * Mutants of what stands between a call and the store: the units ledger (`plugins/ledger.ts`),
  * admission (`plugins/guard.ts`, `plugins/rate-limiter.ts`) and the workers' shared accounts
- * (`server/cluster.ts`).
+ * (`server/worker-accounts.ts`).
  *
  * @internal
  * @module
@@ -16,11 +16,11 @@ const GUARD = ['test/server/guard.test.ts'];
 const ADMISSION = ['test/server/admission-wait.test.ts'];
 const ABANDON = ['test/server/abandon.test.ts'];
 /** The workers' accounts over a real IPC channel to a forked process, on a real SQLite store. */
-const CLUSTER = ['test/server/cluster.test.ts'];
+const WORKER_ACCOUNTS = ['test/server/worker-accounts.test.ts'];
 
 const LIMITER_FILE = 'src/server/plugins/rate-limiter.ts';
 const GUARD_FILE = 'src/server/plugins/guard.ts';
-const CLUSTER_FILE = 'src/server/cluster.ts';
+const WORKER_ACCOUNTS_FILE = 'src/server/worker-accounts.ts';
 
 /** Admission: the per-key rate and concurrency limits, and the guard that applies them. */
 const LIMITS_MUTANTS: readonly Mutant[] = [
@@ -186,118 +186,118 @@ const WORKERS_MUTANTS: readonly Mutant[] = [
   {
     name: 'free-never-sent',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: "release: () => void (freed || ((freed = true), tell('free', [id])))",
     replace: "release: () => void (freed && ((freed = true), tell('free', [id])))",
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'free-of-the-free-request-id',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '        admissions.get(a)?.();\n',
     replace: '        admissions.get(id)?.();\n',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'admission-filed-under-next-id',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: 'else admissions.set(id, admission.release);',
     replace: 'else admissions.set(id + 1, admission.release);',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'dead-worker-slots-kept',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '    for (const release of admissions.values()) release();\n',
     replace: '',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'dead-worker-holds-kept',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '    for (const hold of holds.drain()) accounts.release(hold);\n',
     replace: '',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'held-by-ignores-kind',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: "`${hold.charged ? 'c' : 'h'}${hold.units}:${hold.keyId}`",
     replace: '`${hold.units}:${hold.keyId}`',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'release-sent-as-commit',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: "release: (hold) => void tell('release', [hold]),",
     replace: "release: (hold) => void tell('commit', [hold]),",
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'primary-commits-a-release',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: 'if (holds.take(a)) accounts.release(a);',
     replace: 'if (holds.take(a)) accounts.commit(a);',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'charged-hold-not-tracked',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '            holds.add(charged.hold);\n',
     replace: '',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'flush-drops-last-requests',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '      else send(batch, resolve);',
     replace: '      else resolve();',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'store-failure-as-500',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: 'failure.retryAfterSeconds === undefined',
     replace: 'true',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'balance-of-no-key',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: 'return answer(id, accounts.balance(a));',
     replace: 'return answer(id, accounts.balance(b));',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
   {
     name: 'failure-reply-dropped',
     area: 'workers',
-    file: CLUSTER_FILE,
+    file: WORKER_ACCOUNTS_FILE,
     find: '      (error: unknown) =>\n        answers.push(',
     replace: '      (error: unknown) =>\n        void 0 && answers.push(',
-    tests: CLUSTER,
+    tests: WORKER_ACCOUNTS,
     project: 'all',
   },
 ];

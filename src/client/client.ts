@@ -48,12 +48,12 @@ export interface ClientOptions {
    * Where a call's parameters and filter are checked. `'local'` (the default): by the client,
    * before anything is reserved or sent; a mistake rejects with `ParameterError` or `FilterError`
    * (every issue of the filter in it), and the filter is sent as the shortest text that means the
-   * same. The parameter rules (a few KB) are loaded with `import()` when the client is created,
-   * the filter language (parser and validator, with Chevrotain: about 50 KB gzip) on the first call
-   * with a filter. `'server'`: values are sent as given (lists comma-joined, an AST or builder
-   * result printed) and only the service checks them: a mistake comes back as a 400
-   * `invalid_request` `HttpError` whose `details` name each parameter and rule; the client never
-   * loads either. The TypeScript types check the parameters either way.
+   * same. The parameter rules are loaded with `import()` when the client is created, the filter
+   * language (parser and validator, with Chevrotain) on the first call with a filter (their sizes:
+   * docs/client.md, section "Size, and where checks run"). `'server'`: values are sent as given
+   * (lists comma-joined, an AST or builder result printed) and only the service checks them: a
+   * mistake comes back as a 400 `invalid_request` `HttpError` whose `details` name each parameter
+   * and rule; the client never loads either. The TypeScript types check the parameters either way.
    */
   readonly validation?: ValidationMode;
 }

@@ -60,12 +60,12 @@ function httpFailure(url: string, response: Response, body: string, now: number)
 }
 
 /**
- * The signal of a per-attempt timeout, and how many attempts have had it. Node 20 takes several
- * microseconds to make an `AbortSignal`, and undici as long again to follow a new one (together
- * more than the rest of the client's work for a call), so an attempt that ends before its timer
- * fires hands its signal on to a later attempt. Each attempt has a timer of its own, and a signal is in one attempt at a
- * time, so a timer that fires aborts only its own attempt's fetch: the fetches the signal was
- * handed before have ended (body read or failed), and aborting an ended fetch does nothing.
+ * The signal of a per-attempt timeout, and how many attempts have had it. Node 20 is slow to make
+ * an `AbortSignal`, and undici to follow a new one (README.md, section "Benchmarks"), so an attempt
+ * that ends before its timer fires hands its signal on to a later attempt. Each attempt has a timer
+ * of its own, and a signal is in one attempt at a time, so a timer that fires aborts only its own
+ * attempt's fetch: the fetches the signal was handed before have ended (body read or failed), and
+ * aborting an ended fetch does nothing.
  */
 interface Deadline {
   readonly controller: AbortController;

@@ -179,8 +179,8 @@ function needsSpace(text: string, from: number, kind: CompletionKind, insert: st
 /**
  * A shorter prefix that the grammar continues the same way: the `(` still open, then the tokens
  * after the last AND or OR inside the innermost of them. Content assist walks the grammar over
- * every token it is given (tens of ms at the end of a 4,096-character filter); what came before
- * that point cannot change what may follow.
+ * every token it is given (what that costs in a long filter: docs/completion.md, section "How it
+ * works"); what came before that point cannot change what may follow.
  */
 function lastSegment(tokens: IToken[]): IToken[] {
   // One frame per open group (the whole filter first): where its `(` is, and its last AND or OR.

@@ -56,7 +56,7 @@ export interface AppOptions {
   readonly wallClock?: () => number;
   /**
    * The keys' limits and units (default: this process's own, in memory over the store). The
-   * processes of `serve --workers N` share the primary's (see `cluster.ts`).
+   * processes of `serve --workers N` share the primary's (see `worker-accounts.ts`).
    *
    * @internal
    */

@@ -87,7 +87,7 @@ export {
 } from './store/open.js';
 export { localAccounts, type Accounts } from './plugins/accounts.js';
 export type { LedgerOptions } from './plugins/ledger.js';
-export { remoteAccounts, shareAccounts } from './cluster.js';
+export { remoteAccounts, shareAccounts } from './worker-accounts.js';
 export { publicBaseUrl } from './errors.js';
 export { EXPORT_FORMAT_NAMES, IMPORT_FORMAT_NAMES } from './import/formats.js';
 export {

@@ -313,8 +313,8 @@ function dropCascades(issues: IssueDraft[], tokens: readonly IToken[]): IssueDra
 }
 
 /**
- * The deepest nesting the recursive-descent parser is given, whatever `limits.maxDepth` says:
- * each level costs about 25 stack frames, and Node's default stack ends near 450 levels.
+ * The deepest nesting the recursive-descent parser is given, whatever `limits.maxDepth` says: within
+ * what Node's default stack holds (docs/filter-language.md, section "Decisions", item 5).
  * @internal
  */
 export const MAX_PARSER_DEPTH = 256;

@@ -1,8 +1,8 @@
 /**
  * The grammar of the filter language, rule for rule as `grammar/filter.ebnf`. The embedded actions
  * only build AST nodes with the frozen factories; meaning (fields, types, limits) lives elsewhere.
- * Embedded actions rather than a CST plus visitor: the benchmark showed the CST pass costing more
- * than the parse itself (see the Design part of README.md).
+ * Embedded actions rather than a CST plus visitor: the CST pass was too costly (README.md, section
+ * "Design").
  *
  * @module
  * @internal

@@ -71,8 +71,8 @@ export interface FilterCase {
 const TRICKY = ["'", '"', '\\', '%', '_', ' ', '\n', '\t', 'a', 'Z', 'é', 'ß', '中', '😀', '\u0301', '-', '.', ':', '0'];
 // No NUL and no lone surrogates by default: databases a caller compares against cannot store them.
 // Built on first use, not on import: fast-check's binary unit builds a table of every code point,
-// which was most of the time `import 'backlink-query/testing'` took (createTestService's users pay
-// for it only if they ask for arbitraries).
+// which made `import 'backlink-query/testing'` slow (bench/RESULTS.md, section "Starting the test
+// service"); createTestService's users pay for it only if they ask for arbitraries.
 let defaultStrings: Arbitrary<string> | undefined;
 const defaultString = (): Arbitrary<string> =>
   (defaultStrings ??= fc.oneof(

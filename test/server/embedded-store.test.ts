@@ -14,6 +14,7 @@ import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { openEmbeddedStore, type EmbeddedStore } from '../../src/server/store/engines/embedded/embedded-store.js';
 import { StoreUnavailableError } from '../../src/server/store/connection.js';
+import { isStoreError } from '../../src/server/store/errors.js';
 import { raw } from '../../src/server/store/fragment.js';
 import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -164,7 +165,10 @@ describe('the column file', () => {
     try {
       expect(await nofollowLinks(first)).toEqual(NOFOLLOW);
       expect(await nofollowLinks(second)).toEqual(NOFOLLOW);
-      await expect(first.writer()).rejects.toThrow(/open for serving/);
+      const refused = await first.writer().then(() => expect.unreachable('a writer was given'), (error: unknown) => error);
+      expect(isStoreError(refused) && refused.code).toBe('read_only');
+      expect((refused as Error).message).toMatch(/open for serving/);
+      expect((refused as Error).message).not.toMatch(/--[a-z]/);
       const load = spawnCli(['import', join(dir, 'missing.ndjson'), '--db', file]);
       expect(await load.exit).toBe(3);
       expect(load.err()).toContain(`${file}.duckdb is open in another process`);
@@ -185,7 +189,15 @@ describe('the column file', () => {
 describe('the SQLite half', () => {
   it('is refused by a plain SQLite store, which would answer lists from empty rollups', async () => {
     const file = await fixtureFile();
-    await expect(openSqliteStore({ file })).rejects.toThrow(/row file of an embedded store/);
+    const refused = await openSqliteStore({ file }).then(() => expect.unreachable('it opened'), (error: unknown) => error);
+    expect(isStoreError(refused) && refused.code).toBe('wrong_layout');
+    expect((refused as Error).message).toMatch(/row file of an embedded store/);
+    expect((refused as Error).message).not.toMatch(/--[a-z]/);
+    // The command line adds the option to open it with; the library's message names none.
+    const load = spawnCli(['import', join(dir, 'missing.ndjson'), '--database-url', `sqlite:${file}`]);
+    await load.exit;
+    expect(load.err()).toContain(`${file} is the row file of an embedded store`);
+    expect(load.err()).toContain('That is --db FILE, not --database-url sqlite:FILE.');
   });
 
   it('a plain SQLite file becomes one: its column file is built from it, its list rollups moved there', async () => {

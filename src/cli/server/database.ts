@@ -18,6 +18,7 @@ import {
   storeLocation,
   type DomainParser,
   type Store,
+  type StoreErrorCode,
   type StoreLocation,
 } from '../../server/index.js';
 import { stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
@@ -114,8 +115,8 @@ export const memoryLimitHelp = (what: string): string => `  --memory-limit SIZE 
 const MEMORY_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
 /**
- * The smallest `--memory-limit`, below which DuckDB computes next to nothing: 128 MiB takes the
- * rollups of 30 links, not those of 300; 2,000 need up to 160 MiB (docs/importing.md).
+ * The smallest `--memory-limit`, below which DuckDB computes next to nothing (what a load took
+ * near it: docs/importing.md, section "Large files and interrupted imports").
  */
 const MIN_MEMORY_BYTES = 128 * 2 ** 20;
 
@@ -136,13 +137,40 @@ export function loadStoreOptions(values: ParsedArgs['values'], kind: StoreLocati
 }
 
 /**
+ * What to do about a StoreError on the command line, by its code. The store is a library: its
+ * message says what is wrong in its own terms, and the command adds the option or command that
+ * mends it. `undefined`: nothing to add.
+ */
+const STORE_ERROR_HINTS: Readonly<Record<StoreErrorCode, string | undefined>> = {
+  out_of_memory: 'Give it more: --memory-limit SIZE on import or seed.',
+  wrong_layout: 'That is --db FILE, not --database-url sqlite:FILE.',
+  read_only: 'Load with import or seed while no serve has the database open.',
+  schema_too_new: 'Open it with the version of backlink-query that wrote it, or a later one.',
+  invalid_record: undefined,
+};
+
+/**
+ * A StoreError's message followed by the command line's hint for its code (the option to use);
+ * `undefined` for any other error. The server's commands describe their errors with it.
+ *
+ * @internal
+ */
+export function describeStoreError(error: unknown): string | undefined {
+  if (!isStoreError(error)) return undefined;
+  const hint = STORE_ERROR_HINTS[error.code];
+  return hint === undefined ? error.message : `${error.message} ${hint}`;
+}
+
+/**
  * A load's error that the store cannot do it (out of memory for the column file, a store opened
- * read-only), said plainly on stderr, not as a bug: returns `true`; any other error, `false`.
+ * read-only), said plainly on stderr with the option that mends it, not as a bug: returns `true`;
+ * any other error, `false`.
  *
  * @internal
  */
 export function explainStoreError(io: Pick<CliIo, 'stderr'>, location: StoreLocation, error: unknown): boolean {
-  if (!isStoreError(error)) return false;
-  io.stderr.write(`\n${describeLocation(location)}: ${error.message}\n`);
+  const description = describeStoreError(error);
+  if (description === undefined) return false;
+  io.stderr.write(`\n${describeLocation(location)}: ${description}\n`);
   return true;
 }

@@ -20,6 +20,7 @@ import { painter } from '../style.js';
 import {
   DATABASE_OPTIONS,
   databaseOptionsHelp,
+  describeStoreError,
   explainStoreError,
   loadDepsOrExplain,
   locationOf,
@@ -87,6 +88,7 @@ export const importCommand: Command = {
   summary: 'Import links (the service\'s records, or Semrush, Ahrefs, Majestic, Screaming Frog exports) and domains into the store',
   help: HELP,
   options: OPTIONS,
+  describeError: describeStoreError,
   async run(args, io) {
     const { values: o, positionals: files } = parseCommandArgs(args, OPTIONS);
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;

@@ -52,7 +52,8 @@ export async function seedWithProgress(
 /**
  * Where a new sample database was written and how much room it takes, so a first `serve --sample`
  * does not fill a folder unannounced: `Sample database: .backlink-query/sample.db and
- * .backlink-query/sample.db.duckdb (64.2 MB; delete them to remove it).` `undefined` for a database without files here (in memory, PostgreSQL).
+ * .backlink-query/sample.db.duckdb (SIZE; delete them to remove it).`, as docs/server.md shows it.
+ * `undefined` for a database without files here (in memory, PostgreSQL).
  *
  * @internal
  */

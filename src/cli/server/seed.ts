@@ -11,6 +11,7 @@ import { EXIT, type Command } from '../command.js';
 import {
   DATABASE_OPTIONS,
   databaseOptionsHelp,
+  describeStoreError,
   explainStoreError,
   loadDepsOrExplain,
   locationOf,
@@ -45,6 +46,7 @@ export const seedCommand: Command = {
   summary: 'Write a deterministic sample database (links, referring domains, keyword metrics)',
   help: HELP,
   options: OPTIONS,
+  describeError: describeStoreError,
   async run(args, io) {
     const { values } = parseCommandArgs(args, OPTIONS, { positionals: false });
     if (values['help']) return io.stdout.write(HELP), EXIT.ok;

@@ -24,7 +24,7 @@ import {
 import { DEMO_KEY } from '../../shared/demo-key.js';
 import { dateOption, integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
-import { DATABASE_OPTIONS, databaseOptionsHelp, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
+import { DATABASE_OPTIONS, databaseOptionsHelp, describeStoreError, loadDepsOrExplain, locationOf, openStoreOrExplain } from './database.js';
 import { DEFAULT_SAMPLE_DB, DEFAULT_SAMPLE_LINKS, sampleFilesNote, seedWithProgress } from './sample.js';
 
 /** The key `serve --sample` accepts when no key is configured, so the README's calls work (src/shared/demo-key.ts). @internal */
@@ -164,6 +164,7 @@ export const serveCommand: Command = {
   summary: 'Serve the interface (--sample for sample data)',
   help: HELP,
   options: OPTIONS,
+  describeError: describeStoreError,
   async run(args, io) {
     const { values: o } = parseCommandArgs(args, OPTIONS, { positionals: false });
     if (o['help']) return io.stdout.write(HELP), EXIT.ok;

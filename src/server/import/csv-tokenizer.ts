@@ -41,7 +41,7 @@ export type CsvRecordHandler = (cells: readonly string[], count: number, line: n
  * the quotes and swallows the next lines; it has no error for a CR outside quotes; with
  * `skip_records_with_error` its `max_record_size` silently drops every later record, so an
  * unterminated quote makes it hold the rest of the file in memory; it gives no record's first
- * line; and it takes about twice the CPU of this reader (50,000 against 100,000 records a second).
+ * line; and it takes more CPU than this reader (docs/design-import.md, section "Speed").
  *
  * @example
  * ```ts

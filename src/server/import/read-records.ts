@@ -194,9 +194,9 @@ const FIELDS: readonly FieldCheck[] = IMPORT_FIELDS.map((name) => ({
   }));
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(record));
 /**
- * Every field, in catalogue order: records are clones of it, filled in. (Adding 27 properties one
+ * Every field, in catalogue order: records are clones of it, filled in. (Adding the properties one
  * by one to `{}` reallocates the object's property store several times, which makes holding a
- * batch of 5000 records several times slower through garbage collection.)
+ * batch of records slower through garbage collection: docs/design-import.md, section "Speed".)
  */
 const TEMPLATE: Readonly<Record<string, unknown>> = Object.fromEntries(FIELDS.map((field) => [field.name, undefined]));
 

@@ -21,8 +21,8 @@ import { querySchema, responseSchema } from '../../catalogue/json-schema.js';
 import type { Store } from '../store/store.js';
 import { requestParams, VALIDATION_PLUGIN } from '../validation/fastify-plugin.js';
 import type { RequestParams } from '../validation/request-params.js';
-import type { Answer } from './answer.js';
-import { ANSWERS } from './answers.js';
+import type { Answer } from './answer-types.js';
+import { ANSWERS } from './operation-answers.js';
 
 /** What the routes need. @internal */
 export interface RouteContext {

@@ -80,10 +80,11 @@ export interface SampleGraph {
 
 /**
  * Fills an empty store with the sample's links, domains and pages as {@link seedSample} does,
- * without the keyword metrics (about 67,000 snapshots whatever `links`, most of the sample's time):
- * they are drawn when asked for, after everything else, from the random source where
- * {@link seedSample} draws them, so the same options give the same snapshots. The test service
- * (`backlink-query/testing`) writes them on its first keyword read.
+ * without the keyword metrics (about 67,000 snapshots whatever `links`; what they cost:
+ * bench/RESULTS.md, section "Starting the test service"): they are drawn when asked for, after
+ * everything else, from the random source where {@link seedSample} draws them, so the same options
+ * give the same snapshots. The test service (`backlink-query/testing`) writes them on its first
+ * keyword read.
  *
  * @example
  * ```ts

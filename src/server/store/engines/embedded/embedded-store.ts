@@ -213,7 +213,7 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
     matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
     load: {
       begin: () => {
-        if (options.readOnly) throw new StoreError('read_only', `${rows.file} is open for serving (its column file read-only, shared with other readers): load data with the server stopped.`);
+        if (options.readOnly) throw new StoreError('read_only', `${rows.file} is open for serving (its column file read-only, shared with other readers): a load needs it opened for writing, by no other process.`);
         return side.load();
       },
       linkedFrom: { connection: columns, sources: SQL_SOURCES },
@@ -379,7 +379,7 @@ class ColumnSide {
       throw new StoreError(
         'out_of_memory',
         `The column file's rollups needed more memory than DuckDB may use (${this.memoryLimit}); nothing was changed. ` +
-          'Give it more: --memory-limit SIZE on import or seed (in code, the embedded store\'s columns.memoryLimit).',
+          "A larger limit (the embedded store's columns.memoryLimit) lets it through.",
         { cause: error },
       );
     } finally {

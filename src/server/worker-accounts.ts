@@ -1,7 +1,7 @@
 /**
  * The accounts of `serve --workers N` (node:cluster): the primary keeps the one {@link Accounts}
  * of the server (the per-key limits and the units ledger, over its store) and answers its
- * workers' requests for it over the cluster's IPC channel, so a key's limits and balance hold
+ * workers' requests for it over node:cluster's IPC channel, so a key's limits and balance hold
  * across the processes; each worker serves HTTP and runs queries on a store of its own.
  *
  * The requests a worker makes together (in one task of its event loop, up to its microtask
@@ -204,7 +204,7 @@ export function shareAccounts(worker: WorkerChannel, accounts: Accounts): void {
 }
 
 /**
- * In a worker: the primary's accounts, over the cluster's IPC channel. `flush` sends the requests
+ * In a worker: the primary's accounts, over node:cluster's IPC channel. `flush` sends the requests
  * not sent yet (the commits of the last answers) before the worker disconnects. @internal
  */
 export function remoteAccounts(channel: Pick<NodeJS.Process, 'send' | 'on' | 'connected'> = process): Accounts {

@@ -1,18 +1,19 @@
 /**
- * The accounts of `serve --workers N` over a real IPC channel (`src/server/cluster.ts`): a forked
- * process (test/server/cluster-child.ts) uses them through `remoteAccounts` while this process
- * keeps them (`shareAccounts` over `localAccounts` on a real SQLite store). What the stored
- * balance must be at each step is worked out by hand from the units below (the key starts at 100).
+ * The accounts of `serve --workers N` over a real IPC channel (`src/server/worker-accounts.ts`):
+ * a forked process (test/server/worker-accounts-child.ts) uses them through `remoteAccounts` while
+ * this process keeps them (`shareAccounts` over `localAccounts` on a real SQLite store). What the
+ * stored balance must be at each step is worked out by hand from the units below (the key starts
+ * at 100).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { shareAccounts } from '../../src/server/cluster.js';
+import { shareAccounts } from '../../src/server/worker-accounts.js';
 import { localAccounts } from '../../src/server/plugins/accounts.js';
 import { StoreUnavailableError } from '../../src/server/store/connection.js';
 import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
 
-const CHILD = new URL('./cluster-child.ts', import.meta.url).pathname;
+const CHILD = new URL('./worker-accounts-child.ts', import.meta.url).pathname;
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
@@ -21,7 +22,7 @@ afterEach(async () => {
 async function primary() {
   const store: Store = await openSqliteStore({ file: ':memory:' });
   cleanup.push(() => store.close());
-  await store.upsertKeys([{ id: 'k', key: 'cluster-test-key', units: 100 }]);
+  await store.upsertKeys([{ id: 'k', key: 'worker-accounts-test-key', units: 100 }]);
   // A key whose balance the store cannot read, as a database that is down answers.
   const accounts = localAccounts(
     { charge: (keyId, units) => store.charge(keyId, units), balance: (keyId) => (keyId === 'down' ? Promise.reject(new StoreUnavailableError('down', { retryAfterSeconds: 2 })) : store.balance(keyId)) },

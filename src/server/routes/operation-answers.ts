@@ -11,7 +11,21 @@ import { ServiceError } from '../errors.js';
 import type { GroupedOperation, Page } from '../store/store.js';
 import { splitUrl, toTarget, type Scope, type Target } from '../target.js';
 import type { RequestParams } from '../validation/request-params.js';
-import { project, type Answer, type AnswerContext, type AnswerFn } from './answer.js';
+import type { Answer, AnswerContext, AnswerFn } from './answer-types.js';
+
+/**
+ * Keeps only the requested fields of a row, in the record's order.
+ *
+ * @example
+ * ```ts
+ * project({ a: 1, b: 2, c: 3 }, ['a', 'c']); // { a: 1, c: 3 }
+ * ```
+ */
+function project(row: Readonly<Record<string, unknown>>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = row[field];
+  return out;
+}
 
 function targetOf(url: string, scope: Scope, ctx: AnswerContext): Target {
   const target = toTarget(url, scope, ctx.parser);

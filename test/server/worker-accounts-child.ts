@@ -1,9 +1,9 @@
 /**
- * The worker side of test/server/cluster.test.ts: a process forked with an IPC channel that uses
- * the primary's accounts through `remoteAccounts`, step by step as the test tells it (`{ step }`
+ * The worker side of test/server/worker-accounts.test.ts: a process forked with an IPC channel that
+ * uses the primary's accounts through `remoteAccounts`, step by step as the test tells it (`{ step }`
  * messages), reporting each result (`{ report }`).
  */
-import { remoteAccounts } from '../../src/server/cluster.js';
+import { remoteAccounts } from '../../src/server/worker-accounts.js';
 import type { Hold } from '../../src/server/plugins/ledger.js';
 
 const accounts = remoteAccounts();

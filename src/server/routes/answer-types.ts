@@ -1,6 +1,7 @@
 /**
- * What an operation's handler produces before it is written as JSON or CSV: the data, the meta
- * members it can echo, and the number of lines billed.
+ * The types of an operation's answer: what its handler produces before it is written as JSON or
+ * CSV (the data, the meta members it can echo, the number of lines billed), what the handler may
+ * use, and the handler's own type. The handlers are in `operation-answers.ts`.
  *
  * @module
  * @internal
@@ -28,17 +29,3 @@ export interface AnswerContext {
 
 /** Computes an operation's answer from validated parameters. */
 export type AnswerFn = (params: RequestParams, ctx: AnswerContext) => Promise<Answer>;
-
-/**
- * Keeps only the requested fields of a row, in the record's order.
- *
- * @example
- * ```ts
- * project({ a: 1, b: 2, c: 3 }, ['a', 'c']); // { a: 1, c: 3 }
- * ```
- */
-export function project(row: Readonly<Record<string, unknown>>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) out[field] = row[field];
-  return out;
-}
