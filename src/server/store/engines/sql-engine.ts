@@ -14,7 +14,8 @@ import { createStore } from '../create-store.js';
 import { sqlKeys } from '../ledger.js';
 import type { Engine, ListPlan, LoadSink } from '../engine.js';
 import { raw, sql } from '../fragment.js';
-import { refreshRollups } from '../loads/rollups.js';
+import { sqlRefresh } from '../loads/rollups.js';
+import { refreshRollups } from '../loads/refresh.js';
 import { upsertSink, type LinkSink } from '../loads/writer.js';
 import { SQL_SOURCES, type ReadPlace } from '../reads/relations.js';
 import type { Store } from '../store.js';
@@ -65,7 +66,7 @@ export function sqlEngine(connection: SqlConnection, options: SqlEngineOptions =
  * of the touched domains refreshed at the end.
  */
 export function sqlLoad(connection: SqlConnection, fresh = false): LoadSink {
-  return { fresh, ...upsertSink(connection), finish: (domains, onProgress) => refreshRollups(connection, domains, onProgress) };
+  return { fresh, ...upsertSink(connection), finish: (domains, onProgress) => refreshRollups(sqlRefresh(connection), domains, onProgress) };
 }
 
 /** Whether the links table over a connection holds no link. */

@@ -35,6 +35,7 @@ import { compareCodePoints } from '../../../evaluate/text-order.js';
 import { addMonths } from '../../clock.js';
 import type { SqlConnection } from '../connection.js';
 import { raw, sql, type Fragment } from '../fragment.js';
+import type { RefreshSteps } from './refresh.js';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
 export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_first_seen', 'r_targets'] as const;
@@ -425,23 +426,31 @@ async function pagesOf(connection: SqlConnection, links: readonly SourceLink[]):
 }
 
 /**
- * Recomputes the rollups of the given registrable domains from their links (`'all'`: every
- * rollup, from scratch), one transaction per domain. (The embedded store computes the same rows in
- * SQL on its column side: `duckdb/rollups.ts`.)
+ * The refresh's steps over a SQL connection (SQLite, PostgreSQL): each domain a group of its own,
+ * its links and their referring domains' data read by key, its rows computed by {@link rollupRows}
+ * and replaced in one transaction, so readers see its old rollups or its new ones.
  *
  * @example
  * ```ts
- * await refreshRollups(connection, ['example.com']);
+ * await refreshRollups(sqlRefresh(connection), ['example.com']);
  * ```
  */
-export async function refreshRollups(connection: SqlConnection, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
-  const all = domains === 'all';
-  if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
-  const list = all ? (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort() : domains;
-  let done = 0;
-  for (const domain of list) {
-    const links = await linksOf(connection, domain);
-    await connection.transaction(rollupStatements(domain, rollupRows(domain, links, await pagesOf(connection, links)), all));
-    onProgress?.(++done, list.length);
-  }
+export function sqlRefresh(connection: SqlConnection): RefreshSteps {
+  let fresh = false;
+  return {
+    allDomains: async () => (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort(),
+    begin: async (domains, all) => {
+      fresh = all;
+      if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
+      return domains;
+    },
+    group: async (domains, from, counted) => {
+      const domain = domains[from]!;
+      const links = await linksOf(connection, domain);
+      await connection.transaction(rollupStatements(domain, rollupRows(domain, links, await pagesOf(connection, links)), fresh));
+      counted(from + 1);
+      return from + 1;
+    },
+    end: async () => {},
+  };
 }

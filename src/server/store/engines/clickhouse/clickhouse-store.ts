@@ -28,6 +28,7 @@ import { join, raw, sql, type Fragment } from '../../fragment.js';
 import type { ReadPlace, RelationSources } from '../../reads/relations.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
 import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writer.js';
+import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
 import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
@@ -408,7 +409,7 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
     finish: async (domains, onProgress) => {
       const merged = started === undefined || (await mergeWrites(shards));
       onMark();
-      await refresh(shards, placement, domains === 'all' ? await allDomains(shards) : domains, !merged, onProgress);
+      await refreshRollups(clickhouseRefresh(shards, placement, !merged), domains, onProgress);
       started = undefined;
     },
   };
@@ -460,61 +461,79 @@ const emptyBatch = (): RollupBatch => Object.fromEntries(Object.keys(ROLLUP_TABL
 const LINKS_PER_READ = 200_000;
 
 /**
- * Recomputes the rollups of the given domains: each shard's links read in a few large queries
- * (domains batched by their link counts, the answer streamed), each domain's rows computed by
- * `rollupRows`, written with a new version in large inserts per shard, and the version recorded
- * after its rows, so readers switch from the old rollups to the new at once; the versions they
- * replaced are then deleted. `unmerged`: the links may hold replaced rows, read them with `FINAL`.
+ * The refresh's steps on the cluster: the domains taken shard by shard, each shard's links read in
+ * a few large queries (groups of domains by their link counts, the answer streamed), each domain's
+ * rows computed by `rollupRows`, written with a new version in large inserts per shard, and the
+ * version recorded after its rows, so readers switch from the old rollups to the new at once; the
+ * versions they replaced are deleted once a shard is done. `unmerged`: the links may hold replaced
+ * rows, read them with `FINAL`.
  */
-async function refresh(
-  shards: readonly ClickhouseShard[],
-  placement: ShardPlacement,
-  domains: readonly string[],
-  unmerged: boolean,
-  onProgress?: (done: number, total: number) => void,
-): Promise<void> {
-  if (domains.length === 0) return;
-  // Every version this refresh writes is newer than this one.
-  const since = nextVersion();
+function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean): RefreshSteps {
   const final = unmerged ? ' FINAL' : '';
-  const placed = await placement.ofAll(domains);
-  // Every shard holds all domains: read their country and score once, rather than join them per domain.
+  // Every version this refresh writes is newer than this one.
+  let since = 0;
+  const shardOf = new Map<string, number>();
   const known = new Map<string, { ip_address: string; country: string; domain_score: number }>();
-  await shards[0]!.each<{ domain: string; ip_address: string; country: string; domain_score: number }>(
-    raw(`SELECT domain, ip_address, country, domain_score FROM domains_local${final}`),
-    (rows) => {
-      for (const row of rows) known.set(row.domain, { ip_address: row.ip_address, country: row.country, domain_score: Number(row.domain_score) });
-    },
-  );
-  // And the target pages' own data, which the rollups of their domains show.
   const pages = new Map<string, PageData>();
-  await shards[0]!.each<PageData & { host: string; path: string }>(
-    raw(`SELECT host, path, url, title, response_code, external_links_count, internal_links_count FROM target_pages_local${final}`),
-    (rows) => {
-      for (const row of rows) {
-        pages.set(row.host + row.path, {
-          url: row.url, title: row.title, response_code: Number(row.response_code),
-          external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count),
-        });
-      }
+  let current: { readonly s: number; readonly counts: Map<string, number>; readonly writer: RollupWriter } | undefined;
+  const closeShard = async () => {
+    if (!current) return;
+    await current.writer.flush();
+    await dropOldVersions(shards[current.s]!, since);
+    current = undefined;
+  };
+  return {
+    allDomains: () => allDomains(shards),
+    begin: async (domains) => {
+      if (domains.length === 0) return domains;
+      since = nextVersion();
+      const placed = await placement.ofAll(domains);
+      domains.forEach((domain, i) => shardOf.set(domain, placed[i]!));
+      // Every shard holds all domains: their country and score read once, rather than joined per domain.
+      await shards[0]!.each<{ domain: string; ip_address: string; country: string; domain_score: number }>(
+        raw(`SELECT domain, ip_address, country, domain_score FROM domains_local${final}`),
+        (rows) => {
+          for (const row of rows) known.set(row.domain, { ip_address: row.ip_address, country: row.country, domain_score: Number(row.domain_score) });
+        },
+      );
+      // And the target pages' own data, which the rollups of their domains show.
+      await shards[0]!.each<PageData & { host: string; path: string }>(
+        raw(`SELECT host, path, url, title, response_code, external_links_count, internal_links_count FROM target_pages_local${final}`),
+        (rows) => {
+          for (const row of rows) {
+            pages.set(row.host + row.path, {
+              url: row.url, title: row.title, response_code: Number(row.response_code),
+              external_links_count: Number(row.external_links_count), internal_links_count: Number(row.internal_links_count),
+            });
+          }
+        },
+      );
+      return shards.flatMap((_, s) => domains.filter((domain) => shardOf.get(domain) === s));
     },
-  );
-  let done = 0;
-  for (let s = 0; s < shards.length; s++) {
-    const shard = shards[s]!;
-    const mine = domains.filter((_, i) => placed[i] === s);
-    if (mine.length === 0) continue;
-    const counts = new Map<string, number>();
-    await shard.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
-      for (const row of rows) counts.set(row.d, Number(row.n));
-    });
-    const writer = new RollupWriter(shard);
-    for (const batch of batches(mine, (domain) => counts.get(domain) ?? 0)) {
+    group: async (domains, from, counted) => {
+      const s = shardOf.get(domains[from]!)!;
+      if (current?.s !== s) {
+        await closeShard();
+        const counts = new Map<string, number>();
+        await shards[s]!.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
+          for (const row of rows) counts.set(row.d, Number(row.n));
+        });
+        current = { s, counts, writer: new RollupWriter(shards[s]!) };
+      }
+      const { counts, writer } = current;
+      // Domains of this shard, about LINKS_PER_READ links (a larger domain alone) and at most 10,000.
+      let end = from;
+      let size = 0;
+      while (end < domains.length && shardOf.get(domains[end]!) === s && end - from < 10_000 && (end === from || size + (counts.get(domains[end]!) ?? 0) <= LINKS_PER_READ)) {
+        size += counts.get(domains[end]!) ?? 0;
+        end++;
+      }
+      const batch = domains.slice(from, end);
       const links = new Map<string, SourceLink[]>(batch.map((domain) => [domain, []]));
       const withLinks = batch.filter((domain) => (counts.get(domain) ?? 0) > 0);
       for (let i = 0; i < withLinks.length; i += 1_000) {
         const names = join(withLinks.slice(i, i + 1_000).map((domain) => sql`${domain}`), ', ');
-        await shard.each<Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'> & { target_domain: string }>(
+        await shards[s]!.each<Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'> & { target_domain: string }>(
           sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM links_local${raw(final)} WHERE target_domain IN (${names})`,
           (rows) => {
             for (const row of rows) {
@@ -529,15 +548,15 @@ async function refresh(
           },
         );
       }
-      for (const domain of batch) {
+      for (const [i, domain] of batch.entries()) {
         await writer.add(domain, rollupRows(domain, links.get(domain)!, pages));
         links.delete(domain);
-        onProgress?.(++done, domains.length);
+        counted(from + i + 1);
       }
-    }
-    await writer.flush();
-    await dropOldVersions(shard, since);
-  }
+      return end;
+    },
+    end: closeShard,
+  };
 }
 
 /**
@@ -553,22 +572,6 @@ async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<v
         AND (tdomain, version) NOT IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)`,
     );
   }
-}
-
-/** Domains in batches of about {@link LINKS_PER_READ} links (and at most 10,000 domains). */
-function* batches(domains: readonly string[], size: (domain: string) => number): Generator<string[]> {
-  let batch: string[] = [];
-  let links = 0;
-  for (const domain of domains) {
-    if (batch.length > 0 && (links + size(domain) > LINKS_PER_READ || batch.length >= 10_000)) {
-      yield batch;
-      batch = [];
-      links = 0;
-    }
-    batch.push(domain);
-    links += size(domain);
-  }
-  if (batch.length > 0) yield batch;
 }
 
 /** Collects one shard's rollup rows and writes them in large inserts, each domain's version recorded after its rows. */

@@ -44,6 +44,7 @@ import { CompetitorIndex } from '../../memory/competitor-graph.js';
 import { join, raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/relations.js';
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
+import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { WorkerConnectionOptions } from '../sqlite/connection.js';
 import { openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
 import { sqlEngine } from '../sql-engine.js';
@@ -371,7 +372,7 @@ class ColumnSide {
     const cache = db.pragma('cache_size', { simple: true }) as number;
     if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
     try {
-      await this.#refresh(db, domains, onProgress);
+      await refreshRollups(this.#steps(db), domains, onProgress);
       if (own) db.exec('COMMIT');
     } catch (error) {
       if (own && db.inTransaction) db.exec('ROLLBACK');
@@ -387,76 +388,89 @@ class ColumnSide {
     }
   }
 
-  async #refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
-    const rebuild = domains === 'all';
-    // Before the first change to the column file, it stops being the copy of any generation: a
-    // refresh that stops half way (the SQLite side rolled back, or committed without this file
-    // catching up) leaves it to be rebuilt at the next open, never read as current.
-    await this.columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
-    if (rebuild) await this.columns.transaction(columnTables().map(raw));
-    const list = rebuild ? (db.prepare('SELECT DISTINCT target_domain FROM links ORDER BY target_domain').pluck().all() as string[]) : [...domains].sort();
-    // The rollups read by key: the domains' rows in SQLite go first. A rebuild empties every
-    // rollup SQLite has (a file of the plain layout holds the list rollups too).
-    if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
-    else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
-    if (list.length === 0) return;
-    // Tables a refresh that failed on this connection set aside go first (temporary tables live as long as the connection).
-    await this.columns.writeTransaction(async (tx) => {
-      const left: string[] = [];
-      for await (const [names] of tx.chunksOf(raw(`SELECT table_name FROM duckdb_tables() WHERE temporary AND starts_with(table_name, 'aside_')`))) left.push(...(names as string[]));
-      for (const name of left) await tx.run(raw(`DROP TABLE temp."${name}"`));
-      for (const statement of setAsideTables()) await tx.run(raw(statement));
-    });
+  /**
+   * The refresh's steps here: groups of whole domains of about `groupLinks` links, each group's
+   * links read from SQLite once and handed to DuckDB, which computes every rollup of the group in
+   * SQL (`duckdb/rollups.ts`); the rollups read by key go into SQLite, the links and list rollups are
+   * set aside, and at the end replace the domains' rows in the columns.
+   */
+  #steps(db: Database): RefreshSteps {
+    let rebuild = false;
+    let groups = 0;
     const read = db.prepare(STAGE_SELECT).raw();
     const inserts = Object.fromEntries(ROW_ROLLUPS.map((table) => [table, rowInserts(db, table)])) as Record<(typeof ROW_ROLLUPS)[number], ReturnType<typeof rowInserts>>;
-    let done = 0;
-    let groups = 0;
-    while (done < list.length) {
-      const group = groups++;
-      const from = done;
-      const sources = new Set<string>();
-      const hosts = new Set<string>();
-      // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
-      // appended in the same transaction read about twice as slowly (a table of 200,000 links'
-      // rows under their three keys: 4.7 s against 2.4 s).
-      await this.columns.writeTransaction(async (tx) => {
-        for (const statement of stageInputTables()) await tx.run(raw(statement));
-        // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.
-        const stage = await tx.appender('temp.stage_links', STAGE_LINK_TYPES);
-        try {
-          let staged = 0;
-          while (done < list.length && staged < this.groupLinks) {
-            // A domain counts once its links are staged (the last one once the columns are in place).
-            if (done > 0) onProgress?.(done, list.length);
-            for (const row of read.iterate(list[done++]) as IterableIterator<unknown[]>) {
-              sources.add(row[STAGE_SOURCE_AT] as string);
-              hosts.add(row[STAGE_HOST_AT] as string);
-              stage.add(row);
-              staged++;
+    return {
+      allDomains: async () => db.prepare('SELECT DISTINCT target_domain FROM links ORDER BY target_domain').pluck().all() as string[],
+      begin: async (list, all) => {
+        rebuild = all;
+        // Before the first change to the column file, it stops being the copy of any generation: a
+        // refresh that stops half way (the SQLite side rolled back, or committed without this file
+        // catching up) leaves it to be rebuilt at the next open, never read as current.
+        await this.columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
+        if (rebuild) await this.columns.transaction(columnTables().map(raw));
+        // The rollups read by key: the domains' rows in SQLite go first. A rebuild empties every
+        // rollup SQLite has (a file of the plain layout holds the list rollups too).
+        if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
+        else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
+        if (list.length === 0) return list;
+        // Tables a refresh that failed on this connection set aside go first (temporary tables live as long as the connection).
+        await this.columns.writeTransaction(async (tx) => {
+          const left: string[] = [];
+          for await (const [names] of tx.chunksOf(raw(`SELECT table_name FROM duckdb_tables() WHERE temporary AND starts_with(table_name, 'aside_')`))) left.push(...(names as string[]));
+          for (const name of left) await tx.run(raw(`DROP TABLE temp."${name}"`));
+          for (const statement of setAsideTables()) await tx.run(raw(statement));
+        });
+        return list;
+      },
+      group: async (list, from, counted) => {
+        const group = groups++;
+        let done = from;
+        const sources = new Set<string>();
+        const hosts = new Set<string>();
+        // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
+        // appended in the same transaction read more slowly (docs/design-store.md, "The refresh in groups").
+        await this.columns.writeTransaction(async (tx) => {
+          for (const statement of stageInputTables()) await tx.run(raw(statement));
+          // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.
+          const stage = await tx.appender('temp.stage_links', STAGE_LINK_TYPES);
+          try {
+            let staged = 0;
+            while (done < list.length && staged < this.groupLinks) {
+              // A domain counts once its links are staged (the last one once the columns are in place).
+              if (done > 0) counted(done);
+              for (const row of read.iterate(list[done++]) as IterableIterator<unknown[]>) {
+                sources.add(row[STAGE_SOURCE_AT] as string);
+                hosts.add(row[STAGE_HOST_AT] as string);
+                stage.add(row);
+                staged++;
+              }
             }
+          } finally {
+            stage.close();
           }
-        } finally {
-          stage.close();
-        }
-        await tx.append('temp.aside_domains', ['varchar'], list.slice(from, done).map((domain) => [domain]));
-        await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
-        await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
-      });
-      await this.columns.writeTransaction(async (tx) => {
-        for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
-        // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree
-        // (the rollups by key of 1M links: 11.8 s against 13.9 s unordered).
-        for (const table of ROW_ROLLUPS) {
-          const columns = ROLLUP_COLUMNS[table];
-          for await (const chunk of tx.chunksOf(raw(`SELECT ${columns.join(', ')} FROM new_${table} ORDER BY ${columns.slice(0, 2).join(', ')}`))) inserts[table](chunk);
-        }
-      });
-    }
-    await this.columns.writeTransaction(async (tx) => {
-      for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
-    });
-    if (list.length > 0) onProgress?.(list.length, list.length);
-    await this.columns.checkpoint();
+          await tx.append('temp.aside_domains', ['varchar'], list.slice(from, done).map((domain) => [domain]));
+          await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
+          await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
+        });
+        await this.columns.writeTransaction(async (tx) => {
+          for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
+          // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree.
+          for (const table of ROW_ROLLUPS) {
+            const columns = ROLLUP_COLUMNS[table];
+            for await (const chunk of tx.chunksOf(raw(`SELECT ${columns.join(', ')} FROM new_${table} ORDER BY ${columns.slice(0, 2).join(', ')}`))) inserts[table](chunk);
+          }
+        });
+        return done;
+      },
+      end: async (list, counted) => {
+        if (list.length === 0) return;
+        await this.columns.writeTransaction(async (tx) => {
+          for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
+        });
+        counted(list.length);
+        await this.columns.checkpoint();
+      },
+    };
   }
 
   /** The graph competitors are counted over (the read-cache keeps it until the next load). */

@@ -15,7 +15,8 @@ import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
 import { sqlKeys } from '../../ledger.js';
 import type { Engine, LoadSink } from '../../engine.js';
-import { refreshRollups } from '../../loads/rollups.js';
+import { sqlRefresh } from '../../loads/rollups.js';
+import { refreshRollups } from '../../loads/refresh.js';
 import { KEYWORD_COLUMNS, KEYWORD_KEY, upsertSink, type KeywordSink, type LinkSink } from '../../loads/writer.js';
 import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
 import type { Store } from '../../store.js';
@@ -127,7 +128,7 @@ function sqliteEngine(opened: SqliteFile, options: { readonly rollups: boolean }
   const local: ReadPlace = { connection: opened.local, sources: SQL_SOURCES };
   return {
     ...base,
-    load: { begin: () => sqliteLoad(opened.db, opened.local, (domains, onProgress) => refreshRollups(opened.local, domains, onProgress)), linkedFrom: local },
+    load: { begin: () => sqliteLoad(opened.db, opened.local, (domains, onProgress) => refreshRollups(sqlRefresh(opened.local), domains, onProgress)), linkedFrom: local },
     close: () => opened.close(),
   };
 }
@@ -145,7 +146,7 @@ async function upgradeFromVersion1(db: Database, connection: SqlConnection): Pro
   db.transaction(() => {
     for (const row of rows) update.run(linkKey(row), row.id);
   })();
-  await refreshRollups(connection, 'all');
+  await refreshRollups(sqlRefresh(connection), 'all');
 }
 
 /**
