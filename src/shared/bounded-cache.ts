@@ -46,6 +46,8 @@ export class BoundedCache<K, V> {
   readonly #entries = new Map<K, Entry<V>>();
   readonly #reads = new Map<K, Promise<V>>();
   #bytes = 0;
+  /** The most recently used key, if still kept: a hit on it moves nothing (runs of one key are common: a bulk load's hosts). */
+  #newest: K | undefined;
 
   constructor(
     readonly maxBytes: number,
@@ -66,8 +68,11 @@ export class BoundedCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = key;
+    }
     return entry.value;
   }
 
@@ -76,6 +81,7 @@ export class BoundedCache<K, V> {
     this.delete(key);
     const bytes = this.bytesOf(value, key);
     this.#entries.set(key, { value, bytes });
+    this.#newest = key;
     this.#bytes += bytes;
     for (const [old, entry] of this.#entries) {
       if (this.#bytes <= this.maxBytes || old === key) break;

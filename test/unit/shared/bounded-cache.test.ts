@@ -61,6 +61,24 @@ describe('BoundedCache: get, set, delete, clear', () => {
     expect(c.get('c')).toBe('x');
   });
 
+  it('gets in any order leave the last one got the most recent, a run of one key included', () => {
+    const c = cache(12);
+    c.set('a', '1234');
+    c.set('b', '5678');
+    c.set('c', '9012');
+    for (const key of ['c', 'a', 'a', 'c', 'b', 'b', 'a', 'a']) c.get(key);
+    // Least recently used first: c, b, a.
+    c.set('d', 'x'); // 13: c goes
+    expect(c.get('c')).toBeUndefined();
+    c.set('e', '1234'); // 9 + 4 = 13: b goes
+    expect(keysOf(c, ['a', 'b', 'd', 'e'])).toEqual(['a', 'd', 'e']);
+    // A key deleted while the most recent, then set again, is the most recent again.
+    c.delete('e');
+    c.set('e', '1234');
+    c.set('f', '1234'); // 13: a goes
+    expect(keysOf(c, ['a', 'd', 'e', 'f'])).toEqual(['d', 'e', 'f']);
+  });
+
   it('a set of a kept key replaces the value, measures it again and makes it the most recently used', () => {
     const c = cache(8);
     c.set('a', '1234');

@@ -40,7 +40,7 @@ import { StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
 import { matrixOfUnion, unionOf, type MatrixUnion, type ReferrerList } from '../../memory/matrix-merge.js';
-import { SizedCache } from '../../cache/sized-cache.js';
+import { BoundedCache, ENTRY_BYTES } from '../../../../shared/bounded-cache.js';
 import { rollupKey } from '../../shared.js';
 import { type SqlConnection } from '../../connection.js';
 import { CompetitorIndex } from '../../memory/competitor-graph.js';
@@ -283,8 +283,11 @@ function withNewAt<Row>(row: Row, clock: Clock): Row {
   return row;
 }
 
-/** Referring-domain rows the matrix keeps in memory between calls, in lists (about 100 bytes each) and in unions (about 40). */
+/** Referring-domain rows the matrix keeps in memory between calls, in lists and in unions (each). */
 const CACHED_REFERRERS = 2_000_000;
+/** The estimated bytes of a referring-domain row in a list, and in a union. */
+const LIST_ROW_BYTES = 100;
+const UNION_ROW_BYTES = 40;
 
 /**
  * Links of a refresh's group of domains (whole domains: a domain of more links is a group of its
@@ -551,18 +554,18 @@ class ColumnSide {
    */
   async matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>> {
     const keys = query.targets.map((target) => rollupKey(target)!);
-    const union = await this.#unions.get(keys.join('\n'), async () => unionOf(await Promise.all(query.targets.map((target) => this.#referrers(target)))));
+    const union = await this.#unions.load(keys.join('\n'), async () => unionOf(await Promise.all(query.targets.map((target) => this.#referrers(target)))));
     return matrixOfUnion(union, query);
   }
 
-  /** The lists read since the last load, by key; at most {@link CACHED_REFERRERS} rows in all. */
-  readonly #lists = new SizedCache<ReferrerList>(CACHED_REFERRERS, (list) => list.ids.length);
-  /** The unions of sets of targets merged since the last load; at most {@link CACHED_REFERRERS} rows in all. */
-  readonly #unions = new SizedCache<MatrixUnion>(CACHED_REFERRERS, (union) => union.rows);
+  /** The lists read since the last load, by key; within the estimated bytes of {@link CACHED_REFERRERS} rows. */
+  readonly #lists = new BoundedCache<string, ReferrerList>(CACHED_REFERRERS * LIST_ROW_BYTES, (list) => ENTRY_BYTES + list.ids.length * LIST_ROW_BYTES);
+  /** The unions of sets of targets merged since the last load; within the estimated bytes of {@link CACHED_REFERRERS} rows. */
+  readonly #unions = new BoundedCache<string, MatrixUnion>(CACHED_REFERRERS * UNION_ROW_BYTES, (union) => ENTRY_BYTES + union.rows * UNION_ROW_BYTES);
 
   #referrers(target: Target): Promise<ReferrerList> {
     const tkey = rollupKey(target)!;
-    return this.#lists.get(tkey, async () => {
+    return this.#lists.load(tkey, async () => {
       // By domain, by code point (UTF-8 bytes), as the union merges them.
       const [ids, domains, backlinks, scores, ips, countries] = await this.columns.columnsOf(
         sql`SELECT sid, source_domain, backlinks_count, domain_score, ip_address, country FROM r_ref_domains
