@@ -77,6 +77,14 @@ describe('BoundedCache: get, set, delete, clear', () => {
     c.set('e', '1234');
     c.set('f', '1234'); // 13: a goes
     expect(keysOf(c, ['a', 'd', 'e', 'f'])).toEqual(['d', 'e', 'f']);
+    // The last key set, got after another: the most recent again.
+    c.clear();
+    c.set('a', '1234');
+    c.set('b', '5678');
+    c.get('a');
+    c.get('b'); // a is now the least recently used
+    c.set('c', '12345'); // 13: a goes
+    expect(keysOf(c, ['a', 'b', 'c'])).toEqual(['b', 'c']);
     // A key got, then another set: the one got is no longer the most recent, and a get moves it again.
     c.clear();
     c.set('a', '1234');
