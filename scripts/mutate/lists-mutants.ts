@@ -1,7 +1,8 @@
 /**
- * Mutants of how lists are read: `sql/run-list.ts` (a page, its total, list windows read ahead),
- * `matrix-merge.ts` (the matrix from the targets' referring-domain lists) and `sql/competitors.ts`
- * (competitors over the in-memory graph). Their unit tests run them on a real SQLite database or
+ * Mutants of how lists are read: `reads/run-list.ts` (a page, its total, list windows read ahead),
+ * `matrix-merge.ts` (the matrix from the targets' referring-domain lists) and `competitor-graph.ts`
+ * (competitors over the in-memory graph). The eviction of windows and kept competitor lists is the
+ * bounded cache's (its mutants are in store-mutants.ts); here, what each hands it. Their unit tests run them on a real SQLite database or
  * on lists worked out by hand, against a plain sort.
  *
  * @internal
@@ -26,11 +27,11 @@ export const LISTS_MUTANTS: readonly Mutant[] = [
   { name: 'window-counts-apart', area: 'lists', file: RUN_LIST, find: 'const counted = window.total === undefined;', replace: 'const counted = false;', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-failed-count-kept', area: 'lists', file: RUN_LIST, find: 'if (window.total === total) window.total = undefined;', replace: 'void window;', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-rows-read-again', area: 'lists', file: RUN_LIST, find: 'const missing = items.filter((key) => !window.rows.has(key));', replace: 'const missing = items;', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'window-never-dropped', area: 'lists', file: RUN_LIST, find: 'if (this.#bytes <= this.maxBytes || old === window) break;', replace: 'if (true) break;', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'window-drops-the-one-just-read', area: 'lists', file: RUN_LIST, find: 'if (this.#bytes <= this.maxBytes || old === window) break;', replace: 'if (this.#bytes <= this.maxBytes) break;', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'window-use-not-recent', area: 'lists', file: RUN_LIST, find: 'if (window) this.#windows.delete(key);', replace: 'if (window) void key;', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'window-forget-keeps-bytes', area: 'lists', file: RUN_LIST, find: '    this.#windows.clear();\n    this.#bytes = 0;', replace: '    this.#windows.clear();', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'window-forget-keeps-lists', area: 'lists', file: RUN_LIST, find: '    this.#windows.clear();\n    this.#bytes = 0;', replace: '    this.#bytes = 0;', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'window-never-dropped', area: 'lists', file: RUN_LIST, find: 'new BoundedCache(maxBytes, (window) => window.bytes)', replace: 'new BoundedCache(Infinity, (window) => window.bytes)', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'window-not-measured-again', area: 'lists', file: RUN_LIST, find: 'if (this.#windows.get(key) === window) this.#windows.set(key, window);', replace: 'void key;', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'window-kept-again-after-forget', area: 'lists', file: RUN_LIST, find: 'if (this.#windows.get(key) === window) this.#windows.set(key, window);', replace: 'this.#windows.set(key, window);', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'window-rows-not-weighed', area: 'lists', file: RUN_LIST, find: 'items.length * (keys ? KEY_BYTES : ROW_BYTES)', replace: 'items.length * KEY_BYTES', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'window-forget-keeps-lists', area: 'lists', file: RUN_LIST, find: '    this.#windows.clear();\n', replace: '', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'known-zero-total-keeps-rows', area: 'lists', file: RUN_LIST, find: 'return { rows: count === 0 ? [] : found, total: count };', replace: 'return { rows: found, total: count };', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'keys-first-rows-not-reordered', area: 'lists', file: RUN_LIST, find: "return rows.sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);", replace: 'return rows;', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'whole-list-offset-ignored', area: 'lists', file: RUN_LIST, find: 'return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };', replace: 'return { rows: all.slice(0, page.limit), total: all.length };', tests: RUN_LIST_TESTS, project: UNIT },
@@ -54,6 +55,7 @@ export const LISTS_MUTANTS: readonly Mutant[] = [
   { name: 'competitors-counts-not-reset', area: 'lists', file: COMPETITORS, find: '      counts[c] = 0;\n', replace: '', tests: COMPETITORS_TESTS, project: UNIT },
   { name: 'competitors-kept-rows-handed-out', area: 'lists', file: COMPETITORS, find: '.slice(page.offset).map((row) => ({ ...row })) };', replace: '.slice(page.offset) };', tests: COMPETITORS_TESTS, project: UNIT },
   { name: 'competitors-tie-break-follows-direction', area: 'lists', file: COMPETITORS, find: 'return byField !== 0 ? sign * byField : compareCodePoints(a.domain, b.domain);', replace: 'return byField !== 0 ? sign * byField : sign * compareCodePoints(a.domain, b.domain);', tests: COMPETITORS_TESTS, project: UNIT },
-  { name: 'competitors-kept-over-bound', area: 'lists', file: COMPETITORS, find: 'if (this.#keptRows <= this.keep || oldest === t) break;', replace: 'if (true) break;', tests: COMPETITORS_TESTS, project: UNIT },
-  { name: 'competitors-kept-bound-exclusive', area: 'lists', file: COMPETITORS, find: 'if (this.#keptRows <= this.keep || oldest === t) break;', replace: 'if (this.#keptRows < this.keep || oldest === t) break;', tests: COMPETITORS_TESTS, project: UNIT },
+  { name: 'competitors-kept-over-bound', area: 'lists', file: COMPETITORS, find: 'this.#kept = new BoundedCache(keepBytes,', replace: 'this.#kept = new BoundedCache(Infinity,', tests: COMPETITORS_TESTS, project: UNIT },
+  { name: 'competitors-kept-rows-not-weighed', area: 'lists', file: COMPETITORS, find: 'ENTRY_BYTES + rows.length * COMPETITOR_ROW_BYTES', replace: 'ENTRY_BYTES + rows.length', tests: COMPETITORS_TESTS, project: UNIT },
+  { name: 'competitors-kept-list-not-used', area: 'lists', file: COMPETITORS, find: 'if (kept !== undefined) return kept;', replace: 'void kept;', tests: COMPETITORS_TESTS, project: UNIT },
 ];

@@ -173,6 +173,25 @@ const CORE_MUTANTS: readonly Mutant[] = [
     replace: 'if (text.length > limits.maxLength + 1) {',
     tests: ['test/property/limits.test.ts', 'test/conformance/corpus.test.ts'],
   },
+  // The parse cache weighs each result by its text and counts one per context (a bound of 256 of the longest).
+  {
+    name: 'parse-cache-text-not-weighed',
+    area: 'filter core',
+    file: 'src/syntax/parse.ts',
+    find: '(entries, text) => entries.length * (RESULT_BYTES + textBytes(text))',
+    replace: '(entries) => entries.length * RESULT_BYTES',
+    tests: ['test/unit/syntax/parse-cache.test.ts'],
+    project: 'unit',
+  },
+  {
+    name: 'parse-cache-one-result-per-text',
+    area: 'filter core',
+    file: 'src/syntax/parse.ts',
+    find: '(entries, text) => entries.length * (RESULT_BYTES + textBytes(text))',
+    replace: '(_entries, text) => RESULT_BYTES + textBytes(text)',
+    tests: ['test/unit/syntax/parse-cache.test.ts'],
+    project: 'unit',
+  },
   {
     name: 'printer-quote-unescaped',
     area: 'filter core',

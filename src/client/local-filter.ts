@@ -12,18 +12,19 @@
 import type { OperationName } from '../catalogue/operations.js';
 import { FilterError } from '../errors/filter-error.js';
 import { printFilter } from '../print/printer.js';
-import { LruCache } from '../syntax/cache.js';
+import { BoundedCache, ENTRY_BYTES, textBytes } from '../shared/bounded-cache.js';
 import { safeParseFilter } from '../syntax/parse.js';
 import { validateFilter } from '../validate/validate.js';
 import { isBuilder, isFilterNode, notAFilter } from './filter-param.js';
 
 /**
  * Filter texts checked for an operation (and target count), with the text sent for each: the
- * 256 most recently used, each at most 4,096 characters (strings only: nothing shared can change).
- * Only valid filters are kept; a filter with issues is checked again, and throws again.
+ * most recently used, each at most 4,096 characters, within the estimated bytes of about 256 of that
+ * length (strings only: nothing shared can change). Only valid filters are kept; a filter with
+ * issues is checked again, and throws again.
  */
-const checkedTexts = new LruCache<string, string>(256);
 const MAX_REMEMBERED_LENGTH = 4096;
+const checkedTexts = new BoundedCache<string, string>(256 * (ENTRY_BYTES + 4 * MAX_REMEMBERED_LENGTH), (wire, key) => ENTRY_BYTES + textBytes(key) + textBytes(wire));
 
 /** The number of targets of a call (its `urls`), which bounds `backlinks_counts[n]`. */
 function targetsOf(params: Readonly<Record<string, unknown>>): number | undefined {

@@ -11,6 +11,7 @@ import type { ParamSpec } from '../catalogue/parameters.js';
 import { checkParameters, isAbsent, parameterIssue, returnedFields as fieldsReturned } from '../catalogue/rules.js';
 import { ParameterError } from '../errors/filter-error.js';
 import { sendAsWritten, type FilterEncoder } from './filter-param.js';
+import { BoundedCache, ENTRY_BYTES, textBytes } from '../shared/bounded-cache.js';
 
 /** Parameters as plain data, before typing narrows them. @internal */
 export type RawParams = Readonly<Record<string, unknown>>;
@@ -96,16 +97,19 @@ const withFilter = (call: CheckedCall, wire: string | undefined): string =>
 
 const joinQuery = (a: string, b: string): string => (a === '' ? b : b === '' ? a : `${a}&${b}`);
 
-/**
- * Calls checked before with local validation, by operation and parameters (the filter aside): the
- * 256 most recently added, of the current month only (a month is `too_late` until it comes). A
- * call is kept only when it passed (a mistake is found again, and throws again) and every value
- * but the filter is plain data: text, a number, a boolean, a list of texts.
- */
-const checkedCalls = new Map<string, CheckedCall>();
-const MAX_CHECKED_CALLS = 256;
 /** Calls with more text than this are checked each time rather than kept. */
 const MAX_KEY_LENGTH = 8192;
+/** The estimated bytes of a kept call: its key, the query text made of it, and the last filter sent with it and its query (four times the key's, say). */
+const callBytes = (_call: CheckedCall, key: string): number => ENTRY_BYTES + 4 * textBytes(key);
+
+/**
+ * Calls checked before with local validation, by operation and parameters (the filter aside): the
+ * most recently used, within the estimated bytes of 256 calls of the longest kept, of the current
+ * month only (a month is `too_late` until it comes). A call is kept only when it passed (a mistake
+ * is found again, and throws again) and every value but the filter is plain data: text, a number,
+ * a boolean, a list of texts.
+ */
+const checkedCalls = new BoundedCache<string, CheckedCall>(256 * (ENTRY_BYTES + 8 * MAX_KEY_LENGTH), callBytes);
 let checkedMonth = '';
 
 /**
@@ -133,7 +137,6 @@ export function checkedQuery(operation: OperationName, params: RawParams, now: n
   if (call === undefined) {
     call = checkCall(operation, params, now);
     if (key !== undefined && key.length <= MAX_KEY_LENGTH) {
-      if (checkedCalls.size >= MAX_CHECKED_CALLS) checkedCalls.delete(checkedCalls.keys().next().value!);
       checkedCalls.set(key, call);
     }
   }

@@ -11,7 +11,8 @@ import type { FilterIssue, IssueDraft } from '../errors/issue.js';
 import { DEFAULT_LIMITS, resolveLimits, type Limits } from '../validate/limits.js';
 import { checkTargetOptions, validateConditionsOf, type TargetOptions } from '../validate/validate.js';
 import type { OperationName } from '../catalogue/operations.js';
-import { deepFreezeFilter, LruCache } from './cache.js';
+import { BoundedCache, textBytes } from '../shared/bounded-cache.js';
+import { deepFreezeFilter } from './freeze.js';
 import { hinted } from './hints.js';
 import { checkString, isNumberOutOfRange } from './literals.js';
 import { fastParser, filterParser, PARSE_STOPPED, type FilterParser } from './parser.js';
@@ -27,9 +28,9 @@ export interface ParseOptions extends Partial<TargetOptions> {
   /** Limits to apply instead of the defaults (4,096 characters, depth 32, 100 conditions). */
   readonly limits?: Partial<Limits>;
   /**
-   * Keep the result in the shared parse cache (the 256 most recently used filters of at most
-   * 4,096 characters), and answer a filter parsed before for the same operation, targets and
-   * limits from it. Meant for servers that see the same filters again and again. A cached result
+   * Keep the result in the shared parse cache (the most recently used results of filters of at
+   * most 4,096 characters: room for 256 of that length, more of shorter ones), and answer a filter
+   * parsed before for the same operation, targets and limits from it. Meant for servers that see the same filters again and again. A cached result
    * is deeply frozen (the AST, its spans, the issues) and is the same object for every caller.
    * Default `false`.
    */
@@ -56,11 +57,17 @@ export type ParseResult =
       readonly truncated?: true;
     };
 
-/** How many filters the parse cache (option `cache` of {@link safeParseFilter}) keeps: the most recently used. @internal */
+/** Longer texts are parsed but not kept. */
+const MAX_CACHED_LENGTH = 4096;
+
+/** The estimated bytes of a cached result besides its text's (the AST or the issues, the context). */
+const RESULT_BYTES = 1024;
+
+/** How many results of the longest texts kept the parse cache (option `cache` of {@link safeParseFilter}) has room for; more of shorter ones. @internal */
 export const PARSE_CACHE_SIZE = 256;
 
-/** Longer texts are parsed but not kept, so the cache stays a few MB at most whatever the limits. */
-const MAX_CACHED_LENGTH = 4096;
+/** The parse cache's bound, on the estimated bytes of its results: {@link PARSE_CACHE_SIZE} of the longest texts kept. @internal */
+export const PARSE_CACHE_BYTES = PARSE_CACHE_SIZE * (RESULT_BYTES + 2 * MAX_CACHED_LENGTH);
 
 /** One cached result and what it depends on besides the text. */
 interface CacheEntry {
@@ -74,8 +81,9 @@ interface CacheEntry {
 /**
  * Keyed by the text itself (a key built by concatenation would copy and hash the whole text on
  * every lookup); the few contexts a text is parsed for (operation, targets, limits) sit in a list.
+ * Each result is counted as {@link RESULT_BYTES} and its text's.
  */
-const parseCache = new LruCache<string, CacheEntry[]>(PARSE_CACHE_SIZE);
+const parseCache = new BoundedCache<string, CacheEntry[]>(PARSE_CACHE_BYTES, (entries, text) => entries.length * (RESULT_BYTES + textBytes(text)));
 
 /** Empties the parse cache (for tests and benchmarks). @internal */
 export function clearParseCache(): void {

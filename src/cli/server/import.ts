@@ -12,6 +12,7 @@ import {
   DerivedDomains, describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainParser, type ExportFormatName,
   type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store, type StoreLocation,
 } from '../../server/index.js';
+import { BoundedCache, ENTRY_BYTES, textBytes } from '../../shared/bounded-cache.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';
 import { EXIT, type CliIo, type Command } from '../command.js';
@@ -136,13 +137,11 @@ export const importCommand: Command = {
 
 /** The registrable domain of a host (the host itself when it has none), remembered: a file meets the same hosts again and again. */
 function registrableDomains(parser: DomainParser): (host: string) => string {
-  const known = new Map<string, string>();
+  // Some hundred thousand hosts of ordinary length.
+  const known = new BoundedCache<string, string>(16 * 2 ** 20, (domain, host) => ENTRY_BYTES + textBytes(host) + textBytes(domain));
   return (host) => {
     let domain = known.get(host);
-    if (domain === undefined) {
-      if (known.size >= 100_000) known.clear();
-      known.set(host, (domain = parser.getDomain(host) ?? host));
-    }
+    if (domain === undefined) known.set(host, (domain = parser.getDomain(host) ?? host));
     return domain;
   };
 }

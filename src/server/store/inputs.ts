@@ -7,6 +7,7 @@
  */
 import type { RowOf } from '../../catalogue/types.js';
 import type { DomainParser } from '../deps.js';
+import { BoundedCache, ENTRY_BYTES, textBytes } from '../../shared/bounded-cache.js';
 import { splitHostPath, splitUrl } from '../target.js';
 import { StoreError } from './errors.js';
 import { linkKey } from './shared.js';
@@ -94,14 +95,16 @@ export function linkRow(link: LinkInput, parser: DomainParser): LinkRow {
   return { values, targetDomain, key };
 }
 
+/** The estimated bytes of the registrable domains remembered by host, per parser: some hundred thousand hosts of ordinary length. */
+const DOMAINS_BYTES = 16 * 2 ** 20;
+
 // A bulk load meets the same hosts again and again; the public suffix lookup is the slow part.
-const domains = new WeakMap<DomainParser, Map<string, string>>();
+const domains = new WeakMap<DomainParser, BoundedCache<string, string>>();
 function domainOf(host: string, parser: DomainParser): string {
   let cache = domains.get(parser);
-  if (!cache) domains.set(parser, (cache = new Map()));
+  if (!cache) domains.set(parser, (cache = new BoundedCache(DOMAINS_BYTES, (domain, key) => ENTRY_BYTES + textBytes(key) + textBytes(domain))));
   let domain = cache.get(host);
   if (domain === undefined) {
-    if (cache.size >= 100_000) cache.clear();
     domain = parser.getDomain(host) ?? host;
     cache.set(host, domain);
   }

@@ -8,7 +8,7 @@ import { CompetitorIndex } from '../../../src/server/store/memory/competitor-gra
 import type { Page } from '../../../src/server/store/store.js';
 
 /** A graph from each domain's referrers (referrer ids are small integers). */
-function graph(referrers: Record<string, readonly number[]>, keep?: number): CompetitorIndex {
+function graph(referrers: Record<string, readonly number[]>, keepBytes?: number): CompetitorIndex {
   const names = Object.keys(referrers).sort();
   const targets: number[] = [];
   const sources: number[] = [];
@@ -18,7 +18,7 @@ function graph(referrers: Record<string, readonly number[]>, keep?: number): Com
       sources.push(s);
     }
   });
-  return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, Math.max(...sources) + 1, keep);
+  return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, Math.max(...sources) + 1, keepBytes);
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -69,8 +69,9 @@ describe('CompetitorIndex', () => {
     const first = index.competitors('a.com', page('similarity'));
     first.rows[0]!.common_refdomains = 99;
     expect(index.competitors('a.com', page('similarity'))).toEqual(expected);
-    // Room for one row: asking b drops a's list, and a is counted again from the graph.
-    const small = graph(referrers, 1);
+    // Room for one list of one row (64 bytes for the list, 100 for the row, by the estimate):
+    // asking b drops a's list, and a is counted again from the graph.
+    const small = graph(referrers, 164);
     for (let i = 0; i < 3; i++) {
       expect(small.competitors('a.com', page('similarity'))).toEqual(expected);
       expect(small.competitors('b.com', page('similarity'))).toEqual({ total: 1, rows: [{ domain: 'a.com', similarity: 0.625, common_refdomains: 5 }] });
@@ -87,8 +88,9 @@ describe('CompetitorIndex', () => {
       for (const domain of ['a.com', 'b.com', 'a.com', 'b.com']) index.competitors(domain, page('similarity'));
       return counted;
     };
-    // a and b hold one row each: a bound of 2 keeps both, a bound of 1 only the last asked.
-    expect(counts(2)).toBe(2);
-    expect(counts(1)).toBe(4);
+    // a and b hold one row each, 164 bytes each list by the estimate (64 for the list, 100 for the
+    // row): a bound of 328 keeps both, one byte less only the last asked.
+    expect(counts(328)).toBe(2);
+    expect(counts(327)).toBe(4);
   });
 });

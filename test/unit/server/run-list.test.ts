@@ -194,8 +194,8 @@ describe('runList through a list window', () => {
     expect(statements).toHaveLength(2);
     await read('a');
     expect(statements).toHaveLength(3);
-    // Room for two windows of 1,000 rows (about 400 bytes each by the estimate): a third drops the oldest.
-    const roomy = new ListWindows(2 * 1_000 * 400);
+    // Room for exactly two windows of 1,000 rows (400 bytes a row and 64 for the entry, by the estimate): a third drops the oldest.
+    const roomy = new ListWindows(2 * (1_000 * 400 + 64));
     const count = statements.length;
     const readIn = (key: string, where: Fragment) => runList(connection, RELATION, where, page(0), { window: { cache: roomy, key } });
     await readIn('a', WHERE);
@@ -213,6 +213,20 @@ describe('runList through a list window', () => {
     await readIn('b', sql`score < ${8}`);
     await readIn('a', WHERE);
     expect(statements.length - count).toBe(6);
+  });
+
+  it('does not keep a window read while forget() was called: the next call reads again', async () => {
+    const { connection, statements } = counted();
+    const cache = windows();
+    const read = () => plain(runList(connection, RELATION, WHERE, page(0), { window: { cache, key: 'list' } }));
+    const during = read();
+    cache.forget(); // a load finished while the window was read
+    expect(await during).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(1);
+    expect(await read()).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(2);
+    expect(await read()).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(2);
   });
 
   it('does not keep a count that failed: the next call counts again', async () => {

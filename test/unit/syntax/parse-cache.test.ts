@@ -8,8 +8,7 @@ import { compilePredicate, evaluateFilter } from '../../../src/evaluate/index.js
 import { isFilterError } from '../../../src/errors/filter-error.js';
 import { printFilter } from '../../../src/print/printer.js';
 import { toSql } from '../../../src/sql/to-sql.js';
-import { LruCache } from '../../../src/syntax/cache.js';
-import { clearParseCache, parseFilter, PARSE_CACHE_SIZE, safeParseFilter } from '../../../src/syntax/parse.js';
+import { clearParseCache, parseFilter, safeParseFilter } from '../../../src/syntax/parse.js';
 import { validateFilter } from '../../../src/validate/validate.js';
 
 afterEach(() => clearParseCache());
@@ -23,32 +22,6 @@ function objectsIn(value: unknown, path = 'result', out: [string, object][] = []
   for (const [key, inner] of Object.entries(value)) objectsIn(inner, `${path}.${key}`, out);
   return out;
 }
-
-describe('LruCache', () => {
-  it('drops the least recently used entry past its capacity', () => {
-    const lru = new LruCache<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    expect(lru.get('a')).toBe(1); // 'a' is now the most recent
-    lru.set('c', 3);
-    expect(lru.get('b')).toBeUndefined();
-    expect(lru.get('a')).toBe(1);
-    expect(lru.get('c')).toBe(3);
-    expect(lru.size).toBe(2);
-  });
-
-  it('replaces a value without growing, and keeps nothing at capacity 0', () => {
-    const lru = new LruCache<string, number>(2);
-    lru.set('a', 1);
-    lru.set('a', 2);
-    expect(lru.size).toBe(1);
-    expect(lru.get('a')).toBe(2);
-    const none = new LruCache<string, number>(0);
-    none.set('a', 1);
-    expect(none.get('a')).toBeUndefined();
-    expect(none.size).toBe(0);
-  });
-});
 
 describe('safeParseFilter with cache: true', () => {
   it('answers a repeated filter with the same result, equal to an uncached parse', () => {
@@ -141,12 +114,43 @@ describe('safeParseFilter with cache: true', () => {
     expect(safeParseFilter('domain_score > 5', { operation: 'links', cache: false })).not.toBe(safeParseFilter('domain_score > 5', links));
   });
 
-  it(`keeps the ${PARSE_CACHE_SIZE} most recently used filters`, () => {
-    const first = safeParseFilter('domain_score > 0', links);
-    for (let i = 1; i <= PARSE_CACHE_SIZE; i++) safeParseFilter(`domain_score > ${i}`, links);
-    expect(safeParseFilter('domain_score > 0', links)).not.toBe(first);
-    const recent = safeParseFilter(`domain_score > ${PARSE_CACHE_SIZE}`, links);
-    expect(safeParseFilter(`domain_score > ${PARSE_CACHE_SIZE}`, links)).toBe(recent);
+  /** A filter of exactly `length` characters, its own for each `i`: a comparison and a long anchor. */
+  const filterOf = (i: number, length: number) => {
+    const head = `domain_score > ${i} AND anchor = '`;
+    return `${head}${'x'.repeat(length - head.length - 1)}'`;
+  };
+
+  it('has room for 256 results of 4,096 characters: one more drops the least recently used', () => {
+    // Each result counts 1,024 bytes and two a character of its text (9,216 here); the bound is 256 of them.
+    const first = Array.from({ length: 256 }, (_, i) => safeParseFilter(filterOf(i, 4096), links));
+    expect(filterOf(0, 4096)).toHaveLength(4096);
+    expect(first.every((result) => result.ok)).toBe(true);
+    // Exactly at the bound: every one kept. Asking for 0 makes it the most recently used; 1 is now the least.
+    for (let i = 0; i < 256; i++) expect(safeParseFilter(filterOf(i, 4096), links)).toBe(first[i]);
+    expect(safeParseFilter(filterOf(0, 4096), links)).toBe(first[0]);
+    const next = safeParseFilter(filterOf(256, 4096), links); // one past the bound: 1 goes
+    expect(safeParseFilter(filterOf(256, 4096), links)).toBe(next);
+    expect(safeParseFilter(filterOf(0, 4096), links)).toBe(first[0]);
+    expect(safeParseFilter(filterOf(2, 4096), links)).toBe(first[2]);
+    expect(safeParseFilter(filterOf(1, 4096), links)).not.toBe(first[1]);
+  });
+
+  it('keeps many more short filters than long ones: 2,000 of 20 characters', () => {
+    // 2,000 results of 1,064 bytes: 2,128,000, within the bound of 256 x 9,216 = 2,359,296.
+    const texts = Array.from({ length: 2_000 }, (_, i) => `domain_score > ${i}`.padEnd(20));
+    expect(texts[1_999]).toHaveLength(20);
+    const first = texts.map((text) => safeParseFilter(text, links));
+    for (let i = 0; i < texts.length; i++) expect(safeParseFilter(texts[i]!, links)).toBe(first[i]);
+  });
+
+  it('counts a result per context a text is parsed for', () => {
+    // 128 texts of 4,096 characters, each for two operations: 256 results, exactly the bound.
+    const pages = { operation: 'pages', cache: true } as const;
+    const results = Array.from({ length: 128 }, (_, i) => [safeParseFilter(filterOf(i, 4096), links), safeParseFilter(filterOf(i, 4096), pages)]);
+    for (let i = 0; i < 128; i++) expect(safeParseFilter(filterOf(i, 4096), pages)).toBe(results[i]![1]);
+    safeParseFilter(filterOf(128, 4096), links); // one past it: text 0, the least recently used, goes with both its results
+    expect(safeParseFilter(filterOf(1, 4096), links)).toBe(results[1]![0]);
+    expect(safeParseFilter(filterOf(0, 4096), pages)).not.toBe(results[0]![1]);
   });
 });
 

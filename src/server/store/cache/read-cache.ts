@@ -13,7 +13,7 @@
  * @internal
  */
 import { ListWindows } from '../reads/run-list.js';
-import { SizedCache } from './sized-cache.js';
+import { BoundedCache } from '../../../shared/bounded-cache.js';
 
 /** What the list windows may hold, estimated in bytes. */
 export const WINDOW_BYTES = 64 * 2 ** 20;
@@ -41,11 +41,11 @@ interface Kept {
 export class ReadCache {
   /** Lists read ahead since the last load. */
   readonly windows: ListWindows;
-  readonly #values: SizedCache<Kept>;
+  readonly #values: BoundedCache<string, Kept>;
 
   constructor(options: { readonly windowBytes?: number; readonly valueBytes?: number } = {}) {
     this.windows = new ListWindows(options.windowBytes ?? WINDOW_BYTES);
-    this.#values = new SizedCache<Kept>(options.valueBytes ?? VALUE_BYTES, (kept) => kept.bytes);
+    this.#values = new BoundedCache<string, Kept>(options.valueBytes ?? VALUE_BYTES, (kept) => kept.bytes);
   }
 
   /**
@@ -59,10 +59,10 @@ export class ReadCache {
       const value = await read();
       return { value, bytes: bytesOf(value), version };
     };
-    let kept = await this.#values.get(name, load);
+    let kept = await this.#values.load(name, load);
     if (kept.version !== version) {
       this.#values.delete(name);
-      kept = await this.#values.get(name, load);
+      kept = await this.#values.load(name, load);
     }
     return kept.value as V;
   }

@@ -15,8 +15,8 @@
  *
  * That count is the whole cost of a call (5 ms for the largest target at 1M links, 53 ms at 10M,
  * as bench/server/embedded-probes.ts times it), and it depends on the graph alone, not on the
- * page: a domain's listed competitors are kept once counted (at most {@link KEPT_COMPETITORS}
- * rows, the least recently asked domain dropped first), so every later page and order of it is a
+ * page: a domain's listed competitors are kept once counted (within {@link KEPT_COMPETITOR_BYTES},
+ * the least recently asked domain dropped first), so every later page and order of it is a
  * top-K over its list. The index lives as long as one load's graph, and the lists with it.
  *
  * @module
@@ -24,6 +24,7 @@
  */
 import type { RowOf } from '../../../catalogue/types.js';
 import { compareCodePoints } from '../../../evaluate/text-order.js';
+import { BoundedCache, ENTRY_BYTES } from '../../../shared/bounded-cache.js';
 import type { Page, RowsResult } from '../store.js';
 import { topK } from './top-k.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../reads/graph.js';
@@ -35,8 +36,11 @@ export function similarityOf(common: number, mine: number, theirs: number): numb
   return similarity >= COMPETITOR_MIN_SIMILARITY ? similarity : undefined;
 }
 
-/** Competitor rows kept between calls, over all domains (about 100 bytes each). @internal */
-export const KEPT_COMPETITORS = 1_000_000;
+/** The estimated bytes of a kept competitor row. @internal */
+export const COMPETITOR_ROW_BYTES = 100;
+
+/** The estimated bytes of the competitor lists kept between calls, over all domains: a million rows. @internal */
+export const KEPT_COMPETITOR_BYTES = 1_000_000 * COMPETITOR_ROW_BYTES;
 
 /**
  * The listed competitors of the domains of a graph, from its (registrable domain, referring
@@ -56,18 +60,18 @@ export class CompetitorIndex {
   readonly #seen: Int32Array;
 
   readonly #ids: ReadonlyMap<string, number>;
-  /** Listed competitors by domain id, in the order last asked (a Map iterates in insertion order). */
-  readonly #kept = new Map<number, readonly RowOf<'competitors'>[]>();
-  #keptRows = 0;
+  /** Listed competitors by domain id. */
+  readonly #kept: BoundedCache<number, readonly RowOf<'competitors'>[]>;
 
   constructor(
     targetIds: Int32Array,
     sourceIds: Int32Array,
     private readonly names: readonly string[],
     sources: number,
-    /** Competitor rows kept between calls. */
-    private readonly keep = KEPT_COMPETITORS,
+    /** The estimated bytes of the lists kept between calls ({@link COMPETITOR_ROW_BYTES} a row and {@link ENTRY_BYTES} a list). */
+    keepBytes = KEPT_COMPETITOR_BYTES,
   ) {
+    this.#kept = new BoundedCache(keepBytes, (rows) => ENTRY_BYTES + rows.length * COMPETITOR_ROW_BYTES);
     // Both directions as compressed lists: the referrers of each domain, the domains of each referrer.
     this.#bySource = csr(sourceIds, targetIds, sources);
     this.#byTarget = csr(targetIds, sourceIds, names.length);
@@ -101,20 +105,10 @@ export class CompetitorIndex {
   /** Domain `t`'s listed competitors, counted once and kept. */
   #listed(t: number): readonly RowOf<'competitors'>[] {
     const kept = this.#kept.get(t);
-    if (kept !== undefined) {
-      this.#kept.delete(t);
-      this.#kept.set(t, kept);
-      return kept;
-    }
+    if (kept !== undefined) return kept;
     const found: RowOf<'competitors'>[] = [];
     this.competitorsOf(t, (c, similarity, common) => found.push({ domain: this.names[c]!, similarity, common_refdomains: common }));
     this.#kept.set(t, found);
-    this.#keptRows += found.length;
-    for (const [oldest, rows] of this.#kept) {
-      if (this.#keptRows <= this.keep || oldest === t) break;
-      this.#kept.delete(oldest);
-      this.#keptRows -= rows.length;
-    }
     return found;
   }
 

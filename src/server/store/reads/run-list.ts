@@ -13,6 +13,7 @@
 import type { Page, RowsResult } from '../store.js';
 import type { SqlConnection } from '../connection.js';
 import { ident, raw, sql, type Fragment } from '../fragment.js';
+import { BoundedCache, ENTRY_BYTES } from '../../../shared/bounded-cache.js';
 
 /** A total known without scanning (a rollup counter), or how to count it. */
 export type KnownTotal = number | (() => Promise<number>);
@@ -78,8 +79,8 @@ const ROW_BYTES = 400;
  * list's first {@link WINDOW_ROWS} rows (or keys) in order and its count, later pages inside that
  * window cost no query (a list read keys first reads a page's rows once, the first time the page
  * is asked for), and a page past it reads a window twice as long. Only the store knows when its
- * data changes: it calls {@link ListWindows.forget} after every load. Least recently used lists go
- * first once the estimated size passes the bound.
+ * data changes: it calls {@link ListWindows.forget} after every load. The windows are kept in a
+ * {@link BoundedCache} by their estimated bytes.
  *
  * @example
  * ```ts
@@ -88,36 +89,32 @@ const ROW_BYTES = 400;
  * ```
  */
 export class ListWindows {
-  readonly #windows = new Map<string, Window>();
-  #bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  readonly #windows: BoundedCache<string, Window>;
+  constructor(maxBytes: number) {
+    this.#windows = new BoundedCache(maxBytes, (window) => window.bytes);
+  }
 
-  /** The window of a list, created empty when missing; most recently used last. */
+  /** The window of a list, created empty (and kept) when missing; now the most recently used. */
   entry(key: string): Window {
     let window = this.#windows.get(key);
-    if (window) this.#windows.delete(key);
-    else window = { items: [], complete: false, total: undefined, rows: new Map(), bytes: 0 };
-    this.#windows.set(key, window);
+    if (window === undefined) this.#windows.set(key, (window = { items: [], complete: false, total: undefined, rows: new Map(), bytes: 0 }));
     return window;
   }
 
-  /** Records that a window now holds `items` (keys when `keys`, else rows) and its `rows`, and drops the least recently used past the bound. */
-  resize(window: Window, items: unknown[], keys: boolean): void {
+  /**
+   * Records that a window now holds `items` (keys when `keys`, else rows) and its `rows`, measured
+   * again in the cache; a window dropped meanwhile (by the bound, or forgotten after a load) is
+   * not kept again.
+   */
+  resize(key: string, window: Window, items: unknown[], keys: boolean): void {
     window.items = items;
-    const bytes = items.length * (keys ? KEY_BYTES : ROW_BYTES) + window.rows.size * ROW_BYTES;
-    this.#bytes += bytes - window.bytes;
-    window.bytes = bytes;
-    for (const [key, old] of this.#windows) {
-      if (this.#bytes <= this.maxBytes || old === window) break;
-      this.#bytes -= old.bytes;
-      this.#windows.delete(key);
-    }
+    window.bytes = ENTRY_BYTES + items.length * (keys ? KEY_BYTES : ROW_BYTES) + window.rows.size * ROW_BYTES;
+    if (this.#windows.get(key) === window) this.#windows.set(key, window);
   }
 
   /** Forgets every list (the data changed). */
   forget(): void {
     this.#windows.clear();
-    this.#bytes = 0;
   }
 }
 
@@ -156,14 +153,14 @@ async function windowed(
   if (read) {
     const rows = await read;
     window.complete = rows.length < limit;
-    cache.resize(window, options.rowsOf ? rows.map((row) => row['_key']) : rows, options.rowsOf !== undefined);
+    cache.resize(key, window, options.rowsOf ? rows.map((row) => row['_key']) : rows, options.rowsOf !== undefined);
   }
   const items = window.items.slice(page.offset, end);
   if (!options.rowsOf) return { rows: items as Record<string, unknown>[], total: await total };
   const missing = items.filter((key) => !window.rows.has(key));
   if (missing.length > 0) {
     for (const row of await options.rowsOf(missing)) window.rows.set(row['_key'], row);
-    cache.resize(window, window.items, true);
+    cache.resize(key, window, window.items, true);
   }
   return { rows: items.flatMap((key) => window.rows.get(key) ?? []) as Record<string, unknown>[], total: await total };
 }

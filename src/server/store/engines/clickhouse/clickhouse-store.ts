@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { BoundedCache, ENTRY_BYTES, textBytes } from '../../../../shared/bounded-cache.js';
 import type { DomainParser } from '../../../deps.js';
 import { LINK_COLUMNS } from '../../inputs.js';
 import type { StoreDialect, SqlConnection } from '../../connection.js';
@@ -295,13 +296,16 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   };
 }
 
+/** The estimated bytes of the shards remembered by domain: some hundred thousand domains of ordinary length. */
+const PLACEMENT_BYTES = 16 * 2 ** 20;
+
 /**
  * Which shard holds a registrable domain: `cityHash64(domain) % shards`, as the `Distributed`
  * tables place rows (equal weights), asked of the server (JavaScript has no cityHash64) and
- * remembered.
+ * remembered (the most recently used, within {@link PLACEMENT_BYTES}).
  */
 class ShardPlacement {
-  readonly #known = new Map<string, number>();
+  readonly #known = new BoundedCache<string, number>(PLACEMENT_BYTES, (_shard, domain) => ENTRY_BYTES + textBytes(domain) + 8);
   constructor(
     private readonly entry: ClickhouseShard,
     private readonly count: number,
@@ -314,16 +318,24 @@ class ShardPlacement {
 
   async ofAll(domains: readonly string[]): Promise<number[]> {
     if (this.count === 1) return domains.map(() => 0);
-    const missing = [...new Set(domains.filter((domain) => !this.#known.has(domain)))];
+    // This call's answers apart: the cache may drop some of them before the last batch is asked.
+    const found = new Map<string, number>();
+    for (const domain of domains) {
+      const shard = this.#known.get(domain);
+      if (shard !== undefined) found.set(domain, shard);
+    }
+    const missing = [...new Set(domains.filter((domain) => !found.has(domain)))];
     for (let i = 0; i < missing.length; i += 1_000) {
       const batch = missing.slice(i, i + 1_000);
       const rows = await this.entry.all<{ d: string; s: number }>(
         sql`SELECT d, cityHash64(d) % ${this.count} AS s FROM (SELECT arrayJoin([${join(batch.map((d) => sql`${d}`), ', ')}]) AS d)`,
       );
-      if (this.#known.size + rows.length > 100_000) this.#known.clear();
-      for (const row of rows) this.#known.set(row.d, Number(row.s));
+      for (const row of rows) {
+        found.set(row.d, Number(row.s));
+        this.#known.set(row.d, Number(row.s));
+      }
     }
-    return domains.map((domain) => this.#known.get(domain)!);
+    return domains.map((domain) => found.get(domain)!);
   }
 }
 
