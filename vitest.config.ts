@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { chevrotainBundle } from './test/setup/chevrotain-bundle.js';
@@ -6,33 +5,16 @@ import { quickExclusions } from './test/setup/engine-selection.js';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-/** Server tests that depend on one engine or run both engines themselves; the rest run on each store. */
-const ENGINE_SPECIFIC_SERVER_TESTS = [
-  'test/server/sample.test.ts', // SQLite's deterministic sample file
-  'test/server/commands.test.ts', // serve and seed as processes, on SQLite files whatever the store
-  'test/server/rollups-*.test.ts', // one file per engine
-  'test/server/import*.test.ts', // runs both engines itself
-  'test/server/postgres-store.test.ts',
-  'test/server/query-plans.test.ts', // SQLite and PostgreSQL, each explained on its own
-  'test/server/embedded-*.test.ts', // the embedded store's own tests
-  'test/server/cancel-engines.test.ts', // each engine's cancel, on each engine
-  'test/server/clickhouse-*.test.ts', // the ClickHouse store's own tests, on the cluster
-  'test/server/workers.test.ts', // serve --workers as processes, on the embedded default
-  'test/server/worker-accounts.test.ts', // the workers' accounts over IPC, on SQLite
-  'test/server/load/**',
-];
-
-/** A pattern of the list above as a regular expression (`*` within a folder, `**` across folders). */
-const globPattern = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('**', '\0').replaceAll('*', '[^/]*').replaceAll('\0', '.*')}$`);
-
-/** The server suite: the files of test/server/ that every store runs, in one project per store. */
-const STORE_SUITE = readdirSync(new URL('test/server/', import.meta.url))
-  .filter((name) => name.endsWith('.test.ts'))
-  .map((name) => `test/server/${name}`)
-  .filter((file) => !ENGINE_SPECIFIC_SERVER_TESTS.some((glob) => globPattern(glob).test(file)));
+/**
+ * The server suite: every file of test/server/http/ (the operations over HTTP, and the few store
+ * checks that must hold on each store), run once per store, one project per store. The rest of
+ * test/server/ depends on one engine or runs each engine itself (store/engines/<engine>/, import/,
+ * sample/, the process tests at the top), and runs once, in `all`.
+ */
+const STORE_SUITE = ['test/server/http/*.test.ts'];
 
 /**
- * A project of the server suite on one store (BQ_SERVER_STORE, read by test/server/helpers.ts).
+ * A project of the server suite on one store (BQ_SERVER_STORE, read by test/server/support/helpers.ts).
  * Its files run in one module graph per worker (`isolate: false`): each file makes its own stores
  * and servers, and what they leave (folders, databases) goes at the file's end
  * (test/helpers/file-end.ts). Measured on the 18 files: 40 s against 61 s on the embedded store,

@@ -1,6 +1,6 @@
 /**
  * Writes a large crawl export in the service's own record format, to time `backlink-query import`
- * (bench/RESULTS.md, "Import, 1M lines") and to kill an import midway (test/server/import-interrupted.test.ts).
+ * (bench/RESULTS.md, "Import, 1M lines") and to kill an import midway (test/server/import/interrupted.test.ts).
  * Seeded and deterministic: the same arguments give the same bytes on every machine.
  *
  *   node --import tsx bench/import-file.ts LINES ndjson|csv FILE [--seed N]

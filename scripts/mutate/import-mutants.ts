@@ -9,15 +9,15 @@
 import type { Mutant } from './mutant.js';
 
 /** Every column of every format, in-process, records written by hand. */
-const COLUMNS = ['test/server/import-columns.test.ts'];
+const COLUMNS = ['test/server/import/columns.test.ts'];
 /** The reader: NDJSON and the service's CSV, line numbers, chunks, batches, headers. */
-const READER = ['test/server/import-reader.test.ts'];
+const READER = ['test/server/import/read-records.test.ts'];
 /** import --format as a process: a file's syntax named, a header of two formats, a broken line's number. */
-const FORMAT_OPTION = ['test/server/import-format-option.test.ts'];
+const FORMAT_OPTION = ['test/server/import/format-option.test.ts'];
 /** The time of an export without dates as a process: --seen-at, else the file's modification time. */
-const SEEN_AT = ['test/server/import-seen-at.test.ts'];
+const SEEN_AT = ['test/server/import/seen-at.test.ts'];
 /** import as a process: a file that fails, --batch, the referring domains' derived records. */
-const BATCH = ['test/server/import-batch.test.ts'];
+const BATCH = ['test/server/import/batch.test.ts'];
 /** --memory-limit's sizes, in-process. */
 const MEMORY = ['test/cli/memory-limit.test.ts'];
 

@@ -2,7 +2,7 @@
  * Mutants of the units ledger (`src/server/plugins/ledger.ts`): holds and their boundary, charges,
  * releases, commits, balance reads made while a write runs, the batch of a group commit (every
  * key, one unit), a failed statement in a batch, the retry, the next write, and the close's three
- * tries. Each is caught by `test/server/ledger.test.ts` (a real SQLite store, balances worked out
+ * tries. Each is caught by `test/server/http/ledger.test.ts` (a real SQLite store, balances worked out
  * by hand); the four older ledger mutants stay in `mutants.ts`.
  *
  * @internal
@@ -11,7 +11,7 @@
 import type { Mutant } from './mutant.js';
 
 const FILE = 'src/server/plugins/ledger.ts';
-const LEDGER = ['test/server/ledger.test.ts'];
+const LEDGER = ['test/server/http/ledger.test.ts'];
 /** The ledger test opens its own SQLite store: one project runs it. */
 const PROJECT = 'server-sqlite';
 

@@ -13,9 +13,9 @@ import type { Mutant } from './mutant.js';
 const RUN_LIST = 'src/server/store/reads/run-list.ts';
 const MATRIX = 'src/server/store/memory/matrix-merge.ts';
 const COMPETITORS = 'src/server/store/memory/competitor-graph.ts';
-const RUN_LIST_TESTS = ['test/unit/server/run-list.test.ts'];
-const MATRIX_TESTS = ['test/unit/server/matrix-merge.test.ts'];
-const COMPETITORS_TESTS = ['test/unit/server/competitors.test.ts'];
+const RUN_LIST_TESTS = ['test/unit/server/store/reads/run-list.test.ts'];
+const MATRIX_TESTS = ['test/unit/server/store/memory/matrix-merge.test.ts'];
+const COMPETITORS_TESTS = ['test/unit/server/store/memory/competitor-graph.test.ts'];
 const UNIT = 'unit';
 
 export const LISTS_MUTANTS: readonly Mutant[] = [

@@ -20,16 +20,16 @@ import type { Mutant } from './mutant.js';
 
 export type { Mutant } from './mutant.js';
 
-const PRICES = ['test/server/prices.test.ts'];
-const ORDER = ['test/server/order.test.ts', 'test/server/paging.test.ts'];
+const PRICES = ['test/server/http/prices.test.ts'];
+const ORDER = ['test/server/http/order.test.ts', 'test/server/http/paging.test.ts'];
 /** The fixture's links on the edge of the 30-day "new" window, answers by hand. */
-const NEW = ['test/server/new-boundary.test.ts'];
+const NEW = ['test/server/http/new-boundary.test.ts'];
 /** Every store the server suite runs on (vitest.config.ts): embedded, SQLite, PostgreSQL, ClickHouse. */
 const EVERY_STORE = ['all', 'server-embedded', 'server-sqlite', 'server-postgres', 'server-clickhouse'] as const;
-const PLANS = ['test/server/query-plans.test.ts'];
-const ABANDON = ['test/server/abandon.test.ts'];
-const LEDGER = ['test/server/ledger.test.ts'];
-const CANCEL = ['test/server/cancel-engines.test.ts'];
+const PLANS = ['test/server/store/query-plans.test.ts'];
+const ABANDON = ['test/server/http/abandon.test.ts'];
+const LEDGER = ['test/server/http/ledger.test.ts'];
+const CANCEL = ['test/server/store/engines/cancel-engines.test.ts'];
 
 /** The first list: the filter core, dialects, pricing, ordering, wire, clock, client, plans, abandoned calls, the ledger. */
 const CORE_MUTANTS: readonly Mutant[] = [
@@ -310,7 +310,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/app.ts',
     find: 'if (isUnsupportedError(error)) {',
     replace: 'if (false) {',
-    tests: ['test/server/unsupported-filter.test.ts'],
+    tests: ['test/server/http/unsupported-filter.test.ts'],
     // The stores that refuse a filter they cannot run exactly (the embedded store and ClickHouse run them all).
     project: ['server-sqlite', 'server-postgres'],
   },
@@ -320,7 +320,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/plugins/cors.ts',
     find: "origin: origins === '*' ? '*' : [...origins],",
     replace: "origin: '*',",
-    tests: ['test/server/wire.test.ts'],
+    tests: ['test/server/http/wire.test.ts'],
   },
   {
     name: 'csv-lf-line-ends',
@@ -328,7 +328,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/catalogue/csv.ts',
     find: "return `${lines.join('\\r\\n')}\\r\\n`;",
     replace: "return `${lines.join('\\n')}\\n`;",
-    tests: ['test/server/csv.test.ts'],
+    tests: ['test/server/http/csv.test.ts'],
   },
   {
     name: 'csv-semicolon-unquoted',
@@ -336,7 +336,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/catalogue/csv.ts',
     find: 'const NEEDS_QUOTES = /[;"\\r\\n]/;',
     replace: 'const NEEDS_QUOTES = /["\\r\\n]/;',
-    tests: ['test/server/csv.test.ts'],
+    tests: ['test/server/http/csv.test.ts'],
   },
   {
     name: 'health-refuses-its-key',
@@ -344,7 +344,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/routes/service-routes.ts',
     find: ".filter((name) => route === 'balance' || name !== 'key')",
     replace: '',
-    tests: ['test/server/health.test.ts'],
+    tests: ['test/server/http/health.test.ts'],
     project: 'server-embedded',
   },
   {
@@ -353,7 +353,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/app.ts',
     find: "&& /^[A-Za-z0-9._~/-]+$/.test(route.url)) answered.push(route.url);",
     replace: "&& route.url.startsWith('/_api/')) answered.push(route.url);",
-    tests: ['test/server/guard.test.ts'],
+    tests: ['test/server/http/guard.test.ts'],
     project: 'server-embedded',
   },
   {
@@ -371,7 +371,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
     find: 'ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1',
     replace: 'ORDER BY r.backlinks_count DESC, r.tdomain DESC LIMIT 1',
-    tests: ['test/server/top-target.test.ts'],
+    tests: ['test/server/http/top-target.test.ts'],
     project: 'server-clickhouse',
   },
   // ---- client
@@ -544,7 +544,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/store/engines/clickhouse/connection.ts',
     find: 'this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);',
     replace: 'void queryId;',
-    tests: ['test/server/clickhouse-cancel.test.ts'],
+    tests: ['test/server/store/engines/clickhouse/cancel.test.ts'],
   },
 ];
 

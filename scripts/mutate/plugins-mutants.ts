@@ -9,12 +9,12 @@
 import type { Mutant } from './mutant.js';
 
 /** The limiter's rules worked out by hand on a stepped clock (fast: no server). */
-const LIMITER = ['test/unit/server/rate-limiter.test.ts'];
+const LIMITER = ['test/unit/server/plugins/rate-limiter.test.ts'];
 /** The guard's answers: 401, 429 with Retry-After, the log line. */
-const GUARD = ['test/server/guard.test.ts'];
+const GUARD = ['test/server/http/guard.test.ts'];
 /** Clients that leave while their admission waits, as a worker's wait for its primary (real HTTP, real accounts). */
-const ADMISSION = ['test/server/admission-wait.test.ts'];
-const ABANDON = ['test/server/abandon.test.ts'];
+const ADMISSION = ['test/server/http/admission-wait.test.ts'];
+const ABANDON = ['test/server/http/abandon.test.ts'];
 /** The workers' accounts over a real IPC channel to a forked process, on a real SQLite store. */
 const WORKER_ACCOUNTS = ['test/server/worker-accounts.test.ts'];
 

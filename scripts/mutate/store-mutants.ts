@@ -15,19 +15,19 @@ const ROLLUPS = 'src/server/store/engines/duckdb/rollups.ts';
 const SCHEMA = 'src/server/store/engines/duckdb/schema.ts';
 
 /** The embedded store's caches: two calls that differ in one part, the matrix, a failed graph read (in memory, answers by hand from the fixture). */
-const CACHES = ['test/server/embedded-caches.test.ts'];
+const CACHES = ['test/server/store/engines/embedded/caches.test.ts'];
 /** Loads seen by the next call: incremental, in groups of one domain, retried, 1,001 domain records, 2,100 links. */
-const LOADS = ['test/server/embedded-loads.test.ts'];
+const LOADS = ['test/server/store/engines/embedded/loads.test.ts'];
 /** The column file on disk: a failed refresh, another file's copy, close during a write. */
-const ON_DISK = ['test/server/embedded-column-file.test.ts'];
+const ON_DISK = ['test/server/store/engines/embedded/column-file.test.ts'];
 /** The embedded store's column file: rebuilt, left, refused (spawns the CLI for two cases). */
-const COLUMN_FILE = ['test/server/embedded-store.test.ts'];
+const COLUMN_FILE = ['test/server/store/engines/embedded/embedded-store.test.ts'];
 /** The bounded cache, totals worked out by hand: every side of the bound, the order of use, reads shared, failed, cleared. */
 const BOUNDED_TESTS = ['test/unit/shared/bounded-cache.test.ts'];
 /** DuckDB's rollups against the JavaScript reference, and hand-worked cases. */
-const DUCK_ROLLUPS = ['test/server/rollups-duckdb.test.ts'];
+const DUCK_ROLLUPS = ['test/server/store/engines/duckdb/rollups.test.ts'];
 /** The rollup differential on the embedded store (several refresh groups). */
-const EMBEDDED_ROLLUPS = ['test/server/rollups-embedded.test.ts'];
+const EMBEDDED_ROLLUPS = ['test/server/store/engines/embedded/rollups.test.ts'];
 
 /** The list's window key: one part of it left out at a time. */
 const WINDOW_KEY = 'return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);';

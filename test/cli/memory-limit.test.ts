@@ -2,7 +2,7 @@
  * `--memory-limit SIZE` of the loads (`import`, `seed`) read in-process: the units as DuckDB reads
  * them (KB = 1,000 bytes, KiB = 1,024) and the least it takes, 128 MiB = 134,217,728 bytes, tried
  * on both sides in every unit (docs/importing.md, "Large files and interrupted imports"). The
- * messages as the commands print them are checked as processes in test/server/import-memory.test.ts.
+ * messages as the commands print them are checked as processes in test/server/import/memory.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.js';

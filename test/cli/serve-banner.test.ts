@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnCli, waitFor } from '../server/cli-process.js';
-import { BASE } from '../server/helpers.js';
+import { spawnCli, waitFor } from '../server/support/cli-process.js';
+import { BASE } from '../server/support/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-serve-banner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

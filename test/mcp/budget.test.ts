@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { KEYS, NOW } from '../server/fixture.js';
-import { fixtureStore } from '../server/helpers.js';
+import { KEYS, NOW } from '../server/support/fixture.js';
+import { fixtureStore } from '../server/support/helpers.js';
 import { startSession, textOf, type Session } from './session.js';
 
 let server: RunningServer;

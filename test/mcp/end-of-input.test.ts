@@ -3,12 +3,12 @@
  * closes its standard input at once (as a host does when it shuts down) still gets the answer of
  * the call it was charged for, and the last log line counts its units. A raw JSON-RPC exchange
  * over the CLI's stdio (the SDK's client cannot close its input with a request in flight), against
- * the reference server on the hand-written fixture of test/server/fixture.ts.
+ * the reference server on the hand-written fixture of test/server/support/fixture.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { KEYS, NOW } from '../server/fixture.js';
-import { fixtureStore } from '../server/helpers.js';
+import { KEYS, NOW } from '../server/support/fixture.js';
+import { fixtureStore } from '../server/support/helpers.js';
 import { runCli } from './session.js';
 
 let server: RunningServer;

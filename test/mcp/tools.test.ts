@@ -1,15 +1,15 @@
 /**
  * `backlink-query mcp` end to end: the SDK's own client spawns the CLI over stdio, and the CLI's
  * tools call the reference server on a real loopback port, on the hand-written fixture of
- * test/server/fixture.ts. Expected rows, schemas, issue codes and offsets are worked out by hand
+ * test/server/support/fixture.ts. Expected rows, schemas, issue codes and offsets are worked out by hand
  * from the fixture, the interface page (service-interface.md) and the language page, or read with
  * a bare `fetch` from the same server.
  */
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/server.js';
-import { KEYS, NOW } from '../server/fixture.js';
-import { fixtureStore } from '../server/helpers.js';
+import { KEYS, NOW } from '../server/support/fixture.js';
+import { fixtureStore } from '../server/support/helpers.js';
 import { startSession, textOf, type Session } from './session.js';
 
 let server: RunningServer;

@@ -1,6 +1,6 @@
 /**
  * The playground in real Chromium (Debian's `chromium`, driven by playwright-core), against the
- * reference server on 127.0.0.1 serving the hand-worked fixture (test/server/fixture.ts), and the
+ * reference server on 127.0.0.1 serving the hand-worked fixture (test/server/support/fixture.ts), and the
  * page as `npm run build` writes it (scripts/build-playground.mjs, run here first into a folder of
  * this run's own, so the page is the sources' own).
  *
@@ -29,7 +29,7 @@ import { suggestionChange } from '../../src/playground/completion-source.js';
 import { createServer } from '../../src/server/server.js';
 import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import { freshCopy, ROOT } from '../helpers/fresh-copy.js';
-import { KEYS, loadFixture, NOW } from '../server/fixture.js';
+import { KEYS, loadFixture, NOW } from '../server/support/fixture.js';
 import { runScript } from '../setup/engine-processes.js';
 
 /** The launch flags of the toolchain notes (Chromium as root, in a container, without a GPU). */

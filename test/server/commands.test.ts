@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../../src/server/deps.js';
 import { cliCommand } from '../helpers/cli-command.js';
-import { spawnCli, waitFor } from './cli-process.js';
-import { BASE } from './helpers.js';
+import { spawnCli, waitFor } from './support/cli-process.js';
+import { BASE } from './support/helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'bq-server-'));

@@ -15,8 +15,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli, waitFor } from './cli-process.js';
-import { BASE } from './helpers.js';
+import { spawnCli, waitFor } from './support/cli-process.js';
+import { BASE } from './support/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-workers-'));
 const db = join(dir, 'sample.db');

@@ -29,7 +29,8 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     /^test\/unit\/kysely\/postgres\.test\.ts$/,
     SETUP_SELF_TESTS,
-    /^test\/server\/(postgres-store|rollups-postgres|import|migrations|query-plans|cancel-engines)\.test\.ts$/,
+    /^test\/server\/store\/engines\/postgres\/.*\.test\.ts$/,
+    /^test\/server\/(import\/import|http\/migrations|store\/query-plans|store\/engines\/cancel-engines)\.test\.ts$/,
     /^test\/server\/load\/(mixed-load|postgres-outage|abort-storm)\.test\.ts$/,
   ],
   mysql: [
@@ -42,7 +43,7 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     SETUP_SELF_TESTS,
   ],
-  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/, /^test\/server\/(rollups-clickhouse|clickhouse-[a-z-]+|import)\.test\.ts$/],
+  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/, /^test\/server\/store\/engines\/clickhouse\/.*\.test\.ts$/, /^test\/server\/import\/import\.test\.ts$/],
 };
 
 /** Projects (vitest.config.ts) that run every one of their files on a server. @internal */
@@ -95,10 +96,10 @@ export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
   'the MCP server over stdio': /^test\/mcp\/(?!cost\.test\.ts$).*\.test\.ts$/,
   'builds of the package and bundlers': /^test\/entries\/.*\.test\.ts$/,
   'server processes (serve, --workers, a second server on the column file, imports, an import killed midway, an import out of memory)':
-    /^test\/server\/(workers|embedded-store|embedded-column-file|commands|cluster|e2e|import-formats|import-interrupted|import-memory|import-batch|import-format-option|import-seen-at)\.test\.ts$/,
+    /^test\/server\/(workers|commands|cluster|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at))\.test\.ts$/,
   'the test service with its server packages hidden, and node --test': /^test\/testing\/test-service-entry\.test\.ts$/,
   'the playground build script': /^test\/playground\/build\.test\.ts$/,
-  'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/rollups-(embedded|sqlite)|unit\/errors\/bounded)\.test\.ts$/,
+  'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/store\/engines\/(embedded|sqlite)\/rollups|unit\/errors\/bounded)\.test\.ts$/,
 };
 
 /**

@@ -17,7 +17,7 @@
  *   ended, abandoned or not. Its store counts a call before anything else can refuse it and has no
  *   way to give a count back.
  * - The wall clock of `AppOptions.wallClock` (`app.ts`: a fixed data clock must not freeze the
- *   limit; test/server/guard.test.ts steps it by one second): its store reads `Date.now()`.
+ *   limit; test/server/http/guard.test.ts steps it by one second): its store reads `Date.now()`.
  *
  * Its fixed window would also let a key make twice its rate across a window's edge, where this
  * sliding window holds any second to the rate. The 429 (the envelope, `Retry-After`) is answered

@@ -7,7 +7,7 @@
 import { loadServerDeps } from '../../../src/server/deps.js';
 import { startServer } from '../../../src/server/server.js';
 import type { Store } from '../../../src/server/store/store.js';
-import * as fx from '../fixture.js';
+import * as fx from '../support/fixture.js';
 import { LOAD_KEY, type FixtureServerConfig } from './load-kit.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as FixtureServerConfig;

@@ -179,7 +179,7 @@ const BACKLINKS = '/_api/apis/v4/backlinks/v1';
 const ROOT = 'url=example.com&scope=ROOT_DOMAIN';
 
 /**
- * Requests on the fixture (test/server/fixture.ts) that answer 200 and charge, at least one per
+ * Requests on the fixture (test/server/support/fixture.ts) that answer 200 and charge, at least one per
  * operation of the catalogue: plain, with filters, paged, CSV.
  */
 export const FIXTURE_PATHS: readonly string[] = [

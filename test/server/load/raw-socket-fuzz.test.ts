@@ -1,13 +1,13 @@
 /**
- * The raw-socket fuzz (test/server/raw-fuzz-kit.ts) run long: generated requests over raw sockets
+ * The raw-socket fuzz (test/server/support/raw-fuzz-kit.ts) run long: generated requests over raw sockets
  * for 5 s in the test run and five minutes in `npm run soak`, every answer in the envelope with a
  * 4xx, the key never echoed, no unit charged. Its figures go to the soak's table.
  */
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/server.js';
-import { KEYS, NOW } from '../fixture.js';
-import { fixtureStore } from '../helpers.js';
-import { runRawSocketFuzz } from '../raw-fuzz-kit.js';
+import { KEYS, NOW } from '../support/fixture.js';
+import { fixtureStore } from '../support/helpers.js';
+import { runRawSocketFuzz } from '../support/raw-fuzz-kit.js';
 import { recordFigures, seconds, SOAK } from './load-kit.js';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 2025);

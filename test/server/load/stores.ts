@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { loadServerDeps } from '../../../src/server/deps.js';
 import { openSqliteStore } from '../../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../../src/server/store/store.js';
-import { freshPostgresDatabase } from '../postgres-database.js';
+import { freshPostgresDatabase } from '../support/postgres-database.js';
 
 /** Openers of the three stores, their files and database named after `name`. */
 export function loadStores(dir: () => string, name: string): Readonly<Record<string, () => Promise<Store>>> {

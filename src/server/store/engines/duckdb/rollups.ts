@@ -14,7 +14,7 @@
  * | `stage_pages` | target page with its own data | {@link STAGE_PAGE_COLUMNS} |
  *
  * Output ({@link computeRollups}): `new_<table>` for every rollup table, with the columns of
- * {@link stagedRollupColumns}. `test/server/rollups-duckdb.test.ts` holds it to `rollupRows` on
+ * {@link stagedRollupColumns}. `test/server/store/engines/duckdb/rollups.test.ts` holds it to `rollupRows` on
  * generated links.
  *
  * @module

@@ -214,7 +214,7 @@ export const MIGRATIONS: readonly string[] = [
   // rewrites the table in it (the bulk writer runs it after a load into an empty store; this
   // migration does not, so an upgraded database keeps its order until someone does).
   // deferred_indexes records the indexes such a load drops and builds again at its end. Each
-  // statement may run again on a database that has its effect (test/server/migrations.test.ts
+  // statement may run again on a database that has its effect (test/server/http/migrations.test.ts
   // takes the recorded version back without undoing this migration).
   `
   CREATE INDEX IF NOT EXISTS links_cover_domain ON links (target_domain) INCLUDE (${COVERED_LINK_COLUMNS.join(', ')});
