@@ -368,7 +368,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'clickhouse-top-target-tie-by-last-name',
     area: 'cli',
-    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    file: 'src/server/store/create-store.ts',
     find: 'ORDER BY r.backlinks_count DESC, r.tdomain LIMIT 1',
     replace: 'ORDER BY r.backlinks_count DESC, r.tdomain DESC LIMIT 1',
     tests: ['test/server/http/top-target.test.ts'],

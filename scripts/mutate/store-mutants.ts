@@ -1,7 +1,9 @@
 /**
  * Mutants of the store's newest code: the embedded store and its caches (the one bounded cache,
  * `shared/bounded-cache.ts`, list windows, the competitor graph), DuckDB's side (`duckdb/`), the matrix union (`matrix-merge.ts`),
- * `sql/run-list.ts` and `sql/competitors.ts`.
+ * `reads/run-list.ts`, `memory/competitor-graph.ts`, and what every store shares of them: the window key
+ * (`reads/reads.ts`), the read-cache's keys and its forgetting after a load (`create-store.ts`,
+ * `cache/read-cache.ts`, `loads/writer.ts`).
  *
  * @internal
  * @module
@@ -9,6 +11,12 @@
 import type { Mutant } from './mutant.js';
 
 const EMBEDDED = 'src/server/store/engines/embedded/embedded-store.ts';
+/** Lists as every engine reads them (the window key and the clock of kept rows). */
+const READS = 'src/server/store/reads/reads.ts';
+/** The store assembled over an engine: the read-cache's keys, forgotten after a load. */
+const CREATE = 'src/server/store/create-store.ts';
+const READ_CACHE = 'src/server/store/cache/read-cache.ts';
+const WRITER = 'src/server/store/loads/writer.ts';
 const BOUNDED = 'src/shared/bounded-cache.ts';
 const DUCK = 'src/server/store/engines/duckdb/connection.ts';
 const ROLLUPS = 'src/server/store/engines/duckdb/rollups.ts';
@@ -48,7 +56,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     ([name, part]): Mutant => ({
       name: `window-key-without-${name}`,
       area: 'caches',
-      file: EMBEDDED,
+      file: READS,
       find: WINDOW_KEY,
       replace: windowKeyWithout(part),
       tests: CACHES,
@@ -58,7 +66,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'window-key-without-clock',
     area: 'caches',
-    file: EMBEDDED,
+    file: READS,
     find: WINDOW_KEY,
     replace: WINDOW_KEY.replace(', clock]', ']'),
     tests: CACHES,
@@ -67,7 +75,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'window-key-clock-only-for-order',
     area: 'caches',
-    file: EMBEDDED,
+    file: READS,
     find: "query.page.orderBy === 'is_new' || filter.includes('is_new')",
     replace: "query.page.orderBy === 'is_new'",
     tests: CACHES,
@@ -76,90 +84,90 @@ export const STORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'window-rows-keep-their-clock',
     area: 'caches',
-    file: EMBEDDED,
-    find: 'CLOCKED in record ? withNewAt(',
-    replace: 'false ? withNewAt(',
+    file: READS,
+    find: 'const clocked = window !== undefined && CLOCKED in record;',
+    replace: 'const clocked = false;',
     tests: CACHES,
     project: 'all',
   },
   {
     name: 'matrix-union-key-first-target-only',
     area: 'caches',
-    file: EMBEDDED,
-    find: "this.#unions.load(keys.join('\\n')",
-    replace: 'this.#unions.load(keys[0]!',
+    file: CREATE,
+    find: "['referrers-union', ...keys]",
+    replace: "['referrers-union', keys[0]]",
     tests: CACHES,
     project: 'all',
   },
   {
     name: 'matrix-union-key-targets-unordered',
     area: 'caches',
-    file: EMBEDDED,
-    find: "this.#unions.load(keys.join('\\n')",
-    replace: "this.#unions.load([...keys].sort().join('\\n')",
+    file: CREATE,
+    find: "['referrers-union', ...keys]",
+    replace: "['referrers-union', ...[...keys].sort()]",
     tests: CACHES,
     project: 'all',
   },
   {
     name: 'matrix-list-key-domain-only',
     area: 'caches',
-    file: EMBEDDED,
-    find: 'return this.#lists.load(tkey, async () => {',
-    replace: 'return this.#lists.load(target.domain, async () => {',
+    file: CREATE,
+    find: "cache.value(['referrers', key]",
+    replace: "cache.value(['referrers', target.domain]",
     tests: CACHES,
     project: 'all',
   },
   {
     name: 'load-keeps-competitor-graph',
     area: 'caches',
-    file: EMBEDDED,
-    find: 'this.#graph = undefined;\n    this.#windows.forget();',
-    replace: 'this.#windows.forget();',
+    file: READ_CACHE,
+    find: '    this.#values.clear();\n',
+    replace: '',
     tests: LOADS,
     project: 'all',
   },
   {
     name: 'load-keeps-list-windows',
     area: 'caches',
-    file: EMBEDDED,
-    find: '    this.#windows.forget();\n',
+    file: READ_CACHE,
+    find: '    this.windows.forget();\n',
     replace: '',
     tests: LOADS,
     project: 'all',
   },
   {
-    name: 'load-keeps-matrix-lists',
+    name: 'load-forgets-only-after-a-failed-finish',
     area: 'caches',
-    file: EMBEDDED,
-    find: '    this.#lists.clear();\n',
-    replace: '',
+    file: WRITER,
+    find: '        sink = undefined;\n        onFinish();\n',
+    replace: '        sink = undefined;\n',
     tests: LOADS,
     project: 'all',
   },
   {
-    name: 'load-keeps-matrix-unions',
+    name: 'cached-value-version-ignored',
     area: 'caches',
-    file: EMBEDDED,
-    find: '    this.#unions.clear();\n',
-    replace: '',
-    tests: LOADS,
+    file: READ_CACHE,
+    find: 'if (kept.version !== version) {',
+    replace: 'if (false) {',
+    tests: ['test/server/store/engines/clickhouse/competitors.test.ts'],
     project: 'all',
   },
   {
     name: 'load-forgets-nothing',
     area: 'caches',
-    file: EMBEDDED,
-    find: '        this.forget();\n',
-    replace: '',
+    file: CREATE,
+    find: 'createGraphWriter(engine.load, options.parser, () => cache.forget())',
+    replace: 'createGraphWriter(engine.load, options.parser, () => undefined)',
     tests: LOADS,
     project: 'all',
   },
   {
     name: 'competitor-graph-failure-kept',
     area: 'caches',
-    file: EMBEDDED,
-    find: 'if (this.#graph === graph) this.#graph = undefined;',
-    replace: 'void graph;',
+    file: BOUNDED,
+    find: '        if (this.#reads.get(key) === reading) this.#reads.delete(key);\n        throw error;',
+    replace: '        throw error;',
     tests: CACHES,
     project: 'all',
   },
@@ -394,9 +402,9 @@ export const STORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'referrers-batch-drops-one',
     area: 'refresh',
-    file: EMBEDDED,
-    find: 'const batch = sources.slice(i, i + 1_000);',
-    replace: 'const batch = sources.slice(i, i + 999);',
+    file: WRITER,
+    find: 'const batch = referrers.slice(i, i + SOURCES_PER_LOOKUP);',
+    replace: 'const batch = referrers.slice(i, i + SOURCES_PER_LOOKUP - 1);',
     tests: LOADS,
     project: 'all',
   },
