@@ -16,7 +16,7 @@ import { ServiceError } from '../errors.js';
 import { GUARD_PLUGIN, type AdmittedCall } from '../plugins/guard.js';
 import type { Accounts } from '../plugins/accounts.js';
 import type { Hold } from '../plugins/ledger.js';
-import { forCall } from '../store/call-signal.js';
+import { forCall } from '../store/store.js';
 import { querySchema, responseSchema } from '../../catalogue/json-schema.js';
 import type { Store } from '../store/store.js';
 import { requestParams, VALIDATION_PLUGIN } from '../validation/fastify-plugin.js';

@@ -177,3 +177,6 @@ export interface GraphWriter {
    */
   finish(options?: { readonly all?: boolean; readonly onProgress?: (done: number, total: number) => void }): Promise<LoadStats>;
 }
+
+/** How a call's abort reaches the store's statements (`call-signal.ts`): the routes run each call's reads within it. */
+export { forCall } from './call-signal.js';

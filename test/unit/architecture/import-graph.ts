@@ -88,13 +88,39 @@ function ruleBroken(from: string, fromPart: string, to: string, toPart: string):
   if (layerOf(fromPart) === -1) return `${fromPart} is in no layer (add it to LAYERS and docs/architecture.md)`;
   if (layerOf(toPart) === -1) return `${toPart} is in no layer (add it to LAYERS and docs/architecture.md)`;
   if (fromPart === toPart) {
-    const inStore = (file: string) => file.startsWith('src/server/store/');
+    const inStore = (file: string) => file.startsWith(STORE);
     if (inStore(from) && !inStore(to) && !SERVER_LEAVES.includes(to)) return 'a store reaches up into the server';
-    return undefined;
+    return storeRuleBroken(from, to);
   }
   if (layerOf(toPart) > layerOf(fromPart)) return `${fromPart} imports ${toPart}, a layer above it`;
   if (layerOf(toPart) === layerOf(fromPart)) return `${fromPart} imports ${toPart}, another folder of its own layer`;
   if (toPart === 'server' && to !== SERVER_ENTRY) return `only ${SERVER_ENTRY} may be imported from outside the server`;
+  return undefined;
+}
+
+const STORE = 'src/server/store/';
+
+/** The files of the store the routes may import: the store's and the ledger's interfaces. */
+export const ROUTES_SEE: readonly string[] = [`${STORE}store.ts`, `${STORE}ledger.ts`];
+
+/**
+ * The store's own rules (issue 49, docs/architecture.md "The store"), written by hand: the routes see
+ * only the store's and the ledger's interfaces; what every engine shares (reads, loads, memory,
+ * cache, the store's assembly) knows no engine; an engine knows no other engine, but the embedded
+ * one (rows in one, columns in another); no engine keeps a cache of its own (the read-cache is
+ * the store's); `memory/` holds no SQL.
+ */
+function storeRuleBroken(from: string, to: string): string | undefined {
+  if (from.startsWith('src/server/routes/') && to.startsWith(STORE) && !ROUTES_SEE.includes(to)) return `routes see only ${ROUTES_SEE.join(' and ')} of the store`;
+  if (!from.startsWith(STORE) || !to.startsWith(STORE)) return undefined;
+  const [fromPart, fromEngine] = from.slice(STORE.length).split('/');
+  const [toPart, toEngine] = to.slice(STORE.length).split('/');
+  if (toPart === 'engines' && fromPart !== 'engines' && fromPart !== 'open.ts') return `${fromPart} is shared by every engine and imports an engine`;
+  if (fromPart === 'engines' && toPart === 'engines' && to.endsWith('.ts') && fromEngine !== toEngine && toEngine!.includes('.') === false && fromEngine !== 'embedded') {
+    return `only the embedded engine may use another engine (${fromEngine} imports ${toEngine})`;
+  }
+  if (fromPart === 'engines' && toPart === 'cache') return 'an engine keeps no cache of its own: the read-cache is the store\'s (create-store.ts)';
+  if (fromPart === 'memory' && (toPart === 'fragment.ts' || toPart === 'connection.ts' || toPart === 'reads' || toPart === 'loads')) return 'memory/ holds no SQL';
   return undefined;
 }
 

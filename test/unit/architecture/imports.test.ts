@@ -48,6 +48,27 @@ describe('the checker', () => {
     ]);
   });
 
+  it("fails on the store's own rules: routes past the interfaces, shared code importing an engine, an engine importing another or a cache, SQL in memory/", () => {
+    const S = 'src/server/store/';
+    expect(
+      backArrows(
+        planted({
+          'src/server/routes/operation-route.ts': [`${S}reads/reads.ts`],
+          [`${S}reads/reads.ts`]: [`${S}engines/sqlite/sqlite-store.ts`],
+          [`${S}engines/postgres/postgres-store.ts`]: [`${S}engines/sqlite/connection.ts`, `${S}engines/sql-engine.ts`, `${S}cache/read-cache.ts`],
+          [`${S}engines/embedded/embedded-store.ts`]: [`${S}engines/sqlite/sqlite-store.ts`],
+          [`${S}memory/top-k.ts`]: [`${S}fragment.ts`],
+        }),
+      ).sort(),
+    ).toEqual([
+      `src/server/routes/operation-route.ts -> ${S}reads/reads.ts: routes see only ${S}store.ts and ${S}ledger.ts of the store`,
+      `${S}reads/reads.ts -> ${S}engines/sqlite/sqlite-store.ts: reads is shared by every engine and imports an engine`,
+      `${S}engines/postgres/postgres-store.ts -> ${S}engines/sqlite/connection.ts: only the embedded engine may use another engine (postgres imports sqlite)`,
+      `${S}engines/postgres/postgres-store.ts -> ${S}cache/read-cache.ts: an engine keeps no cache of its own: the read-cache is the store's (create-store.ts)`,
+      `${S}memory/top-k.ts -> ${S}fragment.ts: memory/ holds no SQL`,
+    ].sort());
+  });
+
   it('fails on a folder in no layer', () => {
     expect(backArrows(new Map([['src/extras/x.ts', ['src/catalogue/csv.ts']]]))).toEqual([
       'src/extras/x.ts -> src/catalogue/csv.ts: extras is in no layer (add it to LAYERS and docs/architecture.md)',

@@ -15,12 +15,9 @@ import { filterCondition, matrixCountColumn } from './filter.js';
 import { ident, join, raw, sql, type Fragment } from '../fragment.js';
 import type { ReadPlace } from './relations.js';
 import { runList } from './run-list.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../memory/competitor-graph.js';
 import { scopeCondition } from './scope.js';
 
-/** Least shared referring domains, and least similarity, for a competitor to be listed. @internal */
-export const COMPETITOR_MIN_COMMON = 5;
-/** @internal */
-export const COMPETITOR_MIN_SIMILARITY = 0.01;
 
 /** Engines return counts as numbers or numeric text (PostgreSQL's bigint, ClickHouse's Int64); the records want numbers. @internal */
 export const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>

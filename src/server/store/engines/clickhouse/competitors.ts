@@ -18,10 +18,10 @@
  * @internal
  */
 import type { RowOf } from '../../../../catalogue/types.js';
-import { CompetitorIndex } from '../../memory/competitor-graph.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, CompetitorIndex } from '../../memory/competitor-graph.js';
 import type { SqlConnection } from '../../connection.js';
 import { raw, sql, type Fragment } from '../../fragment.js';
-import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, numbers } from '../../reads/graph.js';
+import { numbers } from '../../reads/graph.js';
 import { runList } from '../../reads/run-list.js';
 import type { Page, RowsResult } from '../../store.js';
 import type { ClickhouseShard } from './connection.js';
