@@ -333,6 +333,34 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     tests: BOUNDED_TESTS,
     project: 'unit',
   },
+  // ---- what every store shares: the matrix's lists only for keyed targets, linkedFrom's domain-level rows, the refresh's last group
+  {
+    name: 'matrix-lists-for-unkeyed-targets',
+    area: 'caches',
+    file: CREATE,
+    find: "slot.kind === 'sql' || !engine.rollups || !keys.every((key): key is string => key !== undefined)",
+    replace: "slot.kind === 'sql' || !engine.rollups",
+    tests: EMBEDDED_ROLLUPS,
+    project: 'all',
+  },
+  {
+    name: 'linked-from-no-domain-rows',
+    area: 'refresh',
+    file: WRITER,
+    find: "WHERE r.tkey >= 'd:' AND r.tkey < 'd;' AND",
+    replace: "WHERE r.tkey >= 'd:' AND r.tkey < 'd:' AND",
+    tests: ['test/unit/server/store/loads/writer.test.ts'],
+    project: 'unit',
+  },
+  {
+    name: 'refresh-skips-the-last-group',
+    area: 'refresh',
+    file: 'src/server/store/loads/refresh.ts',
+    find: 'for (let at = 0; at < list.length; )',
+    replace: 'for (let at = 0; at < list.length - 1; )',
+    tests: EMBEDDED_ROLLUPS,
+    project: 'all',
+  },
   // ---- refresh: groups of whole domains, rows into SQLite in batches, failures part way
   {
     name: 'refresh-group-drops-its-first-domain',
