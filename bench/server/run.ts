@@ -68,7 +68,7 @@ async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Stor
   // ClickHouse: the store on the cluster's shards, as `serve --database-url clickhouse://...` opens
   // it, with a ledger of its own in memory (the direct calls charge nothing; the server's ledger
   // file stays the server's).
-  const { clickhouseLocation } = await import('../../src/server/store/open.js');
+  const { clickhouseLocation } = await import('../../src/cli/server/location.js');
   const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
   const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
   const where = clickhouseLocation(db.location);

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     opened = await openPostgresStore({ url: location, parser: tldts });
   } else if (store === 'clickhouse') {
     // `backlink-query seed --database-url clickhouse://...`: the CLI's own parsing and opening (shards, database, ledger).
-    const { clickhouseLocation, openStoreAt } = await import('../../src/server/store/open.js');
+    const { openStoreAt } = await import('../../src/server/store/open.js');
+    const { clickhouseLocation } = await import('../../src/cli/server/location.js');
     const where = clickhouseLocation(location);
     if (typeof where === 'string') throw new Error(`seed-child: ${where}`);
     opened = await openStoreAt(where, tldts);

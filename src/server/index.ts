@@ -73,17 +73,11 @@ export { inThreadConnection, workerConnection, type WorkerConnectionOptions } fr
 // What the command line's server commands (src/cli/server) use: stores named as on the command
 // line, the accounts of several processes, and the import reader.
 export {
-  clickhouseLocation,
-  DATABASE_URL_ENV,
-  DEFAULT_LEDGER,
-  describeLocation,
-  filesOf,
+  isPostgresUrl,
   loadDepsFor,
   openStoreAt,
-  storeLocation,
   type ClickhouseLocation,
   type StoreLocation,
-  type StoreOptions,
 } from './store/open.js';
 export { localAccounts, type Accounts } from './plugins/accounts.js';
 export type { LedgerOptions } from './plugins/ledger.js';

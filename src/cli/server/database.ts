@@ -8,20 +8,18 @@
  * @internal
  */
 import {
-  DATABASE_URL_ENV,
   isMissingDependencyError,
   isStoreError,
   isStoreUnavailable,
   loadDepsFor,
   openStoreAt,
-  describeLocation,
-  storeLocation,
   type DomainParser,
   type Store,
   type StoreErrorCode,
   type StoreLocation,
 } from '../../server/index.js';
 import { stringOption, UsageError, type OptionTable, type ParsedArgs } from '../args.js';
+import { DATABASE_URL_ENV, describeLocation, storeLocation } from './location.js';
 import type { CliIo } from '../command.js';
 import { DEFAULT_SAMPLE_DB } from './sample.js';
 

@@ -9,9 +9,10 @@
  */
 import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import {
-  DerivedDomains, describeLocation, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainParser, type ExportFormatName,
+  DerivedDomains, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainParser, type ExportFormatName,
   type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store, type StoreLocation,
 } from '../../server/index.js';
+import { describeLocation } from './location.js';
 import { BoundedCache, ENTRY_BYTES, textBytes } from '../../shared/bounded-cache.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionTable } from '../args.js';

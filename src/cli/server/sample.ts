@@ -6,7 +6,8 @@
  * @internal
  */
 import { existsSync, statSync } from 'node:fs';
-import { filesOf, seedSample, type DomainParser, type SampleStats, type Store, type StoreLocation } from '../../server/index.js';
+import { seedSample, type DomainParser, type SampleStats, type Store, type StoreLocation } from '../../server/index.js';
+import { filesOf } from './location.js';
 import type { CliIo } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';

@@ -5,7 +5,7 @@
  * @internal
  */
 import { existsSync, rmSync } from 'node:fs';
-import { describeLocation, filesOf } from '../../server/index.js';
+import { describeLocation, filesOf } from './location.js';
 import { dateOption, integerOption, parseCommandArgs, type OptionTable } from '../args.js';
 import { EXIT, type Command } from '../command.js';
 import {

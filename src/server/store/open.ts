@@ -1,13 +1,8 @@
 /**
- * Where a store lives and how to open it, as the `serve`, `seed` and `import` commands name it: a PostgreSQL URL (`--database-url`, or
- * `BACKLINK_QUERY_DATABASE_URL`) selects the PostgreSQL store, a `clickhouse://` URL the
- * ClickHouse store on a cluster, `sqlite:FILE` the SQLite store alone; otherwise (`--db FILE`, or
- * nothing) the embedded store: the SQLite file `FILE` and its column file `FILE.duckdb`.
- *
- * `clickhouse://[user[:password]@]host:port[,host:port...][/database][?cluster=NAME&ledger=WHERE]`
- * names each shard's HTTP address (the first is the entry point), the database (default
- * `backlinks`), the cluster of the servers' `remote_servers` (default `bq_cluster`), and where API
- * keys and balances live: a PostgreSQL URL or a SQLite file (default `.backlink-query/ledger.db`).
+ * Where a store lives and how to open it: the PostgreSQL store at a URL, the ClickHouse store on a
+ * cluster (its keys and balances in a PostgreSQL database or a SQLite file), the SQLite store alone,
+ * or the embedded store (the SQLite file `FILE` and its column file `FILE.duckdb`). How the command
+ * line names them (`--db`, `--database-url`) is the CLI's (`src/cli/server/location.ts`).
  *
  * @module
  * @internal
@@ -20,22 +15,12 @@ import { loadDuckdb } from './engines/duckdb/connection.js';
 import { loadPg } from './engines/postgres/connection.js';
 import type { Store } from './store.js';
 
-/** The environment variable naming the database when no option does. @internal */
-export const DATABASE_URL_ENV = 'BACKLINK_QUERY_DATABASE_URL';
-
 /** Where the data lives: a PostgreSQL URL, an embedded store's file, a SQLite file alone, or a ClickHouse cluster. @internal */
 export type StoreLocation =
   | { readonly kind: 'postgres'; readonly url: string }
   | { readonly kind: 'embedded'; readonly file: string }
   | { readonly kind: 'sqlite'; readonly file: string }
   | ClickhouseLocation;
-
-/** The files of a store on this machine (the embedded store's SQLite file and its column file), for `--force` and messages. @internal */
-export function filesOf(location: StoreLocation): string[] {
-  if (location.kind === 'embedded') return [location.file, `${location.file}-wal`, `${location.file}-shm`, `${location.file}.duckdb`, `${location.file}.duckdb.wal`];
-  if (location.kind === 'sqlite') return [location.file, `${location.file}-wal`, `${location.file}-shm`];
-  return [];
-}
 
 /** A ClickHouse cluster and the ledger of its keys. @internal */
 export interface ClickhouseLocation {
@@ -47,59 +32,6 @@ export interface ClickhouseLocation {
   readonly ledger: string;
   readonly user?: string;
   readonly password?: string;
-}
-
-/** The default ledger of a ClickHouse store. @internal */
-export const DEFAULT_LEDGER = '.backlink-query/ledger.db';
-
-const CLICKHOUSE_URL = /^clickhouse:\/\/(?:([^:@/]*)(?::([^@/]*))?@)?([^/?@]+)(?:\/([^?]*))?(?:\?(.*))?$/i;
-
-/** A `clickhouse://` URL as a location, or a usage error message. @internal */
-export function clickhouseLocation(url: string): ClickhouseLocation | string {
-  const match = CLICKHOUSE_URL.exec(url);
-  const shown = JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'));
-  if (!match) return `--database-url clickhouse://host:port[,host:port...][/database] expected; got ${shown}.`;
-  const [, user, password, hosts, database, query] = match;
-  const shards = hosts!.split(',').map((host) => host.trim());
-  if (shards.some((host) => !/^[^\s:]+:\d+$/.test(host))) return `--database-url: each ClickHouse shard is host:port (its HTTP port); got ${shown}.`;
-  const params = new URLSearchParams(query ?? '');
-  const name = database === undefined || database === '' ? 'backlinks' : decodeURIComponent(database);
-  const cluster = params.get('cluster') ?? 'bq_cluster';
-  for (const [what, value] of [['database', name], ['cluster', cluster]] as const) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return `--database-url: the ClickHouse ${what} must be letters, digits and _; got ${JSON.stringify(value)}.`;
-  }
-  return {
-    kind: 'clickhouse',
-    url,
-    shards: shards.map((host) => `http://${host}`),
-    database: name,
-    cluster,
-    ledger: params.get('ledger') ?? DEFAULT_LEDGER,
-    ...(user ? { user: decodeURIComponent(user) } : {}),
-    ...(password ? { password: decodeURIComponent(password) } : {}),
-  };
-}
-
-/** What names a store on the command line: `--database-url` and `--db`. @internal */
-export interface StoreOptions {
-  readonly 'database-url'?: string | undefined;
-  readonly db?: string | undefined;
-}
-
-/**
- * The location named by `--database-url`, the environment or `--db`, or a usage error message.
- *
- * @internal
- */
-export function storeLocation(options: StoreOptions, env: Readonly<Record<string, string | undefined>>, defaultFile: string): StoreLocation | string {
-  const url = options['database-url'] ?? (options.db === undefined ? env[DATABASE_URL_ENV] : undefined);
-  if (url !== undefined && url.trim() !== '') {
-    if (isPostgresUrl(url)) return { kind: 'postgres', url };
-    if (/^sqlite:/i.test(url)) return { kind: 'sqlite', file: url.replace(/^sqlite:(\/\/)?/i, '') };
-    if (/^clickhouse:\/\//i.test(url)) return clickhouseLocation(url);
-    return `--database-url must be postgres://..., clickhouse://... or sqlite:FILE; got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'))}.`;
-  }
-  return { kind: 'embedded', file: options.db ?? defaultFile };
 }
 
 /**
@@ -148,12 +80,8 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   return openSqliteStore({ file: location.file, parser });
 }
 
-/** A location for messages, without a password. @internal */
-export const describeLocation = (location: StoreLocation): string =>
-  location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-
-/** Whether a `--database-url` (or a ClickHouse store's `ledger`) names PostgreSQL. */
-const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
+/** Whether a URL (a store's, or a ClickHouse store's `ledger`) names PostgreSQL. @internal */
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /** Where a ClickHouse store keeps its keys and balances: a PostgreSQL database or a SQLite file. */
 const ledgerOf = (location: ClickhouseLocation): StoreLocation =>

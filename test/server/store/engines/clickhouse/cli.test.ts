@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { clickhouseLocation, storeLocation } from '../../../../../src/server/store/open.js';
+import { clickhouseLocation, storeLocation } from '../../../../../src/cli/server/location.js';
 import { spawnCli, waitFor } from '../../../support/cli-process.js';
 import { BASE } from '../../../support/helpers.js';
 
