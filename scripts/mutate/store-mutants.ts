@@ -340,7 +340,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: CREATE,
     find: "slot.kind === 'sql' || !engine.rollups || !keys.every((key): key is string => key !== undefined)",
     replace: "slot.kind === 'sql' || !engine.rollups",
-    tests: EMBEDDED_ROLLUPS,
+    tests: CACHES,
     project: 'all',
   },
   {

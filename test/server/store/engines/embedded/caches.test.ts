@@ -104,6 +104,18 @@ describe('the matrix keeps each target list and each union under its own targets
     await store.close();
   });
 
+  it('a subfolder below the host, which has no rollup key, is counted from the links', async () => {
+    // example.com/blog: gamma.io's two links (to /blog and /blog/); /blogging, /?ref=1, the root and www.example.com are not in it.
+    expect(await matrix(store, ['example.com/blog'], 'SUBFOLDER')).toEqual([['gamma.io', 1, [2]]]);
+    // Beside a target with a key: example.com's own list.
+    expect(await matrix(store, ['example.com/blog', 'example.com/'], 'SUBFOLDER')).toEqual([
+      ['alpha.org', 1, [0, 1]],
+      ['delta.de', 1, [0, 1]],
+      ['epsilon.fr', 1, [0, 1]],
+      ['gamma.io', 2, [2, 2]],
+    ]);
+  });
+
   it('the targets and their order', async () => {
     // example.com: alpha.org 2 links, beta.net 1, delta.de 1, epsilon.fr 1, gamma.io 2; rival.com: those five and zeta.com, 1 each.
     expect(await matrix(store, ['example.com', 'rival.com'])).toEqual([
