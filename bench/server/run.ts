@@ -68,12 +68,11 @@ async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Stor
   // ClickHouse: the store on the cluster's shards, as `serve --database-url clickhouse://...` opens
   // it, with a ledger of its own in memory (the direct calls charge nothing; the server's ledger
   // file stays the server's).
-  const { clickhouseLocation } = await import('../../src/server/store/open.js');
+  const { clickhouseLocation, openLedgerAt } = await import('../../src/server/store/open.js');
   const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
-  const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
   const where = clickhouseLocation(db.location);
   if (typeof where === 'string') throw new Error(where);
-  const ledger = await openSqliteStore({ file: ':memory:', parser });
+  const ledger = await openLedgerAt({ kind: 'sqlite', file: ':memory:' }, parser);
   try {
     return await openClickhouseStore({ urls: where.shards, database: where.database, cluster: where.cluster, parser, ledger });
   } catch (error) {

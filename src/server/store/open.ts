@@ -18,6 +18,7 @@ import { isMissingDependencyError } from '../../peers.js';
 import { loadParser, loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser } from '../deps.js';
 import { loadDuckdb } from './engines/duckdb/connection.js';
 import { loadPg } from './engines/postgres/connection.js';
+import type { Ledger } from './ledger.js';
 import type { Store } from './store.js';
 
 /** The environment variable naming the database when no option does. @internal */
@@ -117,7 +118,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   }
   if (location.kind === 'clickhouse') {
     const { openClickhouseStore } = await import('./engines/clickhouse/clickhouse-store.js');
-    const ledger = await openStoreAt(ledgerOf(location), parser);
+    const ledger = await openLedgerAt(ledgerOf(location), parser);
     try {
       return await openClickhouseStore({
         urls: location.shards,
@@ -148,6 +149,33 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   return openSqliteStore({ file: location.file, parser });
 }
 
+/**
+ * Opens (creating and migrating when needed) a ledger kept on its own, in the SQLite file or the
+ * PostgreSQL database at `location` (as a ClickHouse store's `ledger=` names it); its `close`
+ * closes that database. (`parser`: the store's own, unused by the ledger; default tldts.)
+ *
+ * @example
+ * ```ts
+ * const ledger = await openLedgerAt({ kind: 'sqlite', file: '.backlink-query/ledger.db' });
+ * ```
+ * @internal
+ */
+export async function openLedgerAt(location: LedgerLocation, parser?: DomainParser): Promise<Ledger> {
+  const store = await openStoreAt(location, parser ?? (await loadParser()));
+  const { ledger } = store;
+  return {
+    upsertKeys: (keys) => ledger.upsertKeys(keys),
+    apiKeys: () => ledger.apiKeys(),
+    charge: (keyId, units) => ledger.charge(keyId, units),
+    balance: (keyId) => ledger.balance(keyId),
+    ping: () => ledger.ping(),
+    close: () => store.close(),
+  };
+}
+
+/** Where a ledger kept on its own lives: a PostgreSQL database or a SQLite file. @internal */
+export type LedgerLocation = Extract<StoreLocation, { readonly kind: 'postgres' | 'sqlite' }>;
+
 /** A location for messages, without a password. @internal */
 export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'sqlite' ? `sqlite:${location.file}` : location.kind === 'embedded' ? location.file : location.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
@@ -156,7 +184,7 @@ export const describeLocation = (location: StoreLocation): string =>
 const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /** Where a ClickHouse store keeps its keys and balances: a PostgreSQL database or a SQLite file. */
-const ledgerOf = (location: ClickhouseLocation): StoreLocation =>
+const ledgerOf = (location: ClickhouseLocation): LedgerLocation =>
   isPostgresUrl(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
 
 /** The order packages are named in, in a message about several. */

@@ -6,14 +6,14 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { validationPlugin } from '../../../src/server/validation/fastify-plugin.js';
-import { operationRoutes, type RouteContext } from '../../../src/server/routes/operation-route.js';
+import { operationRoutes, type RouteOptions } from '../../../src/server/routes/operation-route.js';
 
 describe('plugin dependencies', () => {
   it('refuses the operations\' routes without the guard and the validation, at ready()', async () => {
     const app = Fastify();
     // Never used: the dependency check runs before the plugin does.
-    const unused: Partial<RouteContext> = {};
-    app.register(operationRoutes, unused as RouteContext);
+    const unused: Partial<RouteOptions> = {};
+    app.register(operationRoutes, unused as RouteOptions);
     await expect(app.ready()).rejects.toThrow("The dependency 'backlink-query-guard' of plugin 'backlink-query-operations' is not registered");
     await app.close();
   });

@@ -19,7 +19,8 @@ import type { SqlConnection } from '../connection.js';
 import { filterCondition } from './filter.js';
 import { join, raw, sql, type Fragment } from '../fragment.js';
 import { competitors, matrix, scoreProfile } from './graph.js';
-import { balance, charge, keywordMetrics, storedKeys, upsertKeys } from '../ledger.js';
+import { sqlLedger } from '../ledger.js';
+import { keywordMetrics } from './keywords.js';
 import { groupedRows, SQL_SOURCES, type ReadPlace, type RelationSources } from './relations.js';
 import { toRecord } from './records.js';
 import { runList } from './run-list.js';
@@ -67,10 +68,8 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
     },
     ...createReads(() => here, () => here, useRollups),
     competitors: (query) => competitors(connection, query, useRollups),
-    upsertKeys: (keys) => upsertKeys(connection, keys),
-    keys: () => storedKeys(connection),
-    charge: (keyId, units) => charge(connection, keyId, units),
-    balance: (keyId) => balance(connection, keyId),
+    // The ledger in the same database; the store closes the connection.
+    ledger: sqlLedger(connection, { closeConnection: false }),
     hasLinks: async () => (await connection.all(sql`SELECT 1 AS one FROM links LIMIT 1`)).length > 0,
     // From the domain-level rollups when kept (one row per target domain), else counted over the links.
     topTarget: async () =>

@@ -30,15 +30,13 @@ import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.j
 import { createReads } from '../../reads/reads.js';
 import { withoutRecord } from '../../loads/writer.js';
 import type { GraphWriter, GroupedQuery, LoadStats, RowsResult, Store } from '../../store.js';
+import type { Ledger } from '../../ledger.js';
 import { CompetitorGraph, competitorsOverLinks } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
-
-/** The key functions of a store: where API keys and balances live. */
-export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'ping' | 'close'>;
 
 /** Options of {@link openClickhouseStore}. */
 export interface ClickhouseStoreOptions {
@@ -50,8 +48,8 @@ export interface ClickhouseStoreOptions {
   readonly database?: string;
   /** The public-suffix parser the writer derives registrable domains with (tldts). */
   readonly parser: DomainParser;
-  /** Where API keys and balances live. */
-  readonly ledger: KeyLedger;
+  /** Where API keys and balances live (the store's `ledger`, closed with the store). */
+  readonly ledger: Ledger;
   /** How long one request's query may run (default 5,000 ms); past it the call answers 503. */
   readonly timeoutMs?: number;
   /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
@@ -271,10 +269,7 @@ function createClickhouseStore(shards: readonly ClickhouseShard[], bulk: readonl
       options.rollups === false
         ? competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page)
         : graph.competitors(query.domain, query.page),
-    upsertKeys: (keys) => options.ledger.upsertKeys(keys),
-    keys: () => options.ledger.keys(),
-    charge: (keyId, units) => options.ledger.charge(keyId, units),
-    balance: (keyId) => options.ledger.balance(keyId),
+    ledger: options.ledger,
     hasLinks: async () => (await entry.all(raw('SELECT 1 AS one FROM links LIMIT 1'))).length > 0,
     // As the SQL stores answer it, across the shards: the domain-level rollups' current versions
     // when kept (one row per target domain), else counted over the links.
