@@ -1,18 +1,18 @@
 /**
- * Mutants of the units ledger (`src/server/plugins/ledger.ts`): holds and their boundary, charges,
- * releases, commits, balance reads made while a write runs, the batch of a group commit (every
- * key, one unit), a failed statement in a batch, the retry, the next write, and the close's three
- * tries. Each is caught by `test/server/ledger.test.ts` (a real SQLite store, balances worked out
- * by hand); the four older ledger mutants stay in `mutants.ts`.
+ * Mutants of the charge book (`src/server/accounts/charge-book.ts`): holds and their boundary,
+ * charges, releases, commits, balance reads made while a write runs, the batch of a group commit
+ * (every key, one unit), a failed statement in a batch, the retry, the next write, and the close's
+ * three tries. Each is caught by `test/server/charge-book.test.ts` (a real SQLite store's ledger,
+ * balances worked out by hand); the four older ledger mutants stay in `mutants.ts`.
  *
  * @internal
  * @module
  */
 import type { Mutant } from './mutant.js';
 
-const FILE = 'src/server/plugins/ledger.ts';
-const LEDGER = ['test/server/ledger.test.ts'];
-/** The ledger test opens its own SQLite store: one project runs it. */
+const FILE = 'src/server/accounts/charge-book.ts';
+const LEDGER = ['test/server/charge-book.test.ts'];
+/** The charge book's test opens its own SQLite store: one project runs it. */
 const PROJECT = 'server-sqlite';
 
 const mutant = (name: string, find: string, replace: string): Mutant => ({ name, area: 'ledger', file: FILE, find, replace, tests: LEDGER, project: PROJECT });

@@ -1,7 +1,7 @@
 /**
- * Mutants of what stands between a call and the store: the units ledger (`plugins/ledger.ts`),
- * admission (`plugins/guard.ts`, `plugins/rate-limiter.ts`) and the workers' shared accounts
- * (`server/cluster.ts`).
+ * Mutants of what stands between a call and the store: the charge book
+ * (`accounts/charge-book.ts`), admission (`plugins/guard.ts`, `accounts/rate-limiter.ts`) and the
+ * workers' shared accounts (`server/cluster.ts`).
  *
  * @internal
  * @module
@@ -18,7 +18,7 @@ const ABANDON = ['test/server/abandon.test.ts'];
 /** The workers' accounts over a real IPC channel to a forked process, on a real SQLite store. */
 const CLUSTER = ['test/server/cluster.test.ts'];
 
-const LIMITER_FILE = 'src/server/plugins/rate-limiter.ts';
+const LIMITER_FILE = 'src/server/accounts/rate-limiter.ts';
 const GUARD_FILE = 'src/server/plugins/guard.ts';
 const CLUSTER_FILE = 'src/server/cluster.ts';
 
