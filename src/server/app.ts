@@ -160,8 +160,8 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const now = options.now ?? (() => new Date());
   const docsUrl = errorDocsUrlOf(options);
   const { store, ledger } = options;
-  // First: the store, the ledger and the accounts are decorations every plugin below reads, and
-  // they close after every call is answered and charged (the plugin's own onClose).
+  // The store, the ledger and the accounts as decorations the guard and the routes read; the
+  // plugin closes them once every call is answered and charged (its own onClose).
   await fastify.register(storePlugin, {
     store,
     ledger,

@@ -56,6 +56,8 @@ describe('a server given a ledger of its own', () => {
     const ledger: Ledger = { ...own, close: async () => (closed.push(`ledger at ${await own.balance('tester')}`), own.close()) };
     const served: Store = { ...store, close: async () => (closed.push('store'), store.close()) };
     const app = await createServer({ store: served, ledger, keys: KEYS, now: () => NOW });
+    // The instance's decorations, as the routes read them.
+    expect([app.store, app.ledger]).toEqual([served, ledger]);
     const response = await app.inject({ url: `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, headers: AUTH });
     expect([response.statusCode, response.headers['x-units-charged']]).toEqual([200, '45']);
     // The store's own ledger was not used: it holds no key.
