@@ -55,6 +55,11 @@ export const LEDGER_MUTANTS: readonly Mutant[] = [
   mutant('ledger-written-charge-kept', '      state.stored = result.remaining;\n      state.charged -= units;\n      return;', '      state.stored = result.remaining;\n      return;'),
   mutant('ledger-retry-not-scheduled', 'if (failed) this.#retry = setTimeout(', 'if (false) this.#retry = setTimeout('),
   mutant('ledger-next-write-not-started', '      else if (this.#pending()) void this.#write();\n', ''),
-  mutant('ledger-close-tries-twice', 'for (let attempt = 0; attempt < 3 && this.#pending(); attempt++) {', 'for (let attempt = 0; attempt < 2 && this.#pending(); attempt++) {'),
+  mutant('ledger-close-tries-twice', 'for (let attempt = 0; attempt < 3; ) {', 'for (let attempt = 0; attempt < 2; ) {'),
+  mutant(
+    'ledger-flush-not-waiting-for-next-write',
+    '      if (this.#writing) {\n        await this.#writing;\n        continue;\n      }\n',
+    '      await this.#writing;\n',
+  ),
   mutant('ledger-lost-units-miscounted', 'this.#options.onLost?.(keyId, units - (last.ok ? left : 0));', 'this.#options.onLost?.(keyId, units);'),
 ];

@@ -194,6 +194,42 @@ describe('charges', () => {
   });
 });
 
+describe('flush', () => {
+  it('waits for the write that the write running starts when it ends (charges committed meanwhile)', async () => {
+    const real = await storeWith(10_000);
+    // Each write waits for its own gate; `written` lists the writes that have reached the store.
+    const writes = [gated(), gated()];
+    const written: number[] = [];
+    let started = 0;
+    const store: Pick<Ledger, 'balance' | 'charge'> = {
+      charge: async (keyId, units) => {
+        const { enter, gate } = writes[started++]!;
+        enter();
+        await gate;
+        const result = await real.charge(keyId, units);
+        written.push(units);
+        return result;
+      },
+      balance: (keyId) => real.balance(keyId),
+    };
+    const book = new ChargeBook(store);
+    book.commit(book.charge(await held(book, 45), 45).hold);
+    await writes[0]!.entered; // the first write runs
+    book.commit(book.charge(await held(book, 10), 10).hold);
+    let flushed = false;
+    const flushing = book.flush().then(() => (flushed = true));
+    writes[0]!.open();
+    await writes[1]!.entered; // the first write ended and started the second, with the 10
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([flushed, written]).toEqual([false, [45]]);
+    writes[1]!.open();
+    await flushing;
+    // Every charge is in the store once flush() is done: 10,000 - 45 - 10.
+    expect(written).toEqual([45, 10]);
+    expect(await real.balance('k')).toBe(9_945);
+  });
+});
+
 describe('writes', () => {
   it('that fail are made again later, and the units stay taken meanwhile', async () => {
     const store = await storeWith(100);

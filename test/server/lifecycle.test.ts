@@ -56,7 +56,13 @@ describe('closing right after calls', () => {
       const real = await fixtureStore();
       // What the ledger holds when the store closes: every charge must be written by then.
       let atClose: number | undefined;
-      const store: Store = { ...real, close: async () => ((atClose = await real.ledger.balance('tester')), real.close()) };
+      const store: Store = {
+        ...real,
+        // Writes that take a few milliseconds, so that the calls' charges are committed while
+        // one runs, and go in the write it starts when it ends.
+        ledger: { ...real.ledger, charge: async (keyId, units) => (await new Promise((resolve) => setTimeout(resolve, 3)), real.ledger.charge(keyId, units)) },
+        close: async () => ((atClose = await real.ledger.balance('tester')), real.close()),
+      };
       const errors: unknown[] = [];
       const stream = new Writable({
         write: (chunk, _encoding, done) => {

@@ -121,14 +121,21 @@ export class ChargeBook {
   }
 
   /**
-   * Writes every committed charge (after the write running now). A ledger that keeps failing is
-   * tried three times; what is still unwritten then is lost, in the clients' favour.
+   * Writes every committed charge, and returns once no write runs: the one running now, and the
+   * one it starts when it ends (with the charges committed meanwhile), are waited for. A ledger
+   * that keeps failing is tried three times; what is still unwritten then is lost, in the clients'
+   * favour.
    */
   async flush(): Promise<void> {
-    await this.#writing;
-    for (let attempt = 0; attempt < 3 && this.#pending(); attempt++) {
+    for (let attempt = 0; attempt < 3; ) {
+      if (this.#writing) {
+        await this.#writing;
+        continue;
+      }
+      if (!this.#pending()) break;
       clearTimeout(this.#retry);
       await this.#write();
+      attempt++;
     }
     clearTimeout(this.#retry);
   }
