@@ -1,7 +1,8 @@
 /**
  * A server's accounts: the per-key limits (rate, calls at once) and the holds and charges on the
- * units ledger, behind one asynchronous interface, so that the processes of `serve --workers N` can share the primary's
- * (`../cluster.ts`) while a single process keeps them in memory ({@link localAccounts}).
+ * units ledger, behind one asynchronous interface, so that the processes of `serve --workers N`
+ * can share the primary's (`../cluster.ts`) while a single process keeps them in memory
+ * ({@link localAccounts}).
  *
  * @module
  * @internal
