@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadServerDeps } from '../../src/server/deps.js';
 import { openClickhouseStore } from '../../src/server/store/engines/clickhouse/clickhouse-store.js';
-import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
+import { openLedgerAt } from '../../src/server/store/open.js';
 import { startClickhouseCluster } from './clickhouse-cluster.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '.bench-data' }, rounds: { type: 'string', default: '4' } } });
@@ -74,7 +74,7 @@ try {
   const page = { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 } as const;
   console.log('\n| competitor graph | first call (graph read) ms | later calls, median ms | competitors listed | heap used after, MB |\n| --- | ---: | ---: | ---: | ---: |');
   for (const database of databases) {
-    const store = await openClickhouseStore({ urls: cluster.shards, database, parser: tldts, ledger: await openSqliteStore({ file: ':memory:' }) });
+    const store = await openClickhouseStore({ urls: cluster.shards, database, parser: tldts, ledger: await openLedgerAt({ kind: 'sqlite', file: ':memory:' }, tldts) });
     try {
       let started = performance.now();
       const first = await store.competitors({ domain: 'example.com', page });

@@ -69,11 +69,11 @@ async function openDirect(db: BenchDatabase, parser: DomainParser): Promise<Stor
   // it, with a ledger of its own in memory (the direct calls charge nothing; the server's ledger
   // file stays the server's).
   const { clickhouseLocation } = await import('../../src/cli/server/location.js');
+  const { openLedgerAt } = await import('../../src/server/store/open.js');
   const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
-  const { openSqliteStore } = await import('../../src/server/store/engines/sqlite/sqlite-store.js');
   const where = clickhouseLocation(db.location);
   if (typeof where === 'string') throw new Error(where);
-  const ledger = await openSqliteStore({ file: ':memory:', parser });
+  const ledger = await openLedgerAt({ kind: 'sqlite', file: ':memory:' }, parser);
   try {
     return await openClickhouseStore({ urls: where.shards, database: where.database, cluster: where.cluster, parser, ledger });
   } catch (error) {

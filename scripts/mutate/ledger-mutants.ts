@@ -1,18 +1,18 @@
 /**
- * Mutants of the units ledger (`src/server/plugins/ledger.ts`): holds and their boundary, charges,
- * releases, commits, balance reads made while a write runs, the batch of a group commit (every
- * key, one unit), a failed statement in a batch, the retry, the next write, and the close's three
- * tries. Each is caught by `test/server/http/ledger.test.ts` (a real SQLite store, balances worked out
- * by hand); the four older ledger mutants stay in `mutants.ts`.
+ * Mutants of the charge book (`src/server/accounts/charge-book.ts`): holds and their boundary,
+ * charges, releases, commits, balance reads made while a write runs, the batch of a group commit
+ * (every key, one unit), a failed statement in a batch, the retry, the next write, and the close's
+ * three tries. Each is caught by `test/server/accounts/charge-book.test.ts` (a real SQLite store's ledger,
+ * balances worked out by hand); the four older ledger mutants stay in `mutants.ts`.
  *
  * @internal
  * @module
  */
 import type { Mutant } from './mutant.js';
 
-const FILE = 'src/server/plugins/ledger.ts';
-const LEDGER = ['test/server/http/ledger.test.ts'];
-/** The ledger test opens its own SQLite store: one project runs it. */
+const FILE = 'src/server/accounts/charge-book.ts';
+const LEDGER = ['test/server/accounts/charge-book.test.ts'];
+/** The charge book's test opens its own SQLite store: one project runs it. */
 const PROJECT = 'server-sqlite';
 
 const mutant = (name: string, find: string, replace: string): Mutant => ({ name, area: 'ledger', file: FILE, find, replace, tests: LEDGER, project: PROJECT });
@@ -55,6 +55,11 @@ export const LEDGER_MUTANTS: readonly Mutant[] = [
   mutant('ledger-written-charge-kept', '      state.stored = result.remaining;\n      state.charged -= units;\n      return;', '      state.stored = result.remaining;\n      return;'),
   mutant('ledger-retry-not-scheduled', 'if (failed) this.#retry = setTimeout(', 'if (false) this.#retry = setTimeout('),
   mutant('ledger-next-write-not-started', '      else if (this.#pending()) void this.#write();\n', ''),
-  mutant('ledger-close-tries-twice', 'for (let attempt = 0; attempt < 3 && this.#pending(); attempt++) {', 'for (let attempt = 0; attempt < 2 && this.#pending(); attempt++) {'),
+  mutant('ledger-close-tries-twice', 'for (let attempt = 0; attempt < 3; ) {', 'for (let attempt = 0; attempt < 2; ) {'),
+  mutant(
+    'ledger-flush-not-waiting-for-next-write',
+    '      if (this.#writing) {\n        await this.#writing;\n        continue;\n      }\n',
+    '      await this.#writing;\n',
+  ),
   mutant('ledger-lost-units-miscounted', 'this.#options.onLost?.(keyId, units - (last.ok ? left : 0));', 'this.#options.onLost?.(keyId, units);'),
 ];

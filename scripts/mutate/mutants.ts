@@ -28,7 +28,9 @@ const NEW = ['test/server/http/new-boundary.test.ts'];
 const EVERY_STORE = ['all', 'server-embedded', 'server-sqlite', 'server-postgres', 'server-clickhouse'] as const;
 const PLANS = ['test/server/store/query-plans.test.ts'];
 const ABANDON = ['test/server/http/abandon.test.ts'];
-const LEDGER = ['test/server/http/ledger.test.ts'];
+const LEDGER = ['test/server/accounts/charge-book.test.ts'];
+/** The server closed right after calls, many times: every charge written before the ledger and the store close. */
+const SHUTDOWN = ['test/server/http/lifecycle.test.ts'];
 const CANCEL = ['test/server/store/engines/cancel-engines.test.ts'];
 
 /** The first list: the filter core, dialects, pricing, ordering, wire, clock, client, plans, abandoned calls, the ledger. */
@@ -461,7 +463,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'holds-not-counted',
     area: 'ledger',
-    file: 'src/server/plugins/ledger.ts',
+    file: 'src/server/accounts/charge-book.ts',
     find: 'return (state.stored ?? 0) - state.held - state.charged;',
     replace: 'return (state.stored ?? 0) - state.charged;',
     tests: [...LEDGER, ...ABANDON],
@@ -469,7 +471,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'failed-write-dropped',
     area: 'ledger',
-    file: 'src/server/plugins/ledger.ts',
+    file: 'src/server/accounts/charge-book.ts',
     find: '          state.committed += units;\n',
     replace: '',
     tests: LEDGER,
@@ -477,7 +479,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'no-group-commit',
     area: 'ledger',
-    file: 'src/server/plugins/ledger.ts',
+    file: 'src/server/accounts/charge-book.ts',
     find: 'const batch = [...this.#keys].filter(([, state]) => state.committed > 0).map(([keyId, state]) => [keyId, state, state.committed] as const);',
     replace: 'const batch = [...this.#keys].filter(([, state]) => state.committed > 0).map(([keyId, state]) => [keyId, state, Math.min(state.committed, 45)] as const);',
     tests: LEDGER,
@@ -485,7 +487,7 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'lost-units-not-taken',
     area: 'ledger',
-    file: 'src/server/plugins/ledger.ts',
+    file: 'src/server/accounts/charge-book.ts',
     find: 'const left = Math.min(result.remaining, units);',
     replace: 'const left = 0;',
     tests: LEDGER,
@@ -493,10 +495,18 @@ const CORE_MUTANTS: readonly Mutant[] = [
   {
     name: 'close-without-last-write',
     area: 'ledger',
-    file: 'src/server/app.ts',
-    find: "  fastify.addHook('onClose', () => accounts.flush());\n",
+    file: 'src/server/plugins/store.ts',
+    find: '      await accounts.flush();\n',
     replace: '',
-    tests: ABANDON,
+    tests: [...ABANDON, ...SHUTDOWN],
+  },
+  {
+    name: 'close-before-last-write',
+    area: 'ledger',
+    file: 'src/server/plugins/store.ts',
+    find: '      await accounts.flush();\n      if (options.close === false) return;\n      if (ledger !== store.ledger) await ledger.close();\n      await store.close();\n',
+    replace: '      if (options.close === false) return;\n      if (ledger !== store.ledger) await ledger.close();\n      await store.close();\n      await accounts.flush();\n',
+    tests: [...ABANDON, ...SHUTDOWN],
   },
   {
     name: 'duckdb-not-interrupted',

@@ -1,7 +1,7 @@
 /**
- * Mutants of what stands between a call and the store: the units ledger (`plugins/ledger.ts`),
- * admission (`plugins/guard.ts`, `plugins/rate-limiter.ts`) and the workers' shared accounts
- * (`server/worker-accounts.ts`).
+ * Mutants of what stands between a call and the store: the charge book
+ * (`accounts/charge-book.ts`), admission (`plugins/guard.ts`, `accounts/rate-limiter.ts`) and the
+ * workers' shared accounts (`server/worker-accounts.ts`).
  *
  * @internal
  * @module
@@ -9,7 +9,7 @@
 import type { Mutant } from './mutant.js';
 
 /** The limiter's rules worked out by hand on a stepped clock (fast: no server). */
-const LIMITER = ['test/unit/server/plugins/rate-limiter.test.ts'];
+const LIMITER = ['test/unit/server/accounts/rate-limiter.test.ts'];
 /** The guard's answers: 401, 429 with Retry-After, the log line. */
 const GUARD = ['test/server/http/guard.test.ts'];
 /** Clients that leave while their admission waits, as a worker's wait for its primary (real HTTP, real accounts). */
@@ -18,7 +18,7 @@ const ABANDON = ['test/server/http/abandon.test.ts'];
 /** The workers' accounts over a real IPC channel to a forked process, on a real SQLite store. */
 const WORKER_ACCOUNTS = ['test/server/worker-accounts.test.ts'];
 
-const LIMITER_FILE = 'src/server/plugins/rate-limiter.ts';
+const LIMITER_FILE = 'src/server/accounts/rate-limiter.ts';
 const GUARD_FILE = 'src/server/plugins/guard.ts';
 const WORKER_ACCOUNTS_FILE = 'src/server/worker-accounts.ts';
 

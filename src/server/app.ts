@@ -14,14 +14,16 @@ import { errorDocsUrlOf, errorEnvelope, isServiceError, ServiceError, type Error
 import { openApiDocument } from './openapi.js';
 import { registerPlayground } from './playground.js';
 import { guardPlugin } from './plugins/guard.js';
-import { KeyRing } from './plugins/key-ring.js';
-import { localAccounts, type Accounts } from './plugins/accounts.js';
-import { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limiter.js';
+import { KeyRing } from './accounts/key-ring.js';
+import type { Accounts } from './accounts/accounts.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './accounts/rate-limiter.js';
 import { corsPlugin, type CorsOrigins } from './plugins/cors.js';
+import { storePlugin } from './plugins/store.js';
 import { operationRoutes } from './routes/operation-route.js';
 import { serviceRoutes } from './routes/service-routes.js';
 import { isStoreUnavailable } from './store/connection.js';
-import type { KeyConfig, Store } from './store/store.js';
+import type { ApiKeyConfig, Ledger } from './store/ledger.js';
+import type { Store } from './store/store.js';
 import { routeOperation, validationPlugin } from './validation/fastify-plugin.js';
 
 /**
@@ -39,11 +41,22 @@ function nearestPath(path: string, answered: readonly string[]): string | undefi
 
 /** Options of {@link backlinkQueryApp}. */
 export interface AppOptions {
+  /** The store the operations answer from (the instance's `fastify.store`). */
   readonly store: Store;
+  /**
+   * The units ledger: API keys and balances (the instance's `fastify.ledger`); usually the
+   * store's own, `store.ledger`.
+   */
+  readonly ledger: Ledger;
+  /**
+   * Close the ledger and the store when the instance closes, after the last charges are written
+   * (default true).
+   */
+  readonly closeStore?: boolean;
   /** The public-suffix parser (tldts). */
   readonly parser: DomainParser;
   /** Keys to store before serving; keys already stored stay valid. */
-  readonly keys?: readonly KeyConfig[];
+  readonly keys?: readonly ApiKeyConfig[];
   /**
    * The data's clock (default: the system clock): what "new" and the current month derive from.
    * `serve --now` fixes it; the limits do not read it (see {@link AppOptions.wallClock}).
@@ -55,7 +68,7 @@ export interface AppOptions {
    */
   readonly wallClock?: () => number;
   /**
-   * The keys' limits and units (default: this process's own, in memory over the store). The
+   * The keys' limits and units (default: this process's own, in memory over the ledger). The
    * processes of `serve --workers N` share the primary's (see `worker-accounts.ts`).
    *
    * @internal
@@ -146,8 +159,18 @@ function logCall(request: FastifyRequest, outcome: { readonly status: number; re
 const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, options: AppOptions) => {
   const now = options.now ?? (() => new Date());
   const docsUrl = errorDocsUrlOf(options);
-  if (options.keys && options.keys.length > 0) await options.store.upsertKeys(options.keys);
-  const ring = new KeyRing(await options.store.keys());
+  const { store, ledger } = options;
+  // The store, the ledger and the accounts as decorations the guard and the routes read; the
+  // plugin closes them once every call is answered and charged (its own onClose).
+  await fastify.register(storePlugin, {
+    store,
+    ledger,
+    wallClock: options.wallClock ?? Date.now,
+    ...(options.accounts ? { accounts: options.accounts } : {}),
+    ...(options.closeStore === false ? { close: false } : {}),
+  });
+  if (options.keys && options.keys.length > 0) await ledger.upsertKeys(options.keys);
+  const ring = new KeyRing(await ledger.apiKeys());
   const defaults: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const perKey = new Map((options.keys ?? []).map((k) => [k.id, { perSecond: k.rate ?? defaults.perSecond, concurrent: k.concurrency ?? defaults.concurrent }]));
   // First: a route takes the error handler of its instance when the plugin that adds it has loaded.
@@ -170,24 +193,14 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   // The onRequest hooks run in the order of these registrations: CORS first, so that the guard's
   // refusals carry the grant; the guard before validation (401 and 429 before any 400).
   await fastify.register(corsPlugin, { origins: options.corsOrigins ?? false });
-  const accounts =
-    options.accounts ??
-    localAccounts(options.store, options.wallClock ?? Date.now, {
-      onLost: (keyId, units) => fastify.log.warn({ key_id: keyId, units }, 'units lost: another process spent them first'),
-      onWriteError: (error) => fastify.log.error({ err: error }, 'charges not written yet; retrying'),
-    });
   await fastify.register(guardPlugin, {
     ring: () => ring,
-    accounts,
     limitsOf: (id) => perKey.get(id) ?? defaults,
     onAbandoned: (request, call) => logCall(request, { status: 499, units: call.units, ms: call.ms, abandoned: call.cancelled ? 'work stopped' : 'nothing running' }),
   });
   await fastify.register(validationPlugin, { now, docsUrl, ...(options.maxLimit ? { maxLimit: options.maxLimit } : {}) });
-  // Runs after the HTTP server has closed (in-flight calls answered); the store closes after it
-  // when its own onClose hook was added before this plugin (Fastify runs them last-added first).
-  fastify.addHook('onClose', () => accounts.flush());
-  await fastify.register(operationRoutes, { store: options.store, parser: options.parser, now, accounts });
-  await fastify.register(serviceRoutes, { accounts, store: options.store });
+  await fastify.register(operationRoutes, { parser: options.parser, now });
+  await fastify.register(serviceRoutes);
 
   const openapi = openApiDocument(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
@@ -198,12 +211,14 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
 /**
  * The service as a Fastify plugin (named `backlink-query`). It owns the not-found and error
  * handlers of the instance it is registered on, and its hooks apply there: a hook or route of your
- * own on that instance answers in the service's envelope by throwing a {@link ServiceError}.
+ * own on that instance answers in the service's envelope by throwing a {@link ServiceError}. It
+ * decorates the instance with `store` and `ledger`, and closes both when the instance closes,
+ * once the last charges are written (unless `closeStore: false`).
  *
  * @example
  * ```ts
  * const fastify = Fastify({ genReqId: () => randomUUID() });
- * await fastify.register(backlinkQueryApp, { store, parser: tldts, keys: [{ id: 'me', key: 'secret-key', units: 1000 }] });
+ * await fastify.register(backlinkQueryApp, { store, ledger: store.ledger, parser: tldts, keys: [{ id: 'me', key: 'secret-key', units: 1000 }] });
  * ```
  */
 export const backlinkQueryApp: FastifyPluginAsync<AppOptions> = serverPlugin(plugin, { name: 'backlink-query' });

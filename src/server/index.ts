@@ -29,7 +29,6 @@ export { splitUrl, toTarget, type Scope, type Target, type UrlParts } from './ta
 export { clockAt, formatTimestamp, NEW_DAYS } from './clock.js';
 
 export type {
-  ChargeResult,
   Clock,
   CompetitorsQuery,
   GraphWriter,
@@ -37,25 +36,31 @@ export type {
   LoadStats,
   GroupedQuery,
   HistoryPoint,
-  KeyConfig,
   KeywordQuery,
   MatrixQuery,
   Page,
   RowsResult,
   Store,
-  StoredKey,
   SummaryQuery,
 } from './store/store.js';
+export { hashKey, sqlLedger, type ApiKeyConfig, type ChargeResult, type Ledger, type SqlLedgerOptions, type StoredApiKey } from './store/ledger.js';
+import type { ApiKeyConfig, Ledger, StoredApiKey } from './store/ledger.js';
+/** @deprecated Use {@link ApiKeyConfig}: one API key as configured. */
+export type KeyConfig = ApiKeyConfig;
+/** @deprecated Use {@link StoredApiKey}: a stored API key. */
+export type StoredKey = StoredApiKey;
+/** @deprecated Use {@link Ledger}: where API keys and balances live. */
+export type KeyLedger = Ledger;
 export { openEmbeddedStore, type EmbeddedStore, type EmbeddedStoreOptions } from './store/engines/embedded/embedded-store.js';
 export type { AppendType, DuckdbConnection, DuckdbConnectionOptions, DuckdbWriter, RowAppender } from './store/engines/duckdb/connection.js';
 export { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from './store/engines/sqlite/sqlite-store.js';
 export { migrate, MIGRATIONS } from './store/engines/sqlite/schema.js';
 export { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from './store/engines/postgres/postgres-store.js';
-export { openClickhouseStore, type ClickhouseStore, type ClickhouseStoreOptions, type KeyLedger } from './store/engines/clickhouse/clickhouse-store.js';
+export { openClickhouseStore, type ClickhouseStore, type ClickhouseStoreOptions } from './store/engines/clickhouse/clickhouse-store.js';
 export type { ClickhouseShard, ShardOptions } from './store/engines/clickhouse/connection.js';
 
-export { KeyRing } from './plugins/key-ring.js';
-export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './plugins/rate-limiter.js';
+export { KeyRing } from './accounts/key-ring.js';
+export { RateLimiter, DEFAULT_RATE_LIMITS, type Admission, type RateLimits } from './accounts/rate-limiter.js';
 export { parseKeys, DEFAULT_KEY_UNITS, KeyConfigError, isKeyConfigError, type KeyConfigErrorCode } from './keys-config.js';
 export { StoreError, isStoreError, StoreQueryError, isStoreQueryError, type StoreErrorCode } from './store/errors.js';
 
@@ -64,7 +69,7 @@ export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type Link
 export type { CorsOrigins } from './plugins/cors.js';
 export type { PostgresConnection } from './store/engines/postgres/connection.js';
 export type { LinkSink } from './store/loads/writer.js';
-export { hashKey, normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
+export { normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
 export { createSqlStore, type SqlStoreOptions } from './store/engines/sql-engine.js';
 export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
 export type { Fragment } from './store/fragment.js';
@@ -75,12 +80,17 @@ export { inThreadConnection, workerConnection, type WorkerConnectionOptions } fr
 export {
   isPostgresUrl,
   loadDepsFor,
+  openLedgerAt,
   openStoreAt,
   type ClickhouseLocation,
+  type LedgerLocation,
   type StoreLocation,
 } from './store/open.js';
-export { localAccounts, type Accounts } from './plugins/accounts.js';
-export type { LedgerOptions } from './plugins/ledger.js';
+export { localAccounts, type Accounts } from './accounts/accounts.js';
+export type { ChargeBookOptions } from './accounts/charge-book.js';
+import type { ChargeBookOptions } from './accounts/charge-book.js';
+/** @deprecated Use {@link ChargeBookOptions}. */
+export type LedgerOptions = ChargeBookOptions;
 export { remoteAccounts, shareAccounts } from './worker-accounts.js';
 export { publicBaseUrl } from './errors.js';
 export { EXPORT_FORMAT_NAMES, IMPORT_FORMAT_NAMES } from './import/formats.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import { errorBrand } from '../shared/brand.js';
-import type { KeyConfig } from './store/store.js';
+import type { ApiKeyConfig } from './store/ledger.js';
 
 const KEY_CONFIG_ERROR = /* @__PURE__ */ errorBrand<KeyConfigError>('KeyConfigError');
 
@@ -73,7 +73,7 @@ export const DEFAULT_KEY_UNITS = 10_000_000;
  *
  * @throws KeyConfigError when the text is not a usable configuration (its message names the key at fault)
  */
-export function parseKeys(text: string): KeyConfig[] {
+export function parseKeys(text: string): ApiKeyConfig[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     let parsed: unknown;
@@ -86,7 +86,7 @@ export function parseKeys(text: string): KeyConfig[] {
     if (!Array.isArray(list)) throw new KeyConfigError('not_a_list', 'The key configuration must be an array of keys or { "keys": [...] }.');
     return list.map((item: unknown, i) => {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new KeyConfigError('not_an_object', 'must be an object with an id and a key.', i + 1);
-      return checkKey(item as Partial<KeyConfig>, i);
+      return checkKey(item as Partial<ApiKeyConfig>, i);
     });
   }
   return trimmed
@@ -98,7 +98,7 @@ export function parseKeys(text: string): KeyConfig[] {
     });
 }
 
-function checkKey(item: Partial<KeyConfig>, index: number): KeyConfig {
+function checkKey(item: Partial<ApiKeyConfig>, index: number): ApiKeyConfig {
   const key = index + 1;
   if (typeof item.id !== 'string' || item.id === '') throw new KeyConfigError('invalid_id', 'id is missing.', key);
   if (typeof item.key !== 'string' || item.key.length < 8 || /\s/.test(item.key)) throw new KeyConfigError('invalid_key', 'key must be at least 8 characters with no white space.', key);

@@ -1,6 +1,7 @@
 /**
  * Creates the Fastify instance around {@link backlinkQueryApp} and listens; closes cleanly on
- * SIGTERM/SIGINT (Fastify stops accepting, in-flight requests finish, then the store closes).
+ * SIGTERM/SIGINT (Fastify stops accepting, in-flight requests finish, the last charges are
+ * written, then the ledger and the store close).
  *
  * @module
  */
@@ -11,14 +12,18 @@ import { backlinkQueryApp, type AppOptions } from './app.js';
 import { clientErrorHandler, MAX_HEADER_SIZE } from './client-error.js';
 import { errorDocsUrlOf, errorEnvelope, ServiceError, type ErrorDetail } from './errors.js';
 import { loadServerDeps } from './deps.js';
+import type { Ledger } from './store/ledger.js';
 import type { Store } from './store/store.js';
 
 /** Options of {@link createServer}. */
-export interface ServerOptions extends Omit<AppOptions, 'parser'> {
+export interface ServerOptions extends Omit<AppOptions, 'parser' | 'ledger'> {
+  /**
+   * The units ledger: API keys and balances (default: the store's own, `store.ledger`). A store
+   * without one needs it, else `createServer` rejects with a `TypeError`.
+   */
+  readonly ledger?: Ledger;
   /** Fastify's logger option (default: off); pass `true` or pino options for JSON logs. */
   readonly logger?: FastifyServerOptions['logger'];
-  /** Close the store when the server closes (default true). */
-  readonly closeStore?: boolean;
 }
 
 /**
@@ -31,6 +36,7 @@ export interface ServerOptions extends Omit<AppOptions, 'parser'> {
  * ```
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const ledger = ledgerOf(options);
   const { fastify, tldts } = await loadServerDeps();
   // Also the answers written below the routes (refused by the HTTP parser, CONNECT, a bad URL).
   const docsUrl = errorDocsUrlOf(options);
@@ -87,12 +93,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');
   });
-  // Added before the app, so it runs after the app's own onClose (which writes the last charges):
-  // Fastify runs onClose hooks last-added first.
-  if (options.closeStore !== false) app.addHook('onClose', async () => options.store.close());
-  await app.register(backlinkQueryApp, { ...options, parser: tldts });
+  // The app closes the ledger and the store (after writing the last charges).
+  await app.register(backlinkQueryApp, { ...options, ledger, parser: tldts });
   await app.ready();
   return app;
+}
+
+/** The ledger of the options, or the store's own; a `TypeError` when there is neither. */
+function ledgerOf(options: Pick<ServerOptions, 'store' | 'ledger'>): Ledger {
+  const ledger = options.ledger ?? (options.store as Partial<Store> | undefined)?.ledger;
+  if (ledger === undefined) throw new TypeError('createServer: no ledger: the store has none (store.ledger); pass one as the ledger option.');
+  return ledger;
 }
 
 /**
@@ -111,7 +122,9 @@ export interface RunningServer {
   /** `http://host:port` */
   readonly url: string;
   readonly store: Store;
-  /** Stops accepting, lets in-flight requests finish, closes the store. */
+  /** The units ledger the server charges in. */
+  readonly ledger: Ledger;
+  /** Stops accepting, lets in-flight requests finish, writes the last charges, closes the ledger and the store. */
   close(): Promise<void>;
 }
 
@@ -128,7 +141,8 @@ export interface RunningServer {
 export async function startServer(
   options: ServerOptions & { readonly port?: number; readonly host?: string; readonly signals?: boolean; readonly onClosed?: () => void },
 ): Promise<RunningServer> {
-  const app = await createServer(options);
+  const ledger = ledgerOf(options);
+  const app = await createServer({ ...options, ledger });
   const address = await app.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
   let closing: Promise<void> | undefined;
   const onSignal = () => void close();
@@ -142,5 +156,5 @@ export async function startServer(
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { app, url: address, store: options.store, close };
+  return { app, url: address, store: options.store, ledger, close };
 }

@@ -1,6 +1,6 @@
 /**
  * The accounts of `serve --workers N` (node:cluster): the primary keeps the one {@link Accounts}
- * of the server (the per-key limits and the units ledger, over its store) and answers its
+ * of the server (the per-key limits and the charges, over its store's ledger) and answers its
  * workers' requests for it over node:cluster's IPC channel, so a key's limits and balance hold
  * across the processes; each worker serves HTTP and runs queries on a store of its own.
  *
@@ -18,9 +18,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { errorBrand } from '../shared/brand.js';
-import type { Accounts, Admission } from './plugins/accounts.js';
+import type { Accounts, Admission } from './accounts/accounts.js';
 import { StoreUnavailableError, isStoreUnavailable } from './store/connection.js';
-import type { Hold } from './plugins/ledger.js';
+import type { Hold } from './accounts/charge-book.js';
 
 type Op = 'admit' | 'free' | 'hold' | 'charge' | 'release' | 'commit' | 'balance';
 /** A worker's request: its id, what it asks, and the arguments of the Accounts method. */

@@ -7,7 +7,7 @@
  */
 import { DEMO_KEY } from '../shared/demo-key.js';
 import type { Client, ClientOptions } from '../client/index.js';
-import type { DomainInput, KeyConfig, KeywordSnapshotInput, LinkInput, RateLimits, SampleStats, TargetPageInput } from '../server/index.js';
+import type { ApiKeyConfig, DomainInput, KeywordSnapshotInput, LinkInput, RateLimits, SampleStats, TargetPageInput } from '../server/index.js';
 
 /**
  * The key the test service accepts when no `keys` are given (the demo key of `serve --sample`),
@@ -57,7 +57,7 @@ export interface TestServiceOptions {
    * `--keys` (`id:key[:units]`, comma-separated). Default: {@link TEST_SERVICE_KEY} as `demo`
    * with 10,000,000 units. The returned `client` uses the first.
    */
-  readonly keys?: readonly KeyConfig[] | string;
+  readonly keys?: readonly ApiKeyConfig[] | string;
   /** The data's clock: what "new" and the current month derive from (default: today at 00:00 UTC). */
   readonly now?: Date;
   /** Per-key rate limits (default the server's: 10 per second, 10 at once). */

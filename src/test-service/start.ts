@@ -22,9 +22,9 @@ import {
   seedSampleGraph,
   splitUrl,
   StoreError,
+  type ApiKeyConfig,
   type DomainParser,
   type GraphWriter,
-  type KeyConfig,
   type LinkInput,
   type RejectedLine,
   type SampleStats,
@@ -104,7 +104,7 @@ async function loadDeps(): Promise<{ readonly tldts: DomainParser }> {
   }
 }
 
-function keysOf(keys: TestServiceOptions['keys']): readonly KeyConfig[] {
+function keysOf(keys: TestServiceOptions['keys']): readonly ApiKeyConfig[] {
   const list = typeof keys === 'string' ? parseKeys(keys) : keys ?? [{ id: 'demo', key: TEST_SERVICE_KEY, units: DEFAULT_KEY_UNITS }];
   if (list.length === 0) throw new RangeError('createTestService: keys must name at least one key (the client uses the first).');
   return list;

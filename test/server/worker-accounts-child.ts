@@ -4,7 +4,7 @@
  * messages), reporting each result (`{ report }`).
  */
 import { remoteAccounts } from '../../src/server/worker-accounts.js';
-import type { Hold } from '../../src/server/plugins/ledger.js';
+import type { Hold } from '../../src/server/accounts/charge-book.js';
 
 const accounts = remoteAccounts();
 const report = (report: unknown) => process.send!({ report });

@@ -8,7 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shareAccounts } from '../../src/server/worker-accounts.js';
-import { localAccounts } from '../../src/server/plugins/accounts.js';
+import { localAccounts } from '../../src/server/accounts/accounts.js';
 import { StoreUnavailableError } from '../../src/server/store/connection.js';
 import { openSqliteStore } from '../../src/server/store/engines/sqlite/sqlite-store.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -22,10 +22,10 @@ afterEach(async () => {
 async function primary() {
   const store: Store = await openSqliteStore({ file: ':memory:' });
   cleanup.push(() => store.close());
-  await store.upsertKeys([{ id: 'k', key: 'worker-accounts-test-key', units: 100 }]);
+  await store.ledger.upsertKeys([{ id: 'k', key: 'worker-accounts-test-key', units: 100 }]);
   // A key whose balance the store cannot read, as a database that is down answers.
   const accounts = localAccounts(
-    { charge: (keyId, units) => store.charge(keyId, units), balance: (keyId) => (keyId === 'down' ? Promise.reject(new StoreUnavailableError('down', { retryAfterSeconds: 2 })) : store.balance(keyId)) },
+    { charge: (keyId, units) => store.ledger.charge(keyId, units), balance: (keyId) => (keyId === 'down' ? Promise.reject(new StoreUnavailableError('down', { retryAfterSeconds: 2 })) : store.ledger.balance(keyId)) },
     Date.now,
   );
   const child: ChildProcess = fork(CHILD, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -57,10 +57,10 @@ describe('accounts shared with a worker process', () => {
     // Charged 40 of the 45 held: 100 - 40 = 60 left as the ledger sees it.
     expect(await step('charge')).toEqual({ remaining: 60 });
     await accounts.flush();
-    expect(await store.balance('k')).toBe(100);
+    expect(await store.ledger.balance('k')).toBe(100);
     expect(await step('commit')).toEqual({ committed: true });
     await accounts.flush();
-    expect(await store.balance('k')).toBe(60);
+    expect(await store.ledger.balance('k')).toBe(60);
     expect(await step('balance')).toEqual({ balance: 60 });
   });
 
@@ -89,7 +89,7 @@ describe('accounts shared with a worker process', () => {
     expect(await step('hold-release')).toEqual({ held: true });
     expect(await accounts.hold('k', 100)).toMatchObject({ ok: true });
     await accounts.flush();
-    expect(await store.balance('k')).toBe(100);
+    expect(await store.ledger.balance('k')).toBe(100);
   });
 
   it("give back each of a dead worker's holds and unwritten charges, whatever their kind", async () => {
@@ -102,7 +102,7 @@ describe('accounts shared with a worker process', () => {
     await gone;
     expect(await accounts.balance('k')).toBe(100);
     await accounts.flush();
-    expect(await store.balance('k')).toBe(100);
+    expect(await store.ledger.balance('k')).toBe(100);
   });
 
   it("lose a dead worker's unwritten charge, in the client's favour", async () => {
@@ -113,7 +113,7 @@ describe('accounts shared with a worker process', () => {
     child.kill('SIGKILL');
     await gone;
     await accounts.flush();
-    expect(await store.balance('k')).toBe(100);
+    expect(await store.ledger.balance('k')).toBe(100);
     expect(await accounts.balance('k')).toBe(100);
   });
 

@@ -329,8 +329,8 @@ async function serveWorkers(io: CliIo, options: Served & { workers: number }): P
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   process.once('SIGTERM', stop).once('SIGINT', stop);
-  await store.upsertKeys(options.keys.keys);
-  const accounts = localAccounts(store, Date.now, {
+  await store.ledger.upsertKeys(options.keys.keys);
+  const accounts = localAccounts(store.ledger, Date.now, {
     onLost: (keyId, units) => io.stderr.write(`${units} units of key ${keyId} lost: another process spent them first.\n`),
     onWriteError: (error) => io.stderr.write(`Charges not written yet (retrying): ${(error as Error).message}\n`),
   });

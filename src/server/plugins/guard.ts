@@ -10,8 +10,8 @@
  * The `key` query parameter is taken out of the query before anything else reads it, so it is
  * neither validated as a parameter nor echoed nor logged.
  *
- * The limits are the accounts' ({@link Accounts.admit}), not @fastify/rate-limit's: see
- * `rate-limiter.ts` for why.
+ * The limits are the accounts' ({@link Accounts.admit}, the `fastify.accounts` decoration of
+ * `store.ts`), not @fastify/rate-limit's: see `../accounts/rate-limiter.ts` for why.
  *
  * @module
  * @internal
@@ -20,9 +20,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serverPlugin } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { routeOperation } from '../validation/fastify-plugin.js';
-import type { KeyRing } from './key-ring.js';
-import type { Accounts, Admission } from './accounts.js';
-import type { RateLimits } from './rate-limiter.js';
+import type { KeyRing } from '../accounts/key-ring.js';
+import type { Accounts, Admission } from '../accounts/accounts.js';
+import type { RateLimits } from '../accounts/rate-limiter.js';
+import { STORE_PLUGIN } from './store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -129,23 +130,24 @@ export const GUARD_PLUGIN = 'backlink-query-guard';
 /** Options of {@link guardPlugin}. @internal */
 export interface GuardOptions {
   readonly ring: () => KeyRing;
-  readonly accounts: Pick<Accounts, 'admit'>;
   readonly limitsOf: (keyId: string) => RateLimits;
   /** Told about a call whose client left, once its work has ended. */
   readonly onAbandoned: (request: FastifyRequest, call: Abandoned) => void;
 }
 
 /**
- * The guard's hooks, and the request decorations `apiKeyId` and `admittedCall`.
+ * The guard's hooks, and the request decorations `apiKeyId` and `admittedCall`. Admits calls with
+ * the instance's `accounts` (registered before it by `storePlugin`).
  *
  * @example
  * ```ts
- * await fastify.register(guardPlugin, { ring: () => ring, accounts, limitsOf: () => DEFAULT_RATE_LIMITS, onAbandoned: () => {} });
+ * await fastify.register(guardPlugin, { ring: () => ring, limitsOf: () => DEFAULT_RATE_LIMITS, onAbandoned: () => {} });
  * ```
  * @internal
  */
 export const guardPlugin = serverPlugin<GuardOptions>(
-  async (fastify, { ring, accounts, limitsOf, onAbandoned }) => {
+  async (fastify, { ring, limitsOf, onAbandoned }) => {
+    const { accounts } = fastify;
     fastify.decorateRequest('apiKeyId', null);
     fastify.decorateRequest('admittedCall', null);
     fastify.addHook('onRequest', async (request, reply) => {
@@ -188,5 +190,5 @@ export const guardPlugin = serverPlugin<GuardOptions>(
       else if (deciding.has(request)) leftWhileDeciding.add(request);
     });
   },
-  { name: GUARD_PLUGIN },
+  { name: GUARD_PLUGIN, dependencies: [STORE_PLUGIN] },
 );

@@ -14,8 +14,9 @@ import { csvColumns, toCsv } from '../../catalogue/csv.js';
 import { serverPlugin, type DomainParser } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { GUARD_PLUGIN, type AdmittedCall } from '../plugins/guard.js';
-import type { Accounts } from '../plugins/accounts.js';
-import type { Hold } from '../plugins/ledger.js';
+import type { Accounts } from '../accounts/accounts.js';
+import type { Hold } from '../accounts/charge-book.js';
+import { STORE_PLUGIN } from '../plugins/store.js';
 import { forCall } from '../store/store.js';
 import { querySchema, responseSchema } from '../../catalogue/json-schema.js';
 import type { Store } from '../store/store.js';
@@ -24,13 +25,17 @@ import type { RequestParams } from '../validation/request-params.js';
 import type { Answer } from './answer-types.js';
 import { ANSWERS } from './operation-answers.js';
 
+/** What the routes are given (the store and the accounts are the instance's decorations, `plugins/store.ts`). @internal */
+export interface RouteOptions {
+  readonly parser: DomainParser;
+  readonly now: () => Date;
+}
+
 /** What the routes need. @internal */
-export interface RouteContext {
+interface RouteContext extends RouteOptions {
   readonly store: Store;
   /** The units: held at admission, charged when answered, written after the answer. */
   readonly accounts: Accounts;
-  readonly parser: DomainParser;
-  readonly now: () => Date;
 }
 
 /**
@@ -47,15 +52,16 @@ export const operationPaths = (spec: OperationSpec): readonly string[] => [spec.
  *
  * @example
  * ```ts
- * await fastify.register(operationRoutes, { store, accounts, parser, now });
+ * await fastify.register(operationRoutes, { parser, now });
  * ```
  * @internal
  */
-export const operationRoutes = serverPlugin<RouteContext>(
-  async (fastify, ctx) => {
+export const operationRoutes = serverPlugin<RouteOptions>(
+  async (fastify, options) => {
+    const ctx: RouteContext = { ...options, store: fastify.store, accounts: fastify.accounts };
     for (const name of OPERATION_NAMES) for (const path of operationPaths(operations[name])) registerAt(fastify, path, name, ctx);
   },
-  { name: 'backlink-query-operations', dependencies: [GUARD_PLUGIN, VALIDATION_PLUGIN] },
+  { name: 'backlink-query-operations', dependencies: [GUARD_PLUGIN, VALIDATION_PLUGIN, STORE_PLUGIN] },
 );
 
 function registerAt(fastify: FastifyInstance, path: string, name: OperationName, ctx: RouteContext): void {

@@ -13,8 +13,7 @@ import { serverPlugin } from '../deps.js';
 import { ServiceError } from '../errors.js';
 import { GUARD_PLUGIN } from '../plugins/guard.js';
 import { invalidRequestMessage } from '../validation/validate-request.js';
-import type { Accounts } from '../plugins/accounts.js';
-import type { Store } from '../store/store.js';
+import { STORE_PLUGIN } from '../plugins/store.js';
 
 /**
  * Where a key reads its remaining units ({@link BALANCE_PATH}), at both prefixes the operations
@@ -103,27 +102,22 @@ function answerOtherMethods(fastify: FastifyInstance): void {
 /** The key of a request to a keyed route: the guard authenticated it before the handler runs. */
 const keyIdOf = (request: FastifyRequest): string => request.apiKeyId!;
 
-/** Options of {@link serviceRoutes}. @internal */
-export interface ServiceRoutesOptions {
-  readonly accounts: Pick<Accounts, 'balance'>;
-  readonly store: Pick<Store, 'kind' | 'ping'>;
-}
-
 /**
  * The balance, the health check, the error docs page, and the 405 of every other method on their paths and the
  * operations' (its hook asks the router when a request comes, so it covers the routes registered
  * after it too). The balance reads the
- * guard's `request.apiKeyId`: registering this without the guard registered before it fails
- * `ready()`.
+ * guard's `request.apiKeyId`, and the instance's `accounts`, `store` and `ledger` (`plugins/store.ts`):
+ * registering this without the guard registered before it fails `ready()`.
  *
  * @example
  * ```ts
- * await fastify.register(serviceRoutes, { accounts, store });
+ * await fastify.register(serviceRoutes);
  * ```
  * @internal
  */
-export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
-  async (fastify, { accounts, store }) => {
+export const serviceRoutes = serverPlugin(
+  async (fastify) => {
+    const { accounts, store, ledger } = fastify;
     answerOtherMethods(fastify);
     for (const path of BALANCE_PATHS) {
       fastify.get(path, { config: { keyed: true }, exposeHeadRoute: false }, async (request): Promise<BalanceResponse> => {
@@ -145,7 +139,8 @@ export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
     fastify.get(HEALTH_PATH, { exposeHeadRoute: false }, async (request): Promise<HealthResponse> => {
       refuseParameters(request.query, 'health');
       try {
-        await store.ping();
+        // A ledger kept elsewhere is asked too (the store's own is asked with the store).
+        await Promise.all([store.ping(), ledger === store.ledger ? undefined : ledger.ping()]);
       } catch (error) {
         request.log.warn({ err: error }, 'health: the store does not answer');
         const message = `The ${store.kind} store does not answer.`;
@@ -156,5 +151,5 @@ export const serviceRoutes = serverPlugin<ServiceRoutesOptions>(
     const page = errorsPage();
     fastify.get(ERRORS_PAGE_PATH, { exposeHeadRoute: false }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
   },
-  { name: 'backlink-query-service-routes', dependencies: [GUARD_PLUGIN] },
+  { name: 'backlink-query-service-routes', dependencies: [GUARD_PLUGIN, STORE_PLUGIN] },
 );

@@ -12,6 +12,7 @@ import type { DomainParser } from '../deps.js';
 import type { Target } from '../target.js';
 import { ReadCache } from './cache/read-cache.js';
 import type { Engine } from './engine.js';
+import type { Ledger } from './ledger.js';
 import { raw, sql } from './fragment.js';
 import { createGraphWriter } from './loads/writer.js';
 import { matrixOfUnion, unionOf, type ReferrerList } from './memory/matrix-merge.js';
@@ -31,8 +32,8 @@ export interface CreateStoreOptions {
   readonly parser: DomainParser;
   /** The read-cache (default: a new one, of the default bounds). */
   readonly cache?: ReadCache;
-  /** Where API keys and balances live. */
-  readonly keys: Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance'>;
+  /** The units ledger kept with the store (`Store.ledger`). */
+  readonly ledger: Ledger;
 }
 
 /**
@@ -77,10 +78,7 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
       );
       return rows[0]?.domain;
     },
-    upsertKeys: (keys) => options.keys.upsertKeys(keys),
-    keys: () => options.keys.keys(),
-    charge: (keyId, units) => options.keys.charge(keyId, units),
-    balance: (keyId) => options.keys.balance(keyId),
+    ledger: options.ledger,
     writer: () => createGraphWriter(engine.load, options.parser, () => cache.forget()),
     close: () => engine.close(),
   };

@@ -13,6 +13,7 @@ import { isMissingDependencyError } from '../../peers.js';
 import { loadParser, loadServerDeps, loadStoreDeps, MissingDependencyError, SERVER, type DomainParser } from '../deps.js';
 import { loadDuckdb } from './engines/duckdb/connection.js';
 import { loadPg } from './engines/postgres/connection.js';
+import type { Ledger } from './ledger.js';
 import type { Store } from './store.js';
 
 /** Where the data lives: a PostgreSQL URL, an embedded store's file, a SQLite file alone, or a ClickHouse cluster. @internal */
@@ -49,7 +50,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   }
   if (location.kind === 'clickhouse') {
     const { openClickhouseStore } = await import('./engines/clickhouse/clickhouse-store.js');
-    const ledger = await openStoreAt(ledgerOf(location), parser);
+    const ledger = await openLedgerAt(ledgerOf(location), parser);
     try {
       return await openClickhouseStore({
         urls: location.shards,
@@ -80,11 +81,38 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
   return openSqliteStore({ file: location.file, parser });
 }
 
+/**
+ * Opens (creating and migrating when needed) a ledger kept on its own, in the SQLite file or the
+ * PostgreSQL database at `location` (as a ClickHouse store's `ledger=` names it); its `close`
+ * closes that database. (`parser`: the store's own, unused by the ledger; default tldts.)
+ *
+ * @example
+ * ```ts
+ * const ledger = await openLedgerAt({ kind: 'sqlite', file: '.backlink-query/ledger.db' });
+ * ```
+ * @internal
+ */
+export async function openLedgerAt(location: LedgerLocation, parser?: DomainParser): Promise<Ledger> {
+  const store = await openStoreAt(location, parser ?? (await loadParser()));
+  const { ledger } = store;
+  return {
+    upsertKeys: (keys) => ledger.upsertKeys(keys),
+    apiKeys: () => ledger.apiKeys(),
+    charge: (keyId, units) => ledger.charge(keyId, units),
+    balance: (keyId) => ledger.balance(keyId),
+    ping: () => ledger.ping(),
+    close: () => store.close(),
+  };
+}
+
+/** Where a ledger kept on its own lives: a PostgreSQL database or a SQLite file. @internal */
+export type LedgerLocation = Extract<StoreLocation, { readonly kind: 'postgres' | 'sqlite' }>;
+
 /** Whether a URL (a store's, or a ClickHouse store's `ledger`) names PostgreSQL. @internal */
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /** Where a ClickHouse store keeps its keys and balances: a PostgreSQL database or a SQLite file. */
-const ledgerOf = (location: ClickhouseLocation): StoreLocation =>
+const ledgerOf = (location: ClickhouseLocation): LedgerLocation =>
   isPostgresUrl(location.ledger) ? { kind: 'postgres', url: location.ledger } : { kind: 'sqlite', file: location.ledger };
 
 /** The order packages are named in, in a message about several. */

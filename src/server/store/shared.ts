@@ -1,23 +1,11 @@
 /**
- * Helpers every store shares: how keys are hashed, how keywords are normalized, how a stored link
+ * Helpers every store shares: how keywords are normalized, how a stored link
  * is identified, and the rollup key of a target. None of them touches a database.
  *
  * @module
  */
 import { createHash } from 'node:crypto';
 import type { Target } from '../target.js';
-
-/**
- * The SHA-256 of a key, as stored and compared.
- *
- * @example
- * ```ts
- * hashKey('secret').length; // 32
- * ```
- */
-export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
-}
 
 /**
  * The form a keyword is stored and looked up in.

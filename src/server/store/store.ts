@@ -1,6 +1,7 @@
 /**
  * The store interface: everything the routes need from a database, and the bulk writer that
- * fills it. Four stores implement it: SQLite and PostgreSQL over one set of queries (`sql/`), the
+ * fills it. API keys and balances are the units ledger's, apart from the data (`ledger.ts`); each
+ * store names the one kept with it (`Store.ledger`). Four stores implement it: SQLite and PostgreSQL over one set of queries (`sql/`), the
  * embedded store (SQLite rows with DuckDB columns, `embedded/`) and the ClickHouse cluster
  * (`clickhouse/`, the same queries with its table of differences), so the routes never know which
  * one runs.
@@ -12,6 +13,7 @@ import type { RowOf } from '../../catalogue/types.js';
 import type { Target } from '../target.js';
 import type { Clock } from '../clock.js';
 import type { DomainInput, KeywordSnapshotInput, LinkInput, TargetPageInput } from './inputs.js';
+import type { Ledger } from './ledger.js';
 
 /** The clock every query takes; defined with the server's time (`../clock.ts`), part of the store's interface. */
 export type { Clock };
@@ -75,28 +77,6 @@ export interface KeywordQuery {
 /** A historical row without the request echo (url, scope). */
 export type HistoryPoint = Omit<RowOf<'summary'>, 'url' | 'scope'>;
 
-/** One API key as configured. */
-export interface KeyConfig {
-  readonly id: string;
-  readonly key: string;
-  /** Units granted when the key is first stored; later restarts keep the balance. */
-  readonly units: number;
-  /** Requests per second (default 10). */
-  readonly rate?: number;
-  /** Requests at once (default 10). */
-  readonly concurrency?: number;
-}
-
-/** A stored key: id, SHA-256 of the key, balance. */
-export interface StoredKey {
-  readonly id: string;
-  readonly keyHash: Buffer;
-  readonly units: number;
-}
-
-/** The result of a charge: the balance after it, or the balance that was too small. */
-export type ChargeResult = { readonly ok: true; readonly remaining: number } | { readonly ok: false; readonly remaining: number };
-
 /**
  * The store the server answers from.
  *
@@ -110,7 +90,13 @@ export interface Store {
   /** The kind of database (`embedded`, `sqlite`, `postgres`, `clickhouse`), as `GET /health` names it. */
   readonly kind: string;
   /**
-   * Asks each database the store answers from (and charges in) a question that reads no table;
+   * The units ledger kept with this store: API keys and balances in the same database (a
+   * ClickHouse store's is the one it was given). The server charges in it unless given another
+   * (`createServer`'s `ledger`). The store's `close` closes it too.
+   */
+  readonly ledger: Ledger;
+  /**
+   * Asks each database the store answers from (and its ledger charges in) a question that reads no table;
    * rejects when one does not answer. `GET /health` runs it.
    */
   ping(): Promise<void>;
@@ -121,14 +107,6 @@ export interface Store {
   competitors(query: CompetitorsQuery): Promise<RowsResult<RowOf<'competitors'>>>;
   matrix(query: MatrixQuery): Promise<RowsResult<RowOf<'matrix'>>>;
   keywordMetrics(query: KeywordQuery): Promise<RowOf<'metrics'> | undefined>;
-  /** Stores configured keys: new ids get their units; known ids keep their balance. */
-  upsertKeys(keys: readonly KeyConfig[]): Promise<void>;
-  /** Every stored key (for authentication). */
-  keys(): Promise<StoredKey[]>;
-  /** Takes `units` from a key's balance atomically, only if the balance covers it. */
-  charge(keyId: string, units: number): Promise<ChargeResult>;
-  /** The balance of a key. */
-  balance(keyId: string): Promise<number | undefined>;
   /** Whether the store holds any link. */
   hasLinks(): Promise<boolean>;
   /**

@@ -106,7 +106,7 @@ describe('a call abandoned by its client', () => {
       const line = await logged((l) => l['status'] === 499);
       expect(line).toMatchObject({ msg: 'request', operation: 'overview', key_id: 'one', status: 499, units: 0, abandoned: 'work stopped' });
       expect(await status(server, REF_DOMAINS)).toBe(200);
-      await expect.poll(() => real.balance('one')).toBe(ONE.units - 80);
+      await expect.poll(() => real.ledger.balance('one')).toBe(ONE.units - 80);
     } finally {
       await server.close();
     }
@@ -141,14 +141,14 @@ describe('a call abandoned by its client', () => {
     const { real, store, inside, release } = await gatedFixtureStore('charge');
     const { server } = await serve(store);
     try {
-      const before = (await real.balance('one'))!;
+      const before = (await real.ledger.balance('one'))!;
       const call = rawCall(server, OVERVIEW, ONE.key);
       await inside; // the charge's write has begun, and waits
       // The whole answer arrives while the store has not taken a unit.
       expect(parsed(await call.answer)).toEqual({ status: 200, units: 45 });
-      expect(await real.balance('one')).toBe(before);
+      expect(await real.ledger.balance('one')).toBe(before);
       release();
-      await expect.poll(() => real.balance('one'), { timeout: 5_000 }).toBe(before - 45);
+      await expect.poll(() => real.ledger.balance('one'), { timeout: 5_000 }).toBe(before - 45);
     } finally {
       await server.close();
     }
@@ -186,10 +186,13 @@ describe('a charge written after its answer', () => {
     const order: string[] = [];
     const store: Store = {
       ...gated,
-      charge: async (keyId, units) => {
-        const result = await gated.charge(keyId, units);
-        order.push('charge written');
-        return result;
+      ledger: {
+        ...gated.ledger,
+        charge: async (keyId, units) => {
+          const result = await gated.ledger.charge(keyId, units);
+          order.push('charge written');
+          return result;
+        },
       },
       close: async () => {
         order.push('store closed');
@@ -219,16 +222,19 @@ describe('the ledger under calls abandoned at seeded moments', () => {
       ...real,
       overview: async (target, clock) => (await pause(), real.overview(target, clock)),
       grouped: async (operation, query) => (await pause(), real.grouped(operation, query)),
-      charge: async (keyId, units) => {
-        const result = await real.charge(keyId, units);
-        await pause();
-        return result;
+      ledger: {
+        ...real.ledger,
+        charge: async (keyId, units) => {
+          const result = await real.ledger.charge(keyId, units);
+          await pause();
+          return result;
+        },
       },
     };
     const { server, lines } = await serve(store, { rateLimits: { perSecond: 100_000, concurrent: 100 } });
     const paths = [OVERVIEW, REF_DOMAINS, `${BASE}/links?url=example.com&scope=ROOT_DOMAIN&limit=3`, `${BASE}/anchors?url=example.com&scope=ROOT_DOMAIN`];
     try {
-      const before = (await real.balance('tester'))!;
+      const before = (await real.ledger.balance('tester'))!;
       let received = 0;
       let answered = 0;
       let unanswered = 0;
@@ -244,7 +250,7 @@ describe('the ledger under calls abandoned at seeded moments', () => {
         } else unanswered++;
       };
       for (let batch = 0; batch < 30; batch++) await Promise.all(Array.from({ length: 10 }, one));
-      await expect.poll(() => real.balance('tester'), { timeout: 5_000 }).toBe(before - received);
+      await expect.poll(() => real.ledger.balance('tester'), { timeout: 5_000 }).toBe(before - received);
       // Every call that reached the server logged one line once its work ended: 200 when answered,
       // 499 when its client had left (none left running, none logged twice).
       const byId = new Map<unknown, number>();
@@ -306,7 +312,7 @@ describe('admission', () => {
       expect(two.headers.get('x-units-charged')).toBe('90'); // example.com has more than two links
       expect(reads()).toBe(1);
       // The charge is written a moment after the answer.
-      await expect.poll(() => real.balance('hundred')).toBe(10);
+      await expect.poll(() => real.ledger.balance('hundred')).toBe(10);
     } finally {
       await server.close();
     }

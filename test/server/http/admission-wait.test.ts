@@ -9,7 +9,7 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { localAccounts, type Accounts } from '../../../src/server/plugins/accounts.js';
+import { localAccounts, type Accounts } from '../../../src/server/accounts/accounts.js';
 import { startServer } from '../../../src/server/server.js';
 import { NOW } from '../support/fixture.js';
 import { BASE, fixtureStore } from '../support/helpers.js';
@@ -24,7 +24,7 @@ describe('a client that leaves while its admission is decided', () => {
     const store = await fixtureStore();
     let reads = 0;
     const counted = { ...store, overview: (...args: Parameters<typeof store.overview>) => (reads++, store.overview(...args)) };
-    const real = localAccounts(store, () => 0);
+    const real = localAccounts(store.ledger, () => 0);
     const waiting: (() => void)[] = [];
     let arrived: () => void = () => undefined;
     const accounts: Accounts = {

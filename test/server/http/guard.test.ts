@@ -4,7 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../../src/server/plugins/rate-limiter.js';
+import { RateLimiter } from '../../../src/server/accounts/rate-limiter.js';
 import { startServer } from '../../../src/server/server.js';
 import { AUTH, BASE, build, dropLinksTable, fixtureStore, get } from '../support/helpers.js';
 import { KEYS, NOW } from '../support/fixture.js';
@@ -149,7 +149,7 @@ describe('units', () => {
   });
 
   it('charges per request or per returned line, and reports the balance', async () => {
-    const start = (await ctx.store.balance('tester'))!;
+    const start = (await ctx.store.ledger.balance('tester'))!;
     const a = await get(ctx.app, 'overview', overview);
     expect([a.headers['x-units-charged'], a.headers['x-units-remaining']]).toEqual(['45', String(start - 45)]);
     const b = await get(ctx.app, 'ref-domains', { ...overview, limit: '3' }); // 3 lines × 40
@@ -159,7 +159,7 @@ describe('units', () => {
     const d = await get(ctx.app, 'links', { ...overview, filter: "anchor = 'none'" }); // no line, no charge
     expect(d.headers['x-units-charged']).toBe('0');
     // Charges are written a moment after their answers.
-    await expect.poll(() => ctx.store.balance('tester')).toBe(start - 169);
+    await expect.poll(() => ctx.store.ledger.balance('tester')).toBe(start - 169);
   });
 
   it('refuses with 402 when the balance does not cover the call, and charges nothing', async () => {
@@ -173,13 +173,13 @@ describe('units', () => {
       retryable: false,
       details: [{ rule: 'insufficient_units', required: 45, remaining: 5 }],
     });
-    await expect.poll(() => ctx.store.balance('poor')).toBe(5);
+    await expect.poll(() => ctx.store.ledger.balance('poor')).toBe(5);
     // score-profile costs 1 unit per line, and answers at most 101 lines: refused before its query
     // runs, though this target's profile has 4 lines.
     const profile = await get(ctx.app, 'score-profile', overview, poor);
     expect(profile.statusCode).toBe(402);
     expect(profile.json().error.details).toEqual([{ rule: 'insufficient_units', message: expect.any(String), required: 101, remaining: 5 }]);
-    expect(await ctx.store.balance('poor')).toBe(5);
+    expect(await ctx.store.ledger.balance('poor')).toBe(5);
   });
 
   it('never loses or doubles a charge under 50 concurrent calls (real HTTP)', async () => {
@@ -192,7 +192,7 @@ describe('units', () => {
       const remaining = responses.map((r) => Number(r.headers.get('x-units-remaining'))).sort((x, y) => y - x);
       // Each call saw its own balance: 1,000,000 - 80, - 160, ... - 4,000.
       expect(remaining).toEqual(Array.from({ length: 50 }, (_, i) => 1_000_000 - 80 * (i + 1)));
-      await expect.poll(() => store.balance('tester')).toBe(1_000_000 - 50 * 80);
+      await expect.poll(() => store.ledger.balance('tester')).toBe(1_000_000 - 50 * 80);
     } finally {
       await server.close();
     }

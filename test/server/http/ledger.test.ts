@@ -1,363 +1,82 @@
 /**
- * The units ledger on a real SQLite store: holds count against the balance, a charge reaches the
- * store only when committed, commits made together are written together, a failed write is
- * written later, and units spent meanwhile by another process are taken as far as they go. Every
- * expected balance is worked out by hand from the units below.
+ * The units ledger apart from the data, on the run's store: the store's own ledger (`store.ledger`,
+ * in the same database) stores keys and charges as docs/server.md's "Units" says, and closing it
+ * leaves the store open; a server given a ledger of its own charges there, not in the store, and
+ * closes it after the last charge; a store with no ledger and none given is refused.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../../../src/server/plugins/ledger.js';
-import { openSqliteStore } from '../../../src/server/store/engines/sqlite/sqlite-store.js';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createServer } from '../../../src/server/server.js';
+import type { Ledger } from '../../../src/server/store/ledger.js';
+import { openLedgerAt } from '../../../src/server/store/open.js';
 import type { Store } from '../../../src/server/store/store.js';
+import { KEYS, NOW } from '../support/fixture.js';
+import { AUTH, BASE, fixtureStore, STORE_KIND } from '../support/helpers.js';
 
-const stores: Store[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-});
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
-async function storeWith(units: number): Promise<Store & { writes: () => number; failNext: (n: number) => void }> {
-  const real = await openSqliteStore({ file: ':memory:' });
-  stores.push(real);
-  await real.upsertKeys([{ id: 'k', key: 'ledger-test-key', units }]);
-  let writes = 0;
-  let failing = 0;
-  return {
-    ...real,
-    charge: async (keyId, n) => {
-      writes++;
-      if (failing > 0) {
-        failing--;
-        throw new Error('store down');
-      }
-      return real.charge(keyId, n);
-    },
-    writes: () => writes,
-    failNext: (n) => void (failing = n),
-  };
-}
-
-/**
- * A gate a store step waits at: `enter()` is called by the step as it reaches the gate, which
- * resolves `entered` (the step is provably in flight); `open()` lets it through.
- */
-function gated() {
-  let open!: () => void;
-  let enter!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const entered = new Promise<void>((resolve) => (enter = resolve));
-  return { gate, open, entered, enter };
-}
-
-const held = async (ledger: Ledger, units: number) => {
-  const result = await ledger.hold('k', units);
-  if (!result.ok) throw new Error(`refused with ${result.remaining} left`);
-  return result.hold;
-};
-
-describe('holds', () => {
-  it('count against the balance until released', async () => {
-    const ledger = new Ledger(await storeWith(100));
-    const a = await held(ledger, 45);
-    await held(ledger, 45);
-    // 100 - 45 - 45 = 10 left for a third call.
-    expect(await ledger.hold('k', 45)).toEqual({ ok: false, remaining: 10 });
-    ledger.release(a);
-    expect((await ledger.hold('k', 45)).ok).toBe(true);
+describe("the store's own ledger", () => {
+  it('grants units to new keys, keeps a known key\'s balance and takes its new key, and charges only what the balance covers', async () => {
+    const store = await fixtureStore();
+    try {
+      const { ledger } = store;
+      await ledger.upsertKeys([{ id: 'a', key: 'first-key-aaaa', units: 50 }]);
+      expect(await ledger.charge('a', 30)).toEqual({ ok: true, remaining: 20 });
+      expect(await ledger.charge('a', 21)).toEqual({ ok: false, remaining: 20 });
+      // Stored again with a new key and other units: the balance stays, the key changes.
+      await ledger.upsertKeys([{ id: 'a', key: 'second-key-aaaa', units: 1_000 }, { id: 'b', key: 'first-key-bbbb', units: 7 }]);
+      expect(await ledger.apiKeys()).toEqual([
+        { id: 'a', keyHash: sha256('second-key-aaaa'), units: 20 },
+        { id: 'b', keyHash: sha256('first-key-bbbb'), units: 7 },
+      ]);
+      expect(await ledger.balance('nobody')).toBeUndefined();
+      expect(await ledger.charge('nobody', 1)).toEqual({ ok: false, remaining: 0 });
+      await expect(ledger.ping()).resolves.toBeUndefined();
+    } finally {
+      await store.close();
+    }
   });
 
-  it('are decided on the store\'s balance when the one seen does not cover them (units added meanwhile count)', async () => {
-    const store = await storeWith(10);
-    const ledger = new Ledger(store);
-    expect(await ledger.hold('k', 45)).toEqual({ ok: false, remaining: 10 });
-    // Units given by hand (a negative charge adds them): the balance is now 100.
-    await store.charge('k', -90);
-    expect((await ledger.hold('k', 45)).ok).toBe(true);
-  });
-
-  it('refuse a key the store does not know with 0 left', async () => {
-    const ledger = new Ledger(await storeWith(100));
-    expect(await ledger.hold('nobody', 1)).toEqual({ ok: false, remaining: 0 });
+  it.skipIf(STORE_KIND === 'clickhouse')('closes without closing the store (the store closes the database)', async () => {
+    const store = await fixtureStore();
+    try {
+      await store.ledger.close();
+      expect(await store.hasLinks()).toBe(true);
+    } finally {
+      await store.close();
+    }
   });
 });
 
-describe('charges', () => {
-  it('give back what the call held beyond its price, and say what is left', async () => {
-    const ledger = new Ledger(await storeWith(1_000));
-    const hold = await held(ledger, 450); // links, limit 10: 10 lines at 45
-    // Three lines answered: 135 units; 1,000 - 135 = 865 left.
-    expect(ledger.charge(hold, 135)).toEqual({ hold: { keyId: 'k', units: 135, charged: true }, remaining: 865 });
-    expect(() => ledger.charge(hold, 451)).toThrow(new RangeError('A call charged 451 units but held 450.'));
+describe('a server given a ledger of its own', () => {
+  it('stores the keys and charges there, not in the store, and closes it after the last charge, then the store', async () => {
+    const store = await fixtureStore();
+    const own = await openLedgerAt({ kind: 'sqlite', file: ':memory:' });
+    const closed: string[] = [];
+    const ledger: Ledger = { ...own, close: async () => (closed.push(`ledger at ${await own.balance('tester')}`), own.close()) };
+    const served: Store = { ...store, close: async () => (closed.push('store'), store.close()) };
+    const app = await createServer({ store: served, ledger, keys: KEYS, now: () => NOW });
+    // The instance's decorations, as the routes read them.
+    expect([app.store, app.ledger]).toEqual([served, ledger]);
+    const response = await app.inject({ url: `${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, headers: AUTH });
+    expect([response.statusCode, response.headers['x-units-charged']]).toEqual([200, '45']);
+    // The store's own ledger was not used: it holds no key.
+    expect(await store.ledger.apiKeys()).toEqual([]);
+    await app.close();
+    // 1,000,000 granted, 45 charged (the catalogue's price of overview: 45 units a request).
+    expect(closed).toEqual(['ledger at 999955', 'store']);
   });
 
-  it('are made once per hold, and only a charge is committed', async () => {
-    const ledger = new Ledger(await storeWith(1_000));
-    const hold = await held(ledger, 100);
-    expect(() => ledger.commit(hold)).toThrow(new RangeError('Only a charge is committed.'));
-    const { hold: charged } = ledger.charge(hold, 40);
-    expect(() => ledger.charge(charged, 40)).toThrow(new RangeError('A call charged 40 units but held 40 as its charge.'));
-    // The one charge of 40 stands: 1,000 - 40 = 960 may still be held, not 961.
-    expect(await ledger.hold('k', 961)).toEqual({ ok: false, remaining: 960 });
-  });
-
-  it('of one unit are written, and every key of a write is written', async () => {
-    const store = await storeWith(100);
-    await store.upsertKeys([{ id: 'j', key: 'ledger-test-key-j', units: 50 }]);
-    const ledger = new Ledger(store);
-    ledger.commit(ledger.charge(await held(ledger, 1), 1).hold);
-    await ledger.flush();
-    // One unit alone: 100 - 1 = 99, in one write.
-    expect([await store.balance('k'), store.writes()]).toEqual([99, 1]);
-    const j = await ledger.hold('j', 7);
-    if (!j.ok) throw new Error('j refused');
-    ledger.commit(ledger.charge(await held(ledger, 1), 1).hold);
-    ledger.commit(ledger.charge(j.hold, 7).hold);
-    await ledger.flush();
-    // k: 99 - 1 = 98; j: 50 - 7 = 43, in one write of two statements.
-    expect([await store.balance('k'), await store.balance('j'), store.writes()]).toEqual([98, 43, 3]);
-  });
-
-  it('say the balance after every charge so far, not after other calls\' holds', async () => {
-    const ledger = new Ledger(await storeWith(1_000));
-    const [a, b, c] = [await held(ledger, 100), await held(ledger, 100), await held(ledger, 100)];
-    expect(ledger.charge(a, 40).remaining).toBe(960);
-    expect(ledger.charge(b, 40).remaining).toBe(920);
-    // c still holds 100: 1,000 - 40 - 40 - 100 = 820 may be held by a new call.
-    expect(await ledger.hold('k', 821)).toEqual({ ok: false, remaining: 820 });
-    ledger.release(c);
-    expect((await ledger.hold('k', 920)).ok).toBe(true);
-  });
-
-  it('reach the store only once committed, a moment after', async () => {
-    const store = await storeWith(1_000);
-    const ledger = new Ledger(store);
-    const { hold } = ledger.charge(await held(ledger, 45), 45);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(await store.balance('k')).toBe(1_000);
-    ledger.commit(hold);
-    expect(await store.balance('k')).toBe(1_000);
-    await expect.poll(() => store.balance('k')).toBe(955);
-  });
-
-  it('released instead of committed never reach the store', async () => {
-    const store = await storeWith(1_000);
-    const ledger = new Ledger(store);
-    ledger.release(ledger.charge(await held(ledger, 45), 45).hold);
-    await ledger.flush();
-    expect(await store.balance('k')).toBe(1_000);
-    expect(store.writes()).toBe(0);
-    expect((await ledger.hold('k', 1_000)).ok).toBe(true);
-  });
-
-  it('committed together are written together', async () => {
-    const store = await storeWith(10_000);
-    const ledger = new Ledger(store);
-    const holds = await Promise.all(Array.from({ length: 50 }, () => held(ledger, 45)));
-    for (const hold of holds) ledger.commit(ledger.charge(hold, 45).hold);
-    await ledger.flush();
-    // 50 × 45 = 2,250 in one write.
-    expect(await store.balance('k')).toBe(7_750);
-    expect(store.writes()).toBe(1);
-    // The ledger holds what the write reported: 7,750, not one unit more, with no read of the store.
-    expect(await ledger.hold('k', 7_751)).toEqual({ ok: false, remaining: 7_750 });
-    expect((await ledger.hold('k', 7_750)).ok).toBe(true);
-  });
-
-  it('committed while a write runs go in the next one', async () => {
-    const store = await storeWith(10_000);
-    const ledger = new Ledger(store);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await expect.poll(() => store.writes()).toBe(1); // the first write has started
-    for (let i = 0; i < 10; i++) ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-    await ledger.flush();
-    // 45 + 10 × 10 = 145, in two writes.
-    expect(await store.balance('k')).toBe(9_855);
-    expect(store.writes()).toBe(2);
-  });
-
-  it('committed while a write runs reach the store when it ends, with no flush', async () => {
-    const real = await storeWith(10_000);
-    const { gate, open, entered, enter } = gated();
-    // The first write waits for the gate: the second charge is committed while it runs.
-    const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: async (keyId, units) => (enter(), await gate, real.charge(keyId, units)),
-      balance: (keyId) => real.balance(keyId),
-    };
-    const ledger = new Ledger(store);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await entered; // the first write runs, waiting for its gate
-    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-    open();
-    // 10,000 - 45 - 10, in two writes.
-    await expect.poll(() => real.balance('k')).toBe(9_945);
-    expect(real.writes()).toBe(2);
-  });
-});
-
-describe('writes', () => {
-  it('that fail are made again later, and the units stay taken meanwhile', async () => {
-    const store = await storeWith(100);
-    const errors: unknown[] = [];
-    // The retry's timer is far off: flush() below stands in for it.
-    const ledger = new Ledger(store, { retryMs: 60_000, onWriteError: (error) => errors.push(error) });
-    store.failNext(1);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await expect.poll(() => errors.length).toBe(1);
-    expect(await store.balance('k')).toBe(100);
-    // 100 - 45 = 55 available while the charge waits to be written.
-    expect(await ledger.hold('k', 56)).toEqual({ ok: false, remaining: 55 });
-    // The balance as this process sees it: the store's 100 less the unwritten 45.
-    expect(await ledger.balance('k')).toBe(55);
-    await ledger.flush();
-    expect(await store.balance('k')).toBe(55);
-    expect(store.writes()).toBe(2);
-  });
-
-  it('that fail are made again after the retry delay, with no flush', async () => {
-    const store = await storeWith(100);
-    const ledger = new Ledger(store, { retryMs: 5 });
-    store.failNext(1);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await expect.poll(() => store.balance('k')).toBe(55);
-    expect(store.writes()).toBe(2);
-  });
-
-  it('of several keys go on past one that fails, and that one is written later', async () => {
-    const store = await storeWith(100);
-    await store.upsertKeys([{ id: 'j', key: 'ledger-test-key-j', units: 50 }]);
-    const ledger = new Ledger(store, { retryMs: 60_000 });
-    const jHold = await ledger.hold('j', 7);
-    if (!jHold.ok) throw new Error('j refused');
-    const k = await held(ledger, 45);
-    store.failNext(1); // the write's first statement: j's (the ledger met j first)
-    ledger.commit(ledger.charge(k, 45).hold);
-    ledger.commit(ledger.charge(jHold.hold, 7).hold);
-    await expect.poll(() => store.writes()).toBe(2);
-    await ledger.flush();
-    // j: 50 - 7 = 43 (written by the flush); k: 100 - 45 = 55 (written by the first write).
-    expect([await store.balance('k'), await store.balance('j')]).toEqual([55, 43]);
-    expect(store.writes()).toBe(3);
-  });
-
-  it('on close are tried three times: a store failing the first write and two of the close\'s still gets the charge', async () => {
-    const store = await storeWith(100);
-    const errors: unknown[] = [];
-    const ledger = new Ledger(store, { retryMs: 60_000, onWriteError: (error) => errors.push(error) });
-    store.failNext(3);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await expect.poll(() => errors.length).toBe(1);
-    await ledger.flush();
-    // Writes 2 and 3 fail, the close's third try (write 4) carries the 45.
-    expect(await store.balance('k')).toBe(55);
-    expect(store.writes()).toBe(4);
-  });
-
-  it('take what is left when another process spent the units meanwhile, and report the rest', async () => {
-    const store = await storeWith(100);
-    const lost: [string, number][] = [];
-    const ledger = new Ledger(store, { onLost: (keyId, units) => lost.push([keyId, units]) });
-    const hold = await held(ledger, 90);
-    await store.charge('k', 70); // another server on the same database: 30 left
-    ledger.commit(ledger.charge(hold, 90).hold);
-    await ledger.flush();
-    expect(await store.balance('k')).toBe(0);
-    expect(lost).toEqual([['k', 60]]);
-    expect(await ledger.hold('k', 1)).toEqual({ ok: false, remaining: 0 });
-  });
-
-  it('are given up after three tries when closing on a store that keeps failing', async () => {
-    const store = await storeWith(100);
-    const ledger = new Ledger(store, { retryMs: 60_000 });
-    store.failNext(100);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await ledger.flush();
-    expect(await store.balance('k')).toBe(100);
-    // The first write (scheduled at commit) and three more.
-    expect(store.writes()).toBeLessThanOrEqual(4);
-  });
-});
-
-describe('reads', () => {
-  it('that each overlap a write never put back a balance older than what the writes reported', async () => {
-    const real = await storeWith(1_000);
-    let ledger!: Ledger;
-    let overlapping = 0;
-    // Each read of the balance takes its value, then lets one more call charge 10 and that charge
-    // be written, before it answers: every read overlaps a write.
-    const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: (keyId, units) => real.charge(keyId, units),
-      balance: async (keyId) => {
-        const value = await real.balance(keyId);
-        if (overlapping > 0) {
-          overlapping--;
-          ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-          await ledger.flush();
-        }
-        return value;
-      },
-    };
-    ledger = new Ledger(store);
-    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-    await ledger.flush();
-    overlapping = 3;
-    // 1,000 - 10, then three more charges of 10 while the balance was being read: 960.
-    expect(await ledger.balance('k')).toBe(960);
-    expect(ledger.charge(await held(ledger, 10), 10).remaining).toBe(950);
-  });
-
-  it('made to decide a call while a write runs wait for it: units added by hand meanwhile count', async () => {
-    const real = await storeWith(100);
-    const { gate, open, entered, enter } = gated();
-    // Reads of the balance made while the write waits at its gate.
-    let writing = false;
-    let readsDuringWrite = 0;
-    const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: async (keyId, units) => (enter(), (writing = true), await gate, (writing = false), real.charge(keyId, units)),
-      balance: (keyId) => ((readsDuringWrite += writing ? 1 : 0), real.balance(keyId)),
-    };
-    const ledger = new Ledger(store);
-    ledger.commit(ledger.charge(await held(ledger, 45), 45).hold);
-    await entered; // the write runs, waiting for its gate
-    await real.charge('k', -100); // units given by hand: 200 in the store
-    // 100 - 45 = 55 seen: not enough for 100, so the store is asked, once the write has ended.
-    const hold = ledger.hold('k', 100);
-    open();
-    expect((await hold).ok).toBe(true);
-    expect(readsDuringWrite).toBe(0);
-    await ledger.flush();
-    // 200 - 45 = 155 in the store; 100 held: 55 may still be held.
-    expect(await real.balance('k')).toBe(155);
-    expect(await ledger.hold('k', 56)).toEqual({ ok: false, remaining: 55 });
-  });
-
-  it('made during a write that began as the one waited for ended, and answered after it, are made again', async () => {
-    const real = await storeWith(1_000);
-    let ledger!: Ledger;
-    // Each write waits for its own gate; the test opens them.
-    const writesGated = [gated(), gated()];
-    let writes = 0;
-    const store: Pick<Store, 'balance' | 'charge'> = {
-      charge: async (keyId, units) => {
-        const { enter, gate } = writesGated[writes++]!;
-        enter();
-        await gate;
-        return real.charge(keyId, units);
-      },
-      // A read takes its value at once, and answers once every write that runs has ended.
-      balance: async (keyId) => {
-        const value = await real.balance(keyId);
-        await ledger.flush();
-        return value;
-      },
-    };
-    ledger = new Ledger(store);
-    await ledger.hold('k', 0); // the balance, read once: 1,000
-    ledger.commit(ledger.charge(await held(ledger, 10), 10).hold);
-    await writesGated[0]!.entered; // the first write runs, waiting for its gate
-    ledger.commit(ledger.charge(await held(ledger, 20), 20).hold); // for the next write
-    const balance = ledger.balance('k'); // waits for the first write
-    writesGated[0]!.open(); // the first write ends and the second begins, waiting for its gate
-    await writesGated[1]!.entered;
-    writesGated[1]!.open();
-    // 1,000 - 10 - 20, whether the read was made during the second write (and again after it) or after it.
-    expect(await balance).toBe(970);
+  it('is required when the store has none: createServer rejects with a TypeError', async () => {
+    const store = await fixtureStore();
+    try {
+      // As a store written in JavaScript before stores had a ledger would be.
+      const withoutLedger = { ...store, ledger: undefined } as unknown as Store;
+      await expect(createServer({ store: withoutLedger, keys: KEYS })).rejects.toThrow(
+        new TypeError('createServer: no ledger: the store has none (store.ledger); pass one as the ledger option.'),
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -7,8 +7,8 @@ import { parseCommandArgs, UsageError } from '../../../src/cli/args.js';
 import { toCsv } from '../../../src/catalogue/csv.js';
 import { loadServerDeps } from '../../../src/server/deps.js';
 import { parseKeys } from '../../../src/server/keys-config.js';
-import { KeyRing } from '../../../src/server/plugins/key-ring.js';
-import { hashKey } from '../../../src/server/store/shared.js';
+import { KeyRing } from '../../../src/server/accounts/key-ring.js';
+import { hashKey } from '../../../src/server/store/ledger.js';
 import { toTarget } from '../../../src/server/target.js';
 
 describe('key configuration', () => {

@@ -57,13 +57,13 @@ describe('raw-socket fuzz', () => {
   it(
     'generated requests: a 4xx in the envelope each, the key never echoed, no unit charged',
     async () => {
-      const before = await Promise.all(KEYS.map((k) => store.balance(k.id)));
+      const before = await Promise.all(KEYS.map((k) => store.ledger.balance(k.id)));
       const report = await runRawSocketFuzz({ port, key: KEY, seed: SEED, numRuns: 1000 });
       expect(report.failure, `seed ${SEED}`).toBeUndefined();
       expect(report.requests).toBeGreaterThanOrEqual(1000);
       // The requests reach far: the parser's refusals, the router, the guard and the validation.
       for (const status of [400, 401, 404, 405]) expect(report.statuses[status] ?? 0, `status ${status}: ${JSON.stringify(report.statuses)}`).toBeGreaterThan(0);
-      expect(await Promise.all(KEYS.map((k) => store.balance(k.id)))).toEqual(before);
+      expect(await Promise.all(KEYS.map((k) => store.ledger.balance(k.id)))).toEqual(before);
     },
     120_000,
   );

@@ -149,7 +149,7 @@ describe('over HTTP', () => {
   });
 
   it('answers 400 with every issue, the request id in meta and header, and charges nothing', async () => {
-    const before = await ctx.store.balance('tester');
+    const before = await ctx.store.ledger.balance('tester');
     const response = await get(ctx.app, 'ref-domains', { url: 'example.com', scope: 'NOPE', limit: 'x', filter: "domain LIKE 'a" });
     expect(response.statusCode).toBe(400);
     const body = response.json();
@@ -158,7 +158,7 @@ describe('over HTTP', () => {
       'scope:invalid_value', 'limit:not_an_integer', 'filter:unterminated_string',
     ]);
     expect(response.headers['x-units-charged']).toBeUndefined();
-    expect(await ctx.store.balance('tester')).toBe(before);
+    expect(await ctx.store.ledger.balance('tester')).toBe(before);
   });
 
   it('echoes a country given in lower case as its upper-case code', async () => {

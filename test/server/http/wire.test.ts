@@ -452,7 +452,7 @@ describe('calls abandoned by the client', () => {
     const { real, store: gated, inside, release } = await gatedFixtureStore('overview');
     const own = await startServer({ store: gated, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1' });
     try {
-      const before = await real.balance('tester');
+      const before = await real.ledger.balance('tester');
       const controller = new AbortController();
       const pending = fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers(), signal: controller.signal });
       await inside;
@@ -461,12 +461,12 @@ describe('calls abandoned by the client', () => {
       await new Promise((resolve) => setTimeout(resolve, 50)); // the server sees the socket close
       release();
       await new Promise((resolve) => setTimeout(resolve, 100)); // the handler finishes
-      expect(await real.balance('tester')).toBe(before);
+      expect(await real.ledger.balance('tester')).toBe(before);
       // The same call, waited for, costs 45 units (overview: 45 per request).
       const done = await fetch(`${own.url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: headers() });
       expect(done.status).toBe(200);
       expect(done.headers.get('x-units-charged')).toBe('45');
-      await expect.poll(() => real.balance('tester')).toBe(before! - 45);
+      await expect.poll(() => real.ledger.balance('tester')).toBe(before! - 45);
     } finally {
       await own.close();
     }

@@ -105,8 +105,8 @@ describe.each(Object.keys(engines))('abort storm on %s', (engine) => {
       await expect.poll(() => lines.filter((l) => l['key_id'] === 'storm').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(storm.length);
       const stormReceived = storm.reduce((sum, o) => sum + (o?.units ?? 0), 0);
       const lost = {
-        storm: STORM.units - (await store.balance('storm'))! - stormReceived,
-        calm: CALM.units - (await store.balance('calm'))! - unitsCharged([...warm, ...alone, ...during]),
+        storm: STORM.units - (await store.ledger.balance('storm'))! - stormReceived,
+        calm: CALM.units - (await store.ledger.balance('calm'))! - unitsCharged([...warm, ...alone, ...during]),
       };
       recordFigures(`abort storm (${engine})`, { ...figures, lost_units: lost.storm + lost.calm });
       expect(byStatus([...alone, ...during])).toEqual({ 200: alone.length + during.length });

@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { operations, OPERATION_NAMES, type OperationName } from '../../../src/catalogue/operations.js';
-import type { KeyConfig } from '../../../src/server/store/store.js';
+import type { ApiKeyConfig } from '../../../src/server/store/ledger.js';
 
 /** `npm run soak` sets SOAK=full: the long versions. */
 export const SOAK = process.env['SOAK'] === 'full';
@@ -34,7 +34,7 @@ export function recordFigures(scenario: string, figures: Readonly<Record<string,
 }
 
 /** A key with its rate and concurrency limits lifted, and units enough for a full soak. */
-export const LOAD_KEY = { id: 'load', key: 'load-key-0123456789', units: 1_000_000_000_000, rate: 1_000_000_000, concurrency: 1_000_000_000 } as const satisfies KeyConfig;
+export const LOAD_KEY = { id: 'load', key: 'load-key-0123456789', units: 1_000_000_000_000, rate: 1_000_000_000, concurrency: 1_000_000_000 } as const satisfies ApiKeyConfig;
 export const LOAD_AUTH = { authorization: `Apikey ${LOAD_KEY.key}` };
 
 /** One answer as the client saw it. */

@@ -31,7 +31,7 @@ describe.each(Object.keys(engines))('mixed load on %s', (engine) => {
       try {
         await loadFixture(store);
         server = await startServer({ store, keys: [...KEYS, LOAD_KEY], now: () => NOW, port: 0, host: '127.0.0.1' });
-        const before = await store.balance(LOAD_KEY.id);
+        const before = await store.ledger.balance(LOAD_KEY.id);
         expect(before).toBe(LOAD_KEY.units);
 
         const outcomes = await runLoad({ base: server.url, paths: FIXTURE_PATHS, concurrency: CONCURRENCY, durationMs: DURATION_MS, timeoutMs: 10_000 });
@@ -49,8 +49,8 @@ describe.each(Object.keys(engines))('mixed load on %s', (engine) => {
         // Each 200 carries its charge, and the ledger moved by exactly their sum.
         expect(outcomes.filter((o) => !(Number.isSafeInteger(o.charged) && o.charged! > 0 && Number.isSafeInteger(o.remaining)))).toEqual([]);
         // Charges are written a moment after their answers (docs/server.md, "Units").
-        await expect.poll(() => store.balance(LOAD_KEY.id), { timeout: 10_000 }).toBe(before! - unitsCharged(outcomes));
-        const after = await store.balance(LOAD_KEY.id);
+        await expect.poll(() => store.ledger.balance(LOAD_KEY.id), { timeout: 10_000 }).toBe(before! - unitsCharged(outcomes));
+        const after = await store.ledger.balance(LOAD_KEY.id);
         // The lowest X-Units-Remaining any answer reported is the final balance.
         expect(outcomes.reduce((low, o) => Math.min(low, o.remaining!), Infinity)).toBe(after);
         console.log(`[mixed-load ${engine}] ${summary.slice(0, 120)}; ${before! - after!} units charged`);

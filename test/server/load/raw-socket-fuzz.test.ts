@@ -19,9 +19,9 @@ describe('raw-socket fuzz, long', () => {
       const store = await fixtureStore();
       const server = await startServer({ store, keys: KEYS, now: () => NOW, port: 0, host: '127.0.0.1', rateLimits: { perSecond: 1e9, concurrent: 1e9 } });
       try {
-        const before = await Promise.all(KEYS.map((k) => store.balance(k.id)));
+        const before = await Promise.all(KEYS.map((k) => store.ledger.balance(k.id)));
         const report = await runRawSocketFuzz({ port: Number(new URL(server.url).port), key: KEYS[0].key, seed: SEED, timeLimitMs: seconds(5, 300) });
-        const after = await Promise.all(KEYS.map((k) => store.balance(k.id)));
+        const after = await Promise.all(KEYS.map((k) => store.ledger.balance(k.id)));
         const fivexx = Object.entries(report.statuses).reduce((sum, [status, n]) => sum + (Number(status) >= 500 ? n : 0), 0);
         recordFigures('raw-socket fuzz', {
           seed: SEED,

@@ -3,8 +3,8 @@
  * server's lock bound.
  *
  * What happens: every operation reads (on the reader threads, which WAL never blocks); its charge
- * is written after its answer, by the units ledger (plugins/ledger.ts), so while the lock is held
- * the calls are answered 200 and their charges wait: a write past the lock bound fails and is
+ * is written after its answer, by the charge book (accounts/charge-book.ts), so while the lock is
+ * held the calls are answered 200 and their charges wait: a write past the lock bound fails and is
  * made again later. Never a 500, never a hang, never a dead server, and the event loop stays free
  * (`/openapi.json` answers at once throughout). Once the lock is released the same calls succeed,
  * without a restart, and the ledger lost exactly what the 200s said they charged.

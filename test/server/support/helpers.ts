@@ -54,7 +54,8 @@ export async function emptyStore(): Promise<TestStore> {
   if (STORE_KIND === 'clickhouse') {
     const { openClickhouseStore } = await import('../../../src/server/store/engines/clickhouse/clickhouse-store.js');
     const { tldts } = await loadServerDeps();
-    const ledger = await openSqliteStore({ file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
+    const { openLedgerAt } = await import('../../../src/server/store/open.js');
+    const ledger = await openLedgerAt({ kind: 'sqlite', file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
     return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger });
   }
   const file = join(dir, `${Math.random().toString(36).slice(2)}.db`);
@@ -130,7 +131,7 @@ export interface GatedStore {
 }
 
 /**
- * The fixture store, whose `overview`, `grouped` or `charge` waits at a gate the test opens, so
+ * The fixture store, whose `overview`, `grouped` or ledger's `charge` waits at a gate the test opens, so
  * a request (or the write of its charge) can be held in flight (shutdown, a client going away).
  *
  * @example
@@ -150,6 +151,6 @@ export async function gatedFixtureStore(method: 'overview' | 'grouped' | 'charge
       : method === 'grouped'
         ? { ...real, grouped: async (operation, query) => (entered(), await gate, real.grouped(operation, query)) }
         : // The charge's write waits before it is taken.
-          { ...real, charge: async (keyId, units) => (entered(), await gate, real.charge(keyId, units)) };
+          { ...real, ledger: { ...real.ledger, charge: async (keyId, units) => (entered(), await gate, real.ledger.charge(keyId, units)) } };
   return { real, store, inside, release };
 }

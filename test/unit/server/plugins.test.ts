@@ -5,16 +5,25 @@
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { guardPlugin, type GuardOptions } from '../../../src/server/plugins/guard.js';
 import { validationPlugin } from '../../../src/server/validation/fastify-plugin.js';
-import { operationRoutes, type RouteContext } from '../../../src/server/routes/operation-route.js';
+import { operationRoutes, type RouteOptions } from '../../../src/server/routes/operation-route.js';
 
 describe('plugin dependencies', () => {
   it('refuses the operations\' routes without the guard and the validation, at ready()', async () => {
     const app = Fastify();
     // Never used: the dependency check runs before the plugin does.
-    const unused: Partial<RouteContext> = {};
-    app.register(operationRoutes, unused as RouteContext);
+    const unused: Partial<RouteOptions> = {};
+    app.register(operationRoutes, unused as RouteOptions);
     await expect(app.ready()).rejects.toThrow("The dependency 'backlink-query-guard' of plugin 'backlink-query-operations' is not registered");
+    await app.close();
+  });
+
+  it('refuses the guard without the plugin that decorates the instance with the store, the ledger and the accounts, at ready()', async () => {
+    const app = Fastify();
+    // Never used: the dependency check runs before the plugin does.
+    app.register(guardPlugin, {} as GuardOptions);
+    await expect(app.ready()).rejects.toThrow("The dependency 'backlink-query-store' of plugin 'backlink-query-guard' is not registered");
     await app.close();
   });
 

@@ -11,7 +11,7 @@
 import type { DomainParser } from '../../deps.js';
 import type { SqlConnection } from '../connection.js';
 import { createStore } from '../create-store.js';
-import { sqlKeys } from '../ledger.js';
+import { sqlLedger } from '../ledger.js';
 import type { Engine, ListPlan, LoadSink } from '../engine.js';
 import { raw, sql } from '../fragment.js';
 import { sqlRefresh } from '../loads/rollups.js';
@@ -95,5 +95,5 @@ export function createSqlStore(connection: SqlConnection, options: SqlStoreOptio
   const base = sqlEngine(connection, options);
   const writeLinks = options.writeLinks;
   const engine: Engine = writeLinks ? { ...base, load: { ...base.load, begin: async () => ({ ...sqlLoad(connection), links: writeLinks }) } } : base;
-  return createStore(engine, { parser: options.parser, keys: sqlKeys(connection) }, {});
+  return createStore(engine, { parser: options.parser, ledger: sqlLedger(connection, { closeConnection: false }) }, {});
 }

@@ -1,5 +1,6 @@
 /**
- * Keyword metrics: a keyword's snapshot for a country and month.
+ * The keyword metrics read: a keyword's metrics in a country and month, from the month's latest
+ * snapshot.
  *
  * @module
  * @internal

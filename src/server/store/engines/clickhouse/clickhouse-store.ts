@@ -31,15 +31,13 @@ import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.j
 import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writer.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
+import type { Ledger } from '../../ledger.js';
 import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
-
-/** The key functions of a store: where API keys and balances live. */
-export type KeyLedger = Pick<Store, 'upsertKeys' | 'keys' | 'charge' | 'balance' | 'ping' | 'close'>;
 
 /** Options of {@link openClickhouseStore}. */
 export interface ClickhouseStoreOptions {
@@ -51,8 +49,8 @@ export interface ClickhouseStoreOptions {
   readonly database?: string;
   /** The public-suffix parser the writer derives registrable domains with (tldts). */
   readonly parser: DomainParser;
-  /** Where API keys and balances live. */
-  readonly ledger: KeyLedger;
+  /** Where API keys and balances live (the store's `ledger`, closed with the store). */
+  readonly ledger: Ledger;
   /** How long one request's query may run (default 5,000 ms); past it the call answers 503. */
   readonly timeoutMs?: number;
   /** Answer from the rollups (default true); `false` groups the links on every call (tests). */
@@ -242,7 +240,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const engine = clickhouseEngine(connections, bulk, options);
-  return createStore(engine, { parser: options.parser, keys: options.ledger }, { shards, connection: connections[0]! });
+  return createStore(engine, { parser: options.parser, ledger: options.ledger }, { shards, connection: connections[0]! });
 }
 
 /**

@@ -39,7 +39,7 @@ import type { ReferrerList } from '../../memory/matrix-merge.js';
 import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
 import type { Engine, ListPlan, LoadSink, RowsByKey } from '../../engine.js';
-import { sqlKeys } from '../../ledger.js';
+import { sqlLedger } from '../../ledger.js';
 import { CompetitorIndex } from '../../memory/competitor-graph.js';
 import { join, raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/relations.js';
@@ -172,7 +172,7 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
     throw error;
   }
   const engine = embeddedEngine(rows, side, { rollups: options.rollups !== false, readOnly });
-  return createStore(engine, { parser, keys: sqlKeys(rows.connection) }, { db: rows.db, connection: rows.connection, columns });
+  return createStore(engine, { parser, ledger: sqlLedger(rows.connection, { closeConnection: false }) }, { db: rows.db, connection: rows.connection, columns });
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import type { DomainParser } from '../../../deps.js';
 import { createStore } from '../../create-store.js';
-import { sqlKeys } from '../../ledger.js';
+import { sqlLedger } from '../../ledger.js';
 import type { Engine, ListPlan, LoadSink } from '../../engine.js';
 import { raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
@@ -110,7 +110,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error;
   }
   const engine = postgresEngine(connection, bulk, { rollups: options.rollups !== false, copy: options.copy !== false });
-  return createStore(engine, { parser: options.parser, keys: sqlKeys(connection) }, { connection });
+  return createStore(engine, { parser: options.parser, ledger: sqlLedger(connection, { closeConnection: false }) }, { connection });
 }
 
 /**

@@ -13,7 +13,7 @@ import { LINK_COLUMNS, type LinkRow } from '../../inputs.js';
 import { linkKey } from '../../shared.js';
 import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
-import { sqlKeys } from '../../ledger.js';
+import { sqlLedger } from '../../ledger.js';
 import type { Engine, LoadSink } from '../../engine.js';
 import { sqlRefresh } from '../../loads/rollups.js';
 import { refreshRollups } from '../../loads/refresh.js';
@@ -116,7 +116,7 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
       `${opened.file} is the row file of an embedded store (its list rollups live in ${opened.file}.duckdb): open it as an embedded store, not as a plain SQLite database.`,
     );
   }
-  return createStore(sqliteEngine(opened, { rollups: options.rollups !== false }), { parser, keys: sqlKeys(opened.connection) }, { db: opened.db, connection: opened.connection });
+  return createStore(sqliteEngine(opened, { rollups: options.rollups !== false }), { parser, ledger: sqlLedger(opened.connection, { closeConnection: false }) }, { db: opened.db, connection: opened.connection });
 }
 
 /**

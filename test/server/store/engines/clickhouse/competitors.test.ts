@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
 import { openClickhouseStore, type ClickhouseStore } from '../../../../../src/server/store/engines/clickhouse/clickhouse-store.js';
 import type { LinkInput } from '../../../../../src/server/store/inputs.js';
-import { openSqliteStore } from '../../../../../src/server/store/engines/sqlite/sqlite-store.js';
+import { openLedgerAt } from '../../../../../src/server/store/open.js';
 import type { Page } from '../../../../../src/server/store/store.js';
 import * as fx from '../../../support/fixture.js';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   urls = cluster.split(',');
   const { tldts } = await loadServerDeps();
   dir = mkdtempSync(join(tmpdir(), 'bq-competitors-ch-'));
-  const open = async (ledger: string) => openClickhouseStore({ urls, database, parser: tldts, ledger: await openSqliteStore({ file: join(dir, ledger) }) });
+  const open = async (ledger: string) => openClickhouseStore({ urls, database, parser: tldts, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, ledger) }) });
   store = await open('a.db');
   other = await open('b.db');
 }, 120_000);

@@ -16,7 +16,7 @@ import { clockAt } from '../../../../../src/server/clock.js';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
 import { openClickhouseStore, type ClickhouseStore } from '../../../../../src/server/store/engines/clickhouse/clickhouse-store.js';
 import { raw } from '../../../../../src/server/store/fragment.js';
-import { openSqliteStore } from '../../../../../src/server/store/engines/sqlite/sqlite-store.js';
+import { openLedgerAt } from '../../../../../src/server/store/open.js';
 import type { Page } from '../../../../../src/server/store/store.js';
 import { toTarget } from '../../../../../src/server/target.js';
 import { parseFilter } from '../../../../../src/syntax/parse.js';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   urls = cluster.split(',');
   const { tldts } = await loadServerDeps();
   dir = mkdtempSync(join(tmpdir(), 'bq-merge-ch-'));
-  store = await openClickhouseStore({ urls, database, parser: tldts, ledger: await openSqliteStore({ file: join(dir, 'ledger.db') }) });
+  store = await openClickhouseStore({ urls, database, parser: tldts, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, 'ledger.db') }) });
   await loadFixture(store);
 }, 120_000);
 
@@ -117,7 +117,7 @@ describe('ClickHouse store: links written again before and after the merge', () 
 
   it('another process sees a write unmerged as soon as its first row exists', async () => {
     // A second store on the same database keeps its own merge state, as another server process does.
-    const other = await openClickhouseStore({ urls, database, parser: (await loadServerDeps()).tldts, ledger: await openSqliteStore({ file: join(dir, 'other.db') }) });
+    const other = await openClickhouseStore({ urls, database, parser: (await loadServerDeps()).tldts, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, 'other.db') }) });
     try {
       const { tldts } = await loadServerDeps();
       const target = toTarget('example.com', 'ROOT_DOMAIN', tldts)!;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
 import { openClickhouseStore } from '../../../../../src/server/store/engines/clickhouse/clickhouse-store.js';
-import { openSqliteStore } from '../../../../../src/server/store/engines/sqlite/sqlite-store.js';
+import { openLedgerAt } from '../../../../../src/server/store/open.js';
 import { rollupSuite } from '../../loads/rollup-suite.js';
 
 rollupSuite('ClickHouse (two shards)', async () => {
@@ -18,11 +18,11 @@ rollupSuite('ClickHouse (two shards)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bq-rollups-ch-'));
   const database = `bq_rollups_${Math.random().toString(36).slice(2, 10)}`;
   const options = { urls: urls.split(','), database, parser: tldts };
-  const rollups = await openClickhouseStore({ ...options, ledger: await openSqliteStore({ file: join(dir, 'a.db') }) });
+  const rollups = await openClickhouseStore({ ...options, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, 'a.db') }) });
   // The links side also reads pages of links in one query and counts a filtered list in a query of
   // its own; the rollups side reads keys first and takes the count from the page's query: the suite
   // compares the two ways.
-  const links = await openClickhouseStore({ ...options, rollups: false, pagesByKeys: false, totalsWithPages: false, ledger: await openSqliteStore({ file: join(dir, 'b.db') }) });
+  const links = await openClickhouseStore({ ...options, rollups: false, pagesByKeys: false, totalsWithPages: false, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, 'b.db') }) });
   return {
     rollups,
     links,

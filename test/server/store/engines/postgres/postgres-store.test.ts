@@ -150,24 +150,24 @@ describe('PostgreSQL store on the fixture', () => {
   // (the vitest project server-postgres); here: what is the PostgreSQL store's own.
 
   it('keys: stored hashed, charged atomically, never below zero', async () => {
-    await store.upsertKeys(fx.KEYS);
-    const keys = await store.keys();
+    await store.ledger.upsertKeys(fx.KEYS);
+    const keys = await store.ledger.apiKeys();
     expect(keys.map((k) => [k.id, k.units, k.keyHash.length])).toEqual([['poor', 50, 32], ['tester', 1_000_000, 32]]);
-    expect(await store.charge('poor', 30)).toEqual({ ok: true, remaining: 20 });
-    expect(await store.charge('poor', 21)).toEqual({ ok: false, remaining: 20 });
-    expect(await store.balance('poor')).toBe(20);
+    expect(await store.ledger.charge('poor', 30)).toEqual({ ok: true, remaining: 20 });
+    expect(await store.ledger.charge('poor', 21)).toEqual({ ok: false, remaining: 20 });
+    expect(await store.ledger.balance('poor')).toBe(20);
     // Restarting with the same configuration keeps the balance.
-    await store.upsertKeys(fx.KEYS);
-    expect(await store.balance('poor')).toBe(20);
+    await store.ledger.upsertKeys(fx.KEYS);
+    expect(await store.ledger.balance('poor')).toBe(20);
     // Ten concurrent charges of 3 on 20: exactly six succeed.
-    const results = await Promise.all(Array.from({ length: 10 }, () => store.charge('poor', 3)));
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.ledger.charge('poor', 3)));
     expect(results.filter((r) => r.ok)).toHaveLength(6);
-    expect(await store.balance('poor')).toBe(2);
-    expect(await store.balance('nobody')).toBeUndefined();
-    expect(await store.charge('nobody', 1)).toEqual({ ok: false, remaining: 0 });
+    expect(await store.ledger.balance('poor')).toBe(2);
+    expect(await store.ledger.balance('nobody')).toBeUndefined();
+    expect(await store.ledger.charge('nobody', 1)).toEqual({ ok: false, remaining: 0 });
     // Balances past 2^31 are whole numbers.
-    await store.upsertKeys([{ id: 'big', key: 'big-key-00000003', units: 5_000_000_000 }]);
-    expect(await store.charge('big', 1)).toEqual({ ok: true, remaining: 4_999_999_999 });
+    await store.ledger.upsertKeys([{ id: 'big', key: 'big-key-00000003', units: 5_000_000_000 }]);
+    expect(await store.ledger.charge('big', 1)).toEqual({ ok: true, remaining: 4_999_999_999 });
   });
 
   it('writing the same data again changes nothing', async () => {
@@ -457,7 +457,7 @@ describe('PostgreSQL store availability', () => {
   beforeAll(async () => {
     url = await freshDatabase();
     const store = await open(url);
-    await store.upsertKeys(fx.KEYS);
+    await store.ledger.upsertKeys(fx.KEYS);
     await store.close();
   });
 
@@ -480,11 +480,11 @@ describe('PostgreSQL store availability', () => {
     try {
       await holder.query('BEGIN');
       await holder.query(`SELECT * FROM api_keys WHERE id = 'poor' FOR UPDATE`);
-      const error = await store.charge('poor', 1).catch((e: unknown) => e);
+      const error = await store.ledger.charge('poor', 1).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(((error as Error).cause as { code?: string }).code).toBe('55P03');
       await holder.query('ROLLBACK');
-      expect(await store.charge('poor', 1)).toEqual({ ok: true, remaining: 49 });
+      expect(await store.ledger.charge('poor', 1)).toEqual({ ok: true, remaining: 49 });
     } finally {
       await holder.end();
       await store.close();
@@ -509,7 +509,7 @@ describe('PostgreSQL store availability', () => {
       await admin((client) => client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'backlink-query' AND datname = $1`, [new URL(url).pathname.slice(1)]));
       await new Promise((resolve) => setTimeout(resolve, 100));
       for (let i = 0; i < 5; i++) expect(await store.connection.all(sql`SELECT ${i}::int AS n`)).toEqual([{ n: i }]);
-      expect(await store.balance('tester')).toBe(1_000_000);
+      expect(await store.ledger.balance('tester')).toBe(1_000_000);
     } finally {
       await store.close();
     }
@@ -527,7 +527,7 @@ describe('PostgreSQL store availability', () => {
     await expect(open(down.toString(), { connectTimeoutMs: 1_000 })).rejects.toBeInstanceOf(StoreUnavailableError);
     const store = await open(url);
     await store.close();
-    await expect(store.balance('tester')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.ledger.balance('tester')).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });
 

@@ -1,37 +1,38 @@
 /**
- * The units ledger of a server process: what each call may cost is held before its work, what it
- * costs is charged in memory when its answer is ready, and written to the store once the answer
- * has been handed to the connection, in batches (group commit).
+ * The charge book of a server process: what each call may cost is held before its work, what it
+ * costs is charged in memory when its answer is ready, and written to the units ledger (the
+ * store's `Ledger`, `../store/ledger.ts`) once the answer has been handed to the connection, in
+ * batches (group commit).
  *
- * The durability rule (docs/server.md, "Units"): a call is never charged in the store unless its
- * answer was written; an answer's charge reaches the store within one store write after it (a
+ * The durability rule (docs/server.md, "Units"): a call is never charged in the ledger unless its
+ * answer was written; an answer's charge reaches the ledger within one write after it (a
  * write starts as soon as the one before it ends, carrying every charge committed meanwhile, one
  * conditional `UPDATE` per key). A process killed outright loses at most the charges of those
  * last answers, in the clients' favour; closing the server writes every charge first.
  *
- * Balances: the store stays the ledger. A key's balance is read once, then kept as the store last
+ * Balances: the ledger stays the truth. A key's balance is read once, then kept as the ledger last
  * reported it (after each write of its charges); what this process has held or charged but not yet
  * written is taken off it. A call that does not fit is decided on a fresh read (units added by
- * hand, or spent by another process sharing the store, count). Another process's charges can make
+ * hand, or spent by another process sharing the ledger, count). Another process's charges can make
  * a write find less than it carries: the key is then charged what is left (at most down to 0) and
  * the difference is reported as lost units (`onLost`), never a negative balance.
  *
  * @module
  * @internal
  */
-import type { Store } from '../store/store.js';
+import type { Ledger } from '../store/ledger.js';
 
 /** What a call holds on its key's balance, from admission to its charge's write. @internal */
 export interface Hold {
   readonly keyId: string;
-  /** Units held: the most the call can cost, then (after {@link Ledger.charge}) what it costs. */
+  /** Units held: the most the call can cost, then (after {@link ChargeBook.charge}) what it costs. */
   readonly units: number;
   /** Whether the units are the call's charge (else the most it can cost). */
   readonly charged: boolean;
 }
 
 interface KeyState {
-  /** The balance as the store last reported it (undefined: not read yet). */
+  /** The balance as the ledger last reported it (undefined: not read yet). */
   stored: number | undefined;
   /** Units held by calls of this process that are not charged yet (the most each can cost). */
   held: number;
@@ -41,20 +42,20 @@ interface KeyState {
   committed: number;
 }
 
-/** Options of {@link Ledger}. @internal */
-export interface LedgerOptions {
+/** Options of {@link ChargeBook}. @internal */
+export interface ChargeBookOptions {
   /** Told when a write found less than it carried (another process spent the key's units meanwhile). */
   readonly onLost?: (keyId: string, units: number) => void;
-  /** Told when a write failed (the store is unreachable); its charges are written with the next one. */
+  /** Told when a write failed (the ledger is unreachable); its charges are written with the next one. */
   readonly onWriteError?: (error: unknown) => void;
   /** How long to wait before writing again after a failed write (default 1,000 ms). */
   readonly retryMs?: number;
 }
 
-/** The ledger of one server process. @internal */
-export class Ledger {
-  readonly #store: Pick<Store, 'balance' | 'charge'>;
-  readonly #options: LedgerOptions;
+/** The holds and charges of one server process, over the units ledger. @internal */
+export class ChargeBook {
+  readonly #store: Pick<Ledger, 'balance' | 'charge'>;
+  readonly #options: ChargeBookOptions;
   readonly #keys = new Map<string, KeyState>();
   /** The write running now, if any. */
   #writing: Promise<void> | undefined;
@@ -64,14 +65,14 @@ export class Ledger {
   /** Writes started so far. */
   #writes = 0;
 
-  constructor(store: Pick<Store, 'balance' | 'charge'>, options: LedgerOptions = {}) {
-    this.#store = store;
+  constructor(ledger: Pick<Ledger, 'balance' | 'charge'>, options: ChargeBookOptions = {}) {
+    this.#store = ledger;
     this.#options = options;
   }
 
   /**
    * Holds `units` of the key's balance for a call, or returns the balance that cannot cover them
-   * (decided on the store's balance read now).
+   * (decided on the ledger's balance read now).
    */
   async hold(keyId: string, units: number): Promise<{ readonly ok: true; readonly hold: Hold } | { readonly ok: false; readonly remaining: number }> {
     const state = this.#state(keyId);
@@ -83,7 +84,7 @@ export class Ledger {
   }
 
   /**
-   * A key's balance as this process sees it: read from the store now (after the write running now,
+   * A key's balance as this process sees it: read from the ledger now (after the write running now,
    * if any), less the charges this process has not written yet.
    */
   async balance(keyId: string): Promise<number> {
@@ -111,7 +112,7 @@ export class Ledger {
     else state.held -= hold.units;
   }
 
-  /** The call's answer was written: its charge goes to the store with the next write. */
+  /** The call's answer was written: its charge goes to the ledger with the next write. */
   commit(hold: Hold): void {
     if (!hold.charged) throw new RangeError('Only a charge is committed.');
     if (hold.units === 0) return this.release(hold);
@@ -120,20 +121,27 @@ export class Ledger {
   }
 
   /**
-   * Writes every committed charge (after the write running now). A store that keeps failing is
-   * tried three times; what is still unwritten then is lost, in the clients' favour.
+   * Writes every committed charge, and returns once no write runs: the one running now, and the
+   * one it starts when it ends (with the charges committed meanwhile), are waited for. A ledger
+   * that keeps failing is tried three times; what is still unwritten then is lost, in the clients'
+   * favour.
    */
   async flush(): Promise<void> {
-    await this.#writing;
-    for (let attempt = 0; attempt < 3 && this.#pending(); attempt++) {
+    for (let attempt = 0; attempt < 3; ) {
+      if (this.#writing) {
+        await this.#writing;
+        continue;
+      }
+      if (!this.#pending()) break;
       clearTimeout(this.#retry);
       await this.#write();
+      attempt++;
     }
     clearTimeout(this.#retry);
   }
 
   /**
-   * Reads the key's balance from the store, between writes: a write running meanwhile may or may
+   * Reads the key's balance from the ledger, between writes: a write running meanwhile may or may
    * not be in what the read returns, so the read is made again (up to three times). A read that
    * overlapped a write never replaces a balance that write reported (newer than the read, and
    * matched with the charges it took off); only a key with no balance yet keeps it, and the next

@@ -5,7 +5,7 @@
  * The outcomes below are worked out by hand from those rules.
  */
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, type Admission } from '../../../../src/server/plugins/rate-limiter.js';
+import { RateLimiter, type Admission } from '../../../../src/server/accounts/rate-limiter.js';
 
 /** A limiter on a clock the test sets. */
 function limiter() {

@@ -1,13 +1,14 @@
 /**
- * A server's accounts: the per-key limits (rate, calls at once) and the units ledger, behind one
- * asynchronous interface, so that the processes of `serve --workers N` can share the primary's
- * (`../cluster.ts`) while a single process keeps them in memory ({@link localAccounts}).
+ * A server's accounts: the per-key limits (rate, calls at once) and the holds and charges on the
+ * units ledger, behind one asynchronous interface, so that the processes of `serve --workers N`
+ * can share the primary's (`../worker-accounts.ts`) while a single process keeps them in memory
+ * ({@link localAccounts}).
  *
  * @module
  * @internal
  */
-import type { Store } from '../store/store.js';
-import { Ledger, type Hold, type LedgerOptions } from './ledger.js';
+import type { Ledger } from '../store/ledger.js';
+import { ChargeBook, type ChargeBookOptions, type Hold } from './charge-book.js';
 import { RateLimiter, type RateLimits } from './rate-limiter.js';
 
 /** A call admitted under its key's limits: `release` when its work has ended. @internal */
@@ -26,13 +27,13 @@ export interface Charged {
 export interface Accounts {
   /** Admits a call of the key under `limits`, or says when to retry. */
   admit(keyId: string, limits: RateLimits): Promise<Admission>;
-  /** Holds the most a call can cost (see {@link Ledger.hold}). */
+  /** Holds the most a call can cost (see {@link ChargeBook.hold}). */
   hold(keyId: string, units: number): Promise<Held>;
-  /** Turns a hold into the call's charge (see {@link Ledger.charge}). */
+  /** Turns a hold into the call's charge (see {@link ChargeBook.charge}). */
   charge(hold: Hold, units: number): Promise<Charged>;
   /** Gives a hold or an unwritten charge back. */
   release(hold: Hold): void;
-  /** The answer was written: the charge goes to the store. */
+  /** The answer was written: the charge goes to the ledger. */
   commit(hold: Hold): void;
   /** The key's balance less what is charged and not yet written. */
   balance(keyId: string): Promise<number>;
@@ -41,24 +42,24 @@ export interface Accounts {
 }
 
 /**
- * The accounts of one process: a {@link RateLimiter} on `wallClock` and the units ledger (`ledger.ts`) on the store.
+ * The accounts of one process: a {@link RateLimiter} on `wallClock` and a {@link ChargeBook} over the units ledger.
  *
  * @example
  * ```ts
- * const accounts = localAccounts(store, Date.now);
+ * const accounts = localAccounts(store.ledger, Date.now);
  * const admission = await accounts.admit('demo', DEFAULT_RATE_LIMITS);
  * ```
  */
-export function localAccounts(store: Pick<Store, 'balance' | 'charge'>, wallClock: () => number, options: LedgerOptions = {}): Accounts {
+export function localAccounts(ledger: Pick<Ledger, 'balance' | 'charge'>, wallClock: () => number, options: ChargeBookOptions = {}): Accounts {
   const limiter = new RateLimiter(wallClock);
-  const ledger = new Ledger(store, options);
+  const book = new ChargeBook(ledger, options);
   return {
     admit: async (keyId, limits) => limiter.acquire(keyId, limits),
-    hold: (keyId, units) => ledger.hold(keyId, units),
-    charge: async (hold, units) => ledger.charge(hold, units),
-    release: (hold) => ledger.release(hold),
-    commit: (hold) => ledger.commit(hold),
-    balance: (keyId) => ledger.balance(keyId),
-    flush: () => ledger.flush(),
+    hold: (keyId, units) => book.hold(keyId, units),
+    charge: async (hold, units) => book.charge(hold, units),
+    release: (hold) => book.release(hold),
+    commit: (hold) => book.commit(hold),
+    balance: (keyId) => book.balance(keyId),
+    flush: () => book.flush(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Per-key limits: requests per second (a sliding one-second window) and requests at once. In
- * memory, per server process (`serve --workers` keeps one in the primary: `../cluster.ts`). The
+ * memory, per server process (`serve --workers` keeps one in the primary: `../worker-accounts.ts`). The
  * clock is injectable so tests need no timing.
  *
  * Why not @fastify/rate-limit (considered for issue 23; the service interface leaves rate limits

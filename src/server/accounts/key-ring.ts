@@ -7,8 +7,7 @@
  * @module
  */
 import { timingSafeEqual } from 'node:crypto';
-import { hashKey } from '../store/shared.js';
-import type { StoredKey } from '../store/store.js';
+import { hashKey, type StoredApiKey } from '../store/ledger.js';
 
 const SCHEME = /^Apikey ([^\s]+)$/;
 
@@ -17,13 +16,13 @@ const SCHEME = /^Apikey ([^\s]+)$/;
  *
  * @example
  * ```ts
- * const ring = new KeyRing(await store.keys());
+ * const ring = new KeyRing(await ledger.apiKeys());
  * ring.authenticate('Apikey secret'); // 'demo' (the key id) or undefined
  * ```
  */
 export class KeyRing {
-  readonly #keys: readonly StoredKey[];
-  constructor(keys: readonly StoredKey[]) {
+  readonly #keys: readonly StoredApiKey[];
+  constructor(keys: readonly StoredApiKey[]) {
     this.#keys = keys;
   }
 
