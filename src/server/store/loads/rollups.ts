@@ -354,8 +354,9 @@ const KEYS_PER_READ = 500;
  * The rows whose `column` is one of `keys`, read in lists of {@link KEYS_PER_READ}. A refresh reads
  * a domain's referring domains and target pages this way rather than by a join or an `IN
  * (subquery)`: the planner cannot know how few keys the subquery yields, and PostgreSQL then chose
- * to scan and hash the whole `domains` and `target_pages` tables for every domain refreshed (0.2 s
- * each at 1M links, 0.4 s at 10M); an explicit list is read through the primary key.
+ * to scan and hash the whole `domains` and `target_pages` tables for every domain refreshed
+ * (docs/design-store.md, "Measurements behind the store's code"); an explicit list is read through
+ * the primary key.
  */
 async function readByKeys<Row>(connection: SqlConnection, select: string, column: string, keys: readonly string[]): Promise<Row[]> {
   const rows: Row[] = [];

@@ -205,7 +205,8 @@ function sqliteKeywordSink(db: Database): KeywordSink {
  *
  * Into an empty links table, the secondary indexes of the links and the rollups are dropped first
  * (in the transaction, so that an interrupted load leaves them there) and built once at the end
- * (several times faster than maintaining them row by row), and the rollups are built from scratch;
+ * (faster than maintaining them row by row: docs/design-store.md, "Measurements behind the store's
+ * code"), and the rollups are built from scratch;
  * the page cache is enlarged and fsync is off until the commit. `refresh` brings the rollups up to
  * date in the transaction (the embedded engine's column side, or the shared refresh).
  */
