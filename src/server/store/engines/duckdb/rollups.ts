@@ -1,9 +1,7 @@
 /**
- * The rollups computed by DuckDB: the same rows as `rollupRows` (`../sql/rollups.ts`, the
- * reference every other store runs in JavaScript), from the links of every domain refreshed at
- * once, in SQL that DuckDB runs in parallel over columns. The embedded store's loads and rebuilds
- * use it: a domain's links are handed to DuckDB once, nothing is grouped in JavaScript, and no
- * domain's links are held in memory (bench/RESULTS.md, "Import, 1M lines").
+ * The rollups computed by DuckDB for the embedded store's loads: the same rows as `rollupRows`
+ * (`loads/rollups.ts`, the reference), in SQL over the links of every domain of a group at once;
+ * nothing is grouped in JavaScript (docs/design-store.md, "The embedded store", Rollups computed by DuckDB).
  *
  * Inputs, temporary tables of the writer connection ({@link stageInputTables}):
  *

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL store (pg): for servers that share one database, or outgrow one file. Keeps
  * only what is PostgreSQL's own: the pool, the migrations and the COPY bulk path; every query is
- * the shared one (`../sql/`).
+ * the shared one (`reads/`, `loads/`).
  *
  * Two pools: requests run on the main pool, whose statements are bounded by `statementTimeoutMs`
  * (a slow query answers 503 rather than holding a connection), and the bulk writer runs on a
