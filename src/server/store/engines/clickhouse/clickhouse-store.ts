@@ -237,11 +237,9 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
 }
 
 /**
- * ClickHouse's table: a call about one target reads the shard holding its registrable domain (its
- * local tables, with `FINAL` while writes are unmerged), a call across targets the entry shard's
- * `Distributed` tables; a page of links is read keys first; competitors come from the graph of the
- * domain-level rollups, read again when their versions change (another process's refresh
- * included); a load marks, writes per shard, merges and refreshes (`createLoad`).
+ * ClickHouse's table: a call about one target reads its domain's shard (with `FINAL` while writes
+ * are unmerged), a call across targets the entry shard's `Distributed` tables; competitors come
+ * from the graph, read again when the rollup versions change; a load is `createLoad`.
  */
 function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
   const database = bulk[0]!.database;

@@ -160,12 +160,10 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
 }
 
 /**
- * The embedded engine: SQLite's engine for what is read by key (overview, summary, score profile,
- * keywords, lists without a rollup key, every answer without rollups), and the column side for
- * lists (their keys, or whole rows of the list rollups), competitors (the graph of the list
- * rollups) and the matrix (the targets' referring-domain lists). A page of links takes its rows
- * from SQLite by id. A load writes SQLite in one transaction (`sqliteLoad`), whose refresh brings
- * the column file up to date (`ColumnSide.refresh`).
+ * The embedded engine: SQLite's engine for what is read by key (and every answer without
+ * rollups); the column side for lists (keys, or whole rollup rows; a page of links takes its rows
+ * from SQLite by id), competitors and the matrix. A load is SQLite's (`sqliteLoad`), whose refresh
+ * brings the column file up to date (`ColumnSide.refresh`).
  */
 function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly rollups: boolean; readonly readOnly: boolean }): Engine {
   const { columns } = side;
@@ -335,11 +333,9 @@ class ColumnSide {
   }
 
   /**
-   * Brings the rollups of the given registrable domains (`'all'`: every one, from scratch) up to
-   * date from their links, group by group (`#steps`); readers see the old columns
-   * or the new. A group too large for DuckDB's memory limit fails with a StoreError `out_of_memory`
-   * and changes nothing. Why memory does not grow with the load: docs/design-store.md, "The
-   * embedded store: rows in SQLite, columns in DuckDB" (Rollups computed by DuckDB).
+   * Brings the rollups of the given registrable domains (`'all'`: every one) up to date, group by
+   * group (`#steps`); readers see the old columns or the new. A group too large for DuckDB's memory
+   * limit fails with a StoreError `out_of_memory` and changes nothing.
    */
   async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
     // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
@@ -371,7 +367,8 @@ class ColumnSide {
    * The refresh's steps: groups of whole domains of about `groupLinks` links, each read from SQLite
    * once and handed to DuckDB, which computes every rollup of the group (`duckdb/rollups.ts`); the
    * rollups read by key go into SQLite, the links and list rollups are set aside, and at the end
-   * replace the domains' rows in the columns.
+   * replace the domains' rows in the columns. Why memory does not grow with the load:
+   * docs/design-store.md, "The embedded store", Rollups computed by DuckDB.
    */
   #steps(db: Database): RefreshSteps {
     let rebuild = false;
