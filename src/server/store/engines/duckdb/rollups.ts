@@ -1,7 +1,8 @@
 /**
  * The rollups computed by DuckDB for the embedded store's loads: the same rows as `rollupRows`
  * (`loads/rollups.ts`, the reference), in SQL over the links of every domain of a group at once;
- * nothing is grouped in JavaScript (docs/design-store.md, "The embedded store", Rollups computed by DuckDB).
+ * nothing is grouped in JavaScript (docs/design-store.md, "The embedded store: rows in SQLite,
+ * columns in DuckDB").
  *
  * Inputs, temporary tables of the writer connection ({@link stageInputTables}):
  *

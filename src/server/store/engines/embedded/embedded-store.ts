@@ -368,7 +368,7 @@ class ColumnSide {
    * once and handed to DuckDB, which computes every rollup of the group (`duckdb/rollups.ts`); the
    * rollups read by key go into SQLite, the links and list rollups are set aside, and at the end
    * replace the domains' rows in the columns. Why memory does not grow with the load:
-   * docs/design-store.md, "The embedded store", Rollups computed by DuckDB.
+   * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
    */
   #steps(db: Database): RefreshSteps {
     let rebuild = false;

@@ -59,11 +59,8 @@ export interface PostgresStoreOptions {
 
 /**
  * Settings of the bulk pool's sessions. Its commits are synchronous even on a server whose default
- * is not: PostgreSQL sets the hint bits that let VACUUM mark a page all-visible only once the
- * commit of the page's rows is flushed to the WAL, and the VACUUM at the end of a load comes a
- * moment after its last commit (an asynchronous commit is flushed up to 200 ms later, or later
- * still when a commit without WAL of its own shares its status page). A load commits once per
- * batch and once per domain's rollups: on the default `synchronous_commit = on` nothing changes.
+ * is not, so that the VACUUM right after a load's last commit can mark its pages all-visible (see
+ * {@link vacuumLinks}); on the default `synchronous_commit = on` nothing changes.
  */
 const BULK_SETTINGS: Readonly<Record<string, string>> = { synchronous_commit: 'on' };
 
@@ -174,8 +171,9 @@ async function postgresLoad(bulk: PostgresConnection, copy: boolean): Promise<Lo
 /**
  * `VACUUM (ANALYZE) links`: marks the pages whose rows every transaction sees as all-visible (an
  * index-only scan then skips them in the heap) and refreshes the planner's statistics. VACUUM can
- * mark a page only once the commits of its rows are flushed to the WAL (before that it may not
- * set their hint bits): the bulk pool commits synchronously (see {@link BULK_SETTINGS}).
+ * mark a page only once the commits of its rows are flushed to the WAL (PostgreSQL sets their hint
+ * bits only then; an asynchronous commit is flushed up to 200 ms later, or later still when a
+ * commit without WAL of its own shares its status page): hence {@link BULK_SETTINGS}.
  */
 async function vacuumLinks(bulk: PostgresConnection): Promise<void> {
   await bulk.all(raw('VACUUM (ANALYZE) links'));
