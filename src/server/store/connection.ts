@@ -1,9 +1,7 @@
 /**
  * What the store's SQL needs from a database: a connection that runs {@link Fragment}s and the
- * few facts that differ between engines. The queries of every operation are written once over
- * this port (`sql-store.ts`, `relations.ts`, `graph.ts`, `keys.ts`); each engine supplies a
- * connection, its migrations and its bulk load (and ClickHouse its table of differences, see
- * `RelationSources`).
+ * few facts that differ between engines. The queries are written once over this port (`reads/`,
+ * `loads/`); each engine supplies a connection, its schema and its differences (`engine.ts`).
  *
  * @module
  */

@@ -53,8 +53,9 @@ export const LINK_COLUMNS = [
 
 /**
  * A link as stored: its column values in {@link LINK_COLUMNS} order, and its registrable domain
- * (whose rollups the write makes stale). An array rather than an object: a bulk load makes ten
- * million of them, and copying a 30-member object costs more than everything else together.
+ * (whose rollups the write makes stale). An array rather than an object: a bulk load makes
+ * millions of them, and copying an object of every column cost more than the rest of the
+ * derivation (docs/design-store.md, "Measurements behind the store's code").
  *
  * @internal
  */

@@ -1,32 +1,11 @@
 /**
  * Rollups: what each operation needs, precomputed at write time per target key (`d:` registrable
- * domain, `h:` host, `p:` host + path; see `rollupKey`), so a call reads one indexed range
- * instead of grouping all of a target's links. Written once over the store port; every engine runs
- * the same statements.
- *
- * | table | one row per | serves |
- * | --- | --- | --- |
- * | `r_targets` | target key | overview counters, list totals, competitors' sizes |
- * | `r_ref_domains` | target key, source domain | ref-domains, competitors, matrix |
- * | `r_score_profile` | target key, domain score | score-profile |
- * | `r_ref_ips` | target key, source IP | ref-ips |
- * | `r_pages` | target key, linked page | pages |
- * | `r_anchors` | target key, anchor | anchors |
- * | `r_history` | target key, month where a count changes | summary, comparison |
- * | `r_first_seen` | target key, day links were first seen | overview's `new_count` |
- *
- * A referring domain's own data (IP, country, score) is written into its `r_ref_domains` rows, and
- * a target page's own data (URL, title, status, link counts) into its `r_pages` row, so that no
- * list joins `domains` or `target_pages` per row when it is read.
- *
- * A refresh reads each given registrable domain's links once (all of a domain's keys come from
- * them), computes every rollup row in one pass ({@link rollupRows}) and replaces the domain's rows
- * in one transaction, so rollups are exact after any import or re-import: they are a function of
- * the links and of the referring domains' own data (country, score) at refresh time, never patched
- * by deltas; a load that changes a referring domain's data refreshes every domain it links to. The
- * same code fills SQLite, PostgreSQL and ClickHouse; only the INSERTs reach them. The embedded store
- * computes the same rows in SQL on its column side (`duckdb/rollups.ts`), tested against
- * {@link rollupRows}, the reference.
+ * domain, `h:` host, `p:` host + path; see `rollupKey`), so a call reads one indexed range instead
+ * of grouping all of a target's links. A refresh reads each registrable domain's links once,
+ * computes every rollup row in one pass ({@link rollupRows}, the reference the embedded store's
+ * `duckdb/rollups.ts` is tested against) and replaces the domain's rows in one transaction; a
+ * referring domain's and a target page's own data are written into the rows. The tables, and why
+ * they stay exact: docs/design-store.md, "Rollups: answers that do not scan a target's links".
  *
  * @module
  * @internal
@@ -354,8 +333,9 @@ const KEYS_PER_READ = 500;
  * The rows whose `column` is one of `keys`, read in lists of {@link KEYS_PER_READ}. A refresh reads
  * a domain's referring domains and target pages this way rather than by a join or an `IN
  * (subquery)`: the planner cannot know how few keys the subquery yields, and PostgreSQL then chose
- * to scan and hash the whole `domains` and `target_pages` tables for every domain refreshed (0.2 s
- * each at 1M links, 0.4 s at 10M); an explicit list is read through the primary key.
+ * to scan and hash the whole `domains` and `target_pages` tables for every domain refreshed
+ * (docs/design-store.md, "Measurements behind the store's code"); an explicit list is read through
+ * the primary key.
  */
 async function readByKeys<Row>(connection: SqlConnection, select: string, column: string, keys: readonly string[]): Promise<Row[]> {
   const rows: Row[] = [];

@@ -7,17 +7,13 @@
  * {@link COMPETITOR_MIN_SIMILARITY}): the same numbers as the query over the links (`graph.ts`),
  * integer counts and one IEEE division.
  *
- * Why not a table of every listed pair: in the sample generator's graph nearly every pair of
- * domains passes the thresholds (5.4M of the 6.25M pairs at 1M links, 2,500 domains), so at 10M
- * links (25,000 domains) such a table would hold hundreds of millions of rows. The graph is the
- * referring-domain rollup once more (about 4M pairs at 10M links, 8 bytes each per direction), and
- * counting one domain's overlaps reads Σ over its referrers of the domains they link to.
- *
- * That count is the whole cost of a call (5 ms for the largest target at 1M links, 53 ms at 10M,
- * as bench/server/embedded-probes.ts times it), and it depends on the graph alone, not on the
- * page: a domain's listed competitors are kept once counted (within {@link KEPT_COMPETITOR_BYTES},
- * the least recently asked domain dropped first), so every later page and order of it is a
- * top-K over its list. The index lives as long as one load's graph, and the lists with it.
+ * Not a table of every listed pair: nearly every pair of domains passes the thresholds, so such a
+ * table grows with the square of the domains, while the graph is the referring-domain rollup once
+ * more. Counting one domain's overlaps (Σ over its referrers of the domains they link to) is the
+ * whole cost of a call and depends on the graph alone, so a domain's listed competitors are kept
+ * once counted (within {@link KEPT_COMPETITOR_BYTES}, least recently asked dropped first) for its
+ * later pages and orders; they live as long as one load's graph. The figures: docs/design-store.md,
+ * "Measurements behind the store's code".
  *
  * @module
  * @internal

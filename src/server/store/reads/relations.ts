@@ -3,14 +3,11 @@
  * (plus a hidden `_key`, unique per row, for the tie-break), so that the filter lowered by `toSql`
  * applies to the rows the caller sees. Column lists come from the catalogue.
  *
- * Two sources give the same rows:
- * - **rollups** (`r_*` tables, kept up to date at write time, see `rollups.ts`): one indexed range
- *   per target, used for every scope but SUBFOLDER below the host;
- * - **the links** themselves, grouped per request: SUBFOLDER, and the obviously-right path the
- *   rollup differential test compares against.
- *
- * Booleans are SQL comparisons (`(x > 0)`), which are BOOLEAN on PostgreSQL and 0/1 on SQLite,
- * matching how each filter dialect binds `true` and `false`.
+ * Two sources give the same rows: the rollups (`loads/rollups.ts`), one indexed range per target,
+ * for every scope but SUBFOLDER below the host; and the links grouped per request (SUBFOLDER, and
+ * the path the rollup differential test compares against). Booleans are SQL comparisons, BOOLEAN on
+ * PostgreSQL and 0/1 on SQLite, as each filter dialect binds `true` (docs/design-store.md, "The
+ * store is a port").
  *
  * @module
  * @internal

@@ -136,9 +136,7 @@ async function windowed(
   let read: Promise<Record<string, unknown>[]> | undefined;
   if (!window.complete && window.items.length < end) {
     // A window read while the total is not known counts in the same statement (`count(*) OVER ()`,
-    // before the LIMIT): the filter runs once, not once for the rows and once for the count (the
-    // window function holds the matching rows' keys meanwhile: the gain is largest when the
-    // filter is costly).
+    // before the LIMIT): the filter runs once, not once for the rows and once for the count.
     const counted = window.total === undefined;
     const what = raw(`${options.rowsOf ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
     read = connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);

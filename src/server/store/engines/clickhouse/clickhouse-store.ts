@@ -1,21 +1,12 @@
 /**
- * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the
- * target's registrable domain (see `schema.ts`). A call about one target reads the one shard that
- * holds the domain; competitors and matrix fan out through the `Distributed` tables of the first
- * shard, the entry point.
- *
- * The reads are the SQL stores' queries (`../sql/sql-store.ts`, `relations.ts`, `graph.ts`,
- * `keys.ts`) over this store's table of differences ({@link shardSources}, {@link clusterSources}):
- * the shard's `_local` tables (read with `FINAL` while writes are unmerged), the current version
- * of a domain's rollups, `Int64` casts, the newest of a keyword's snapshots. What is ClickHouse's
- * own stays here: where a domain lives (placement), whether writes are merged, the competitor
- * graph (`competitor-graph.ts`), the writer, the merge and the refresh. The rollups are computed
- * by the same code as every store (`rollupRows`), written per domain as a new version.
- *
- * API keys and their balances live in a ledger of their own: ClickHouse has no transactions, and
- * a charge must never be lost or taken twice. The ledger is any store's key functions (a SQLite
- * file by default: `openClickhouseStore` opens one; PostgreSQL when several servers share
- * balances).
+ * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the target's
+ * registrable domain (`schema.ts`): a call about one target reads its domain's shard; competitors
+ * and matrix fan out through the entry shard's `Distributed` tables. The reads are the shared
+ * queries over this engine's sources ({@link shardSources}, {@link clusterSources}); what is
+ * ClickHouse's own stays here: placement, the merge state, the writer, the merge and the refresh
+ * (rollups written per domain as a new version). API keys and balances live in a ledger of their
+ * own (ClickHouse has no transactions). The design: docs/design-store.md, "ClickHouse: past one
+ * machine".
  *
  * @module
  */
@@ -244,11 +235,9 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
 }
 
 /**
- * ClickHouse's table: a call about one target reads the shard holding its registrable domain (its
- * local tables, with `FINAL` while writes are unmerged), a call across targets the entry shard's
- * `Distributed` tables; a page of links is read keys first; competitors come from the graph of the
- * domain-level rollups, read again when their versions change (another process's refresh
- * included); a load marks, writes per shard, merges and refreshes (`createLoad`).
+ * ClickHouse's table: a call about one target reads its domain's shard (with `FINAL` while writes
+ * are unmerged), a call across targets the entry shard's `Distributed` tables; competitors come
+ * from the graph, read again when the rollup versions change; a load is `createLoad`.
  */
 function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
   const database = bulk[0]!.database;

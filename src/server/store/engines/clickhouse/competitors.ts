@@ -10,9 +10,8 @@
  * is answered when it differs. A refresh between the question and the read makes the next call
  * read it again.
  *
- * Why not a table of every listed pair, or a query per call: see `memory/competitor-graph.ts` (the pairs
- * are hundreds of millions at 10M links) and docs/design-store.md (the query per call read every
- * domain-level rollup row of the cluster: 650 ms at 10M links, and no answer at concurrency 10).
+ * Why not a table of every listed pair, or a query per call (which read every domain-level rollup
+ * row of the cluster): docs/design-store.md, "Measurements behind the store's code".
  *
  * @module
  * @internal
@@ -45,9 +44,8 @@ export async function competitorVersions(entry: SqlConnection): Promise<string> 
 }
 
 /**
- * The competitor graph of the current rollups, read on `bulk` (no time bound: at 10M links it is
- * millions of pairs); `current` is the store's condition for the rows of the current rollup
- * versions (on `r`).
+ * The competitor graph of the current rollups, read on `bulk` (no time bound: it grows with the
+ * store); `current` is the store's condition for the rows of the current rollup versions (on `r`).
  */
 export async function readCompetitorGraph(bulk: ClickhouseShard, current: Fragment): Promise<CompetitorIndex> {
   const names: string[] = [];

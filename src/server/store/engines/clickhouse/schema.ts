@@ -1,40 +1,13 @@
 /**
- * The ClickHouse schema of the store, over a cluster of shards.
- *
- * - **Sharded by the target's registrable domain** (`cityHash64(domain) % shards`): the links
- *   (`links_local`) and every rollup (`r_*_local`) of a domain live on one shard, so a call about
- *   one target reads one shard. Competitors and matrix fan out through `Distributed` tables that
- *   only the first shard (the entry point) holds.
- * - **On every shard**: `domains_local` and `target_pages_local`, small tables the shard's own
- *   queries join with.
- * - **On the first shard only**: `keyword_metrics`.
- *
- * Replacement without UPDATE: links, domains, pages and keyword snapshots are
- * `ReplacingMergeTree(version)` tables keyed by their identity, so the newest write of a key
- * replaces the older ones when the parts merge. Until then a key can have several rows:
- * - A lookup of a keyword's snapshot takes the row of the highest `version` and never needs the
- *   merge.
- * - Links, domains and target pages are read with `FINAL` (a merge at read time, slow) only while
- *   a write may have left such rows: `write_marks_local` records when a writer starts
- *   (state 0) and when it has merged everything it wrote (state 1, after `OPTIMIZE ... FINAL` left
- *   one part per table). A reader that finds a start newer than the last merge reads with `FINAL`.
- * - A refresh writes a domain's rollups as a new `version` and then records it in
- *   `r_versions_local`; readers take the rows of the domain's latest version, so they see the old
- *   rollups or the new ones, never a mix; the versions it replaced are then deleted.
- *
- * `links_local` keeps index granules of 1,024 rows (the default is 8,192): a page of a large
- * target's links reads its rows by id, and smaller granules mean fewer rows read around them.
- * The rollups, domains and target pages keep granules of 1,024 too: a call reads one key's range
- * (often a few rows) and a lookup one row. Timed once side by side on copies of the 1M bench tables
- * (one-off, not a committed bench), concurrency 10: a key's `r_targets` row took
- * a median 63 ms with 8,192-row granules and 36 with 1,024 (256: 40), a small key's page of
- * `r_ref_domains` 83 against 35 (256: 36), the largest key's the same. `keyword_metrics` keeps
- * granules of 256: a lookup reads one snapshot, and a snapshot's trends and lists make its rows wide
- * (8,192 of them were 50 MB read for one row at 1M links). A database created before keeps the
- * granularity it was made with.
- *
- * Column types follow the catalogue: text and timestamps `String` (code-point order, as the filter
- * language compares), integers `Int64`, booleans `UInt8`.
+ * The ClickHouse schema of the store, over a cluster of shards: a domain's links and rollups on
+ * the shard of `cityHash64(domain) % shards`, `domains_local` and `target_pages_local` on every
+ * shard, `keyword_metrics` and the `Distributed` tables on the first. No UPDATE: links, domains,
+ * pages and keyword snapshots are `ReplacingMergeTree(version)` tables, read with `FINAL` only while
+ * `write_marks_local` says a write may be unmerged; a refresh's rollups are a new `version`
+ * recorded in `r_versions_local`. Small index granules (1,024 rows; 256 for `keyword_metrics`),
+ * since calls read one key's range or one row; a database created before keeps its own. Column
+ * types follow the catalogue: text and timestamps `String`, integers `Int64`, booleans `UInt8`.
+ * The design, and the granules' timings: docs/design-store.md, "ClickHouse: past one machine".
  *
  * @module
  * @internal

@@ -72,9 +72,9 @@ export interface DuckdbConnection extends SqlConnection {
   /** A query's result by column (each column an array of JS values), for bulk reads of millions of small values. */
   columnsOf(query: Fragment): Promise<unknown[][]>;
   /**
-   * `values` as one bound `VARCHAR[]`, for `x IN (SELECT unnest(list))`: DuckDB plans a list of
-   * keys bound as one value about twice as fast as an `IN` of one parameter per key (which it
-   * also turns into a join after reading every row of the range).
+   * `values` as one bound `VARCHAR[]`, for `x IN (SELECT unnest(list))`: DuckDB plans it faster than
+   * an `IN` of one parameter per key, which it also turns into a join after reading every row of
+   * the range (docs/design-store.md, "Measurements behind the store's code").
    */
   textList(values: readonly string[]): Fragment;
   /** Writes what the write-ahead log holds into the file (after a bulk load), on the writer, outside a transaction. */
@@ -209,8 +209,7 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
  * DuckDB's memory limit for loads (the embedded store opened for writing): 2 GiB, or a quarter of
  * the machine's memory when that is less. A load's working tables grow with its file; past this
  * they spill to temporary files beside the column file, so that a load's memory is bounded whatever
- * the size of its file (bench/RESULTS.md, "Import, 1M lines": 1M lines peak at 3.0 GB, 2M at 3.1 GB;
- * a group is a whole domain, and one of 3.6M links peaked at 3.6-4.1 GB).
+ * the size of its file (the peaks: docs/design-store.md, "Measurements behind the store's code").
  * @internal
  */
 export const loadMemoryLimit = (): string => `${Math.max(64, Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)))}MiB`;
@@ -317,8 +316,8 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
           const convert = types.map((type) => TO_CHUNK[type]);
           let batch: (readonly unknown[])[] = [];
           // One chunk, emptied before each batch: a chunk's memory is DuckDB's, freed only when V8
-          // collects its wrapper, which a heap of a few MB rarely does (a chunk per batch held 2.8 GB
-          // more at the end of a group of 3.6M links).
+          // collects its wrapper, which a small heap rarely does (docs/design-store.md, "Measurements
+          // behind the store's code").
           const chunk = duck.DuckDBDataChunk.create(chunkTypes);
           const send = () => {
             chunk.reset();

@@ -1,9 +1,8 @@
 /**
- * The rollups computed by DuckDB: the same rows as `rollupRows` (`../sql/rollups.ts`, the
- * reference every other store runs in JavaScript), from the links of every domain refreshed at
- * once, in SQL that DuckDB runs in parallel over columns. The embedded store's loads and rebuilds
- * use it: a domain's links are handed to DuckDB once, nothing is grouped in JavaScript, and no
- * domain's links are held in memory (bench/RESULTS.md, "Import, 1M lines").
+ * The rollups computed by DuckDB for the embedded store's loads: the same rows as `rollupRows`
+ * (`loads/rollups.ts`, the reference), in SQL over the links of every domain of a group at once;
+ * nothing is grouped in JavaScript (docs/design-store.md, "The embedded store: rows in SQLite,
+ * columns in DuckDB").
  *
  * Inputs, temporary tables of the writer connection ({@link stageInputTables}):
  *
@@ -80,8 +79,9 @@ const nextMonth = (timestamp: string) =>
 
 /**
  * The three keys of a link (`rollupKey`): its registrable domain, its host, its page. Each rollup is
- * grouped by a level's own columns and its key made from them after grouping: grouping by the
- * columns of `stage_links` is several times faster than by a text key made for every link three times.
+ * grouped by a level's own columns and its key made from them after grouping, which is faster than
+ * grouping by a text key made for every link three times (docs/design-store.md, "Measurements
+ * behind the store's code").
  */
 const LEVELS = [
   { key: "'d:' || target_domain", by: ['target_domain'] },

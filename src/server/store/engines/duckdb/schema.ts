@@ -9,15 +9,10 @@
  * | `source_ids` | referring domain | an integer id, given once | the matrix's merge, competitors' graph |
  * | `meta` | key | value | the schema version and the generation of the SQLite data it copies |
  *
- * Sorting by text is the costly part of a top-N in DuckDB (its strings compare byte by byte after a
- * 4-byte prefix). So each text field of `links` also has `o_<field>`, the dense rank of its value
- * among the links of the same registrable domain in code point order (DuckDB's byte order on
- * UTF-8, as the filter language compares): every query reads one registrable domain's links, and
- * within it `ORDER BY o_f, id` is exactly `ORDER BY f, id`, on integers.
- *
- * Rows are kept in the order of their registrable domain (links: then host, path, default order),
- * so DuckDB's per-row-group min/max (zone maps) skip every other domain's rows; each query also
- * names the domain (`tdomain = ?` / `target_domain = ?`).
+ * Each text field of `links` has `o_<field>`, the dense rank of its value among its registrable
+ * domain's links in code point order, so that a top-N sorts integers; rows are kept in domain
+ * order so that zone maps skip other domains' rows (docs/design-store.md, "The embedded store:
+ * rows in SQLite, columns in DuckDB", Ranks and Order on disk).
  *
  * @module
  * @internal
@@ -90,9 +85,9 @@ const columnsDdl = (columns: readonly ColumnSpec[]) => columns.map((c) => `${c.n
 /**
  * The rows of `links` with their ranks, from a relation of the copied columns (aliased `s`), in
  * their order (ranks per registrable domain). Each rank is the dense rank of the value among the
- * distinct values of its domain, joined back: a window over those (a few hundred thousand at 1M
- * links) rather than over every row, which made seventeen sorts of every row (26.7 s against 7.4 s
- * for 1M links on two cores). @internal
+ * distinct values of its domain, joined back: a window over those rather than over every row,
+ * which made seventeen sorts of every row (docs/design-store.md, "Measurements behind the store's
+ * code"). @internal
  */
 export function rankedLinks(stage: string): string {
   const ranks = RANKED_LINK_FIELDS.map(
@@ -111,7 +106,8 @@ export function rankedLinks(stage: string): string {
  * The statements that insert {@link rankedLinks} into `links`. The joins run in the order written
  * (the stage probing each rank's table in turn): left to DuckDB's join order optimizer, which knows
  * every rank's table joins on `target_domain`, a stage appended to in batches got a plan joining
- * two ranks' tables on the domain alone, many rows to many (105 s for 200,000 links, not 2).
+ * two ranks' tables on the domain alone, many rows to many (docs/design-store.md, "Measurements
+ * behind the store's code").
  */
 function rankedInsert(stage: string): string[] {
   return ["SET disabled_optimizers = 'join_order'", `INSERT INTO links ${rankedLinks(stage)}`, 'RESET disabled_optimizers'];
@@ -157,8 +153,8 @@ export function setAsideTables(): string[] {
 
 /**
  * Statements that set group `k`'s staged links and list rollups aside (`duckdb/rollups.ts`'s
- * `stage_links` and `new_<table>`) for the move: renamed, not copied (each group's are made anew;
- * copying 1M links' rows in four groups took 6.4 s). @internal
+ * `stage_links` and `new_<table>`) for the move: renamed, not copied, since each group's are made
+ * anew and copying them is slow (docs/design-store.md, "Measurements behind the store's code"). @internal
  */
 export function setAside(k: number): string[] {
   return SET_ASIDE.map((table) => `ALTER TABLE temp.${table} RENAME TO ${asideOf(table, k)}`);
@@ -169,9 +165,9 @@ export function setAside(k: number): string[] {
  * ranked), a referring domain's row with its id. `rebuild`: they replace every row; otherwise the
  * rows of the domains in `aside_domains`, the new ones after the others, in domain order. The rows
  * move a group at a time (`groups`: how many, in domain order), so that the ranks and the sorts
- * take the memory of a group whatever the size of the load (in one statement, the ranks of 1M
- * links needed more than 512 MiB, and those of 2M links took 26.5 s against 7.1 s for 1M). Then the
- * working tables are dropped. @internal
+ * take the memory of a group whatever the size of the load, which in one statement grew with it
+ * (docs/design-store.md, "Measurements behind the store's code"). Then the working tables are
+ * dropped. @internal
  */
 export function moveIntoPlace(rebuild: boolean, groups: number): string[] {
   const of = (column: string) => (rebuild ? '' : ` WHERE ${column} IN (SELECT domain FROM aside_domains)`);

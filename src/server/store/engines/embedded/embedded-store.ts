@@ -1,26 +1,10 @@
 /**
- * The embedded store, what `serve`, `seed` and `import` use unless told otherwise: two files on
- * one machine, each doing what it is fast at.
- *
- * - **Rows: SQLite** (`FILE`, the SQLite store's schema and worker threads): the links themselves
- *   (a page of them is 100 point reads by id), domains, target pages, keyword metrics, API keys and
- *   the units ledger (small writes), and the rollups read by key (`r_targets`, `r_history`,
- *   `r_score_profile`, `r_first_seen`).
- * - **Columns: DuckDB** (`FILE.duckdb`, see `duckdb/schema.ts`): a copy of the links' fields with
- *   integer ranks of the text fields, and the list rollups (`r_ref_domains`, `r_ref_ips`,
- *   `r_pages`, `r_anchors`) with an integer id per referring domain. A filter's count reads only
- *   the columns it names; a page's keys are a top-N over the columns of its order, its rows 100
- *   point reads in SQLite.
- * - **In memory, per load**: the referrer graph competitors are counted over (`competitors.ts`),
- *   the targets' referring-domain lists and the unions the matrix merges from them
- *   (`matrix-merge.ts`), and lists paged through with the rows of the pages served
- *   (`ListWindows`); all forgotten when a load finishes.
- *
- * Every query is the shared SQL (`../sql/`), lowered for SQLite or DuckDB by the filter dialects.
- * The column file is derived data: it is rebuilt from the SQLite file when it is missing, of
- * another schema, or of another generation than the SQLite file (a load that stopped half way).
- * DuckDB lets a file have one writer or many readers: servers open it read-only (`readOnly`), and
- * a load while one runs is refused with `StoreUnavailableError` before it writes anything.
+ * The embedded store, the default of `serve`, `seed` and `import`: rows in SQLite (`FILE`: links,
+ * domains, pages, keywords, keys, the rollups read by key), columns in DuckDB (`FILE.duckdb`: the
+ * links' fields with ranks, the list rollups), and per-load answers in memory. The column file is
+ * derived data, rebuilt when it is not the SQLite file's current copy; servers open it read-only,
+ * and a load while one runs is refused before it writes anything. What lives where and why:
+ * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
  *
  * @module
  */
@@ -176,12 +160,10 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
 }
 
 /**
- * The embedded engine: SQLite's engine for what is read by key (overview, summary, score profile,
- * keywords, lists without a rollup key, every answer without rollups), and the column side for
- * lists (their keys, or whole rows of the list rollups), competitors (the graph of the list
- * rollups) and the matrix (the targets' referring-domain lists). A page of links takes its rows
- * from SQLite by id. A load writes SQLite in one transaction (`sqliteLoad`), whose refresh brings
- * the column file up to date (`ColumnSide.refresh`).
+ * The embedded engine: SQLite's engine for what is read by key (and every answer without
+ * rollups); the column side for lists (keys, or whole rollup rows; a page of links takes its rows
+ * from SQLite by id), competitors and the matrix. A load is SQLite's (`sqliteLoad`), whose refresh
+ * brings the column file up to date (`ColumnSide.refresh`).
  */
 function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly rollups: boolean; readonly readOnly: boolean }): Engine {
   const { columns } = side;
@@ -192,9 +174,9 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
     kind: 'links-by-id',
     at: { connection: rows.connection, sources: { ...SQL_SOURCES, linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l` } },
   };
-  // Keys first here too: a window of 1,000 keys costs little more than 100 and whole rows several
-  // times as much (DuckDB hands rows to JavaScript slowly); a page's rows by key are one more scan
-  // of the key's rows, once per page (the window keeps them). bench/server/embedded-probes.ts times the forms.
+  // Keys first here too: DuckDB hands whole rows to JavaScript slowly, and a page's rows by key are
+  // one more scan of the key's rows, once per page (the window keeps them). The figures, and
+  // bench/server/embedded-probes.ts that times the forms: docs/design-store.md, "Measurements behind the store's code".
   const sameRelation: RowsByKey = { kind: 'same-relation', keyIn: (keys) => sql`_key IN (SELECT unnest(${columns.textList(keys.map(String))}))` };
   return {
     ...base,
@@ -254,7 +236,8 @@ const ROWS_PER_INSERT = 64;
 
 /**
  * Inserts rows given by column (a chunk of a DuckDB result) into a rollup table of SQLite, in
- * statements of {@link ROWS_PER_INSERT} rows (2,450,000 rows: 6.3 s against 10.0 s a row at a time).
+ * statements of {@link ROWS_PER_INSERT} rows: faster than a row at a time (docs/design-store.md,
+ * "Measurements behind the store's code").
  */
 function rowInserts(db: Database, table: (typeof ROW_ROLLUPS)[number]): (columns: readonly (readonly unknown[])[]) => void {
   const names = ROLLUP_COLUMNS[table];
@@ -350,16 +333,9 @@ class ColumnSide {
   }
 
   /**
-   * Brings the rollups of the given registrable domains (`'all'`: every one, from scratch) up to
-   * date from their links, in groups of whole domains of about {@link GROUP_LINKS} links: each
-   * group's links are read from SQLite once and handed to DuckDB, which computes every rollup of
-   * the group in SQL (`duckdb/rollups.ts`); the rollups read by key go into SQLite (in the load's
-   * transaction), the links and list rollups are kept aside, and at the end replace the domains'
-   * rows in the columns, group by group, in one DuckDB transaction: readers see the old columns or
-   * the new. Memory does not grow with the load: JavaScript holds a chunk of 2,048 rows, DuckDB works
-   * on one group and keeps what it sets aside within its memory limit, spilling past it. Past the
-   * limit all the same (a group too large for it), the refresh fails with a StoreError
-   * `out_of_memory` and changes nothing.
+   * Brings the rollups of the given registrable domains (`'all'`: every one) up to date, group by
+   * group (`#steps`); readers see the old columns or the new. A group too large for DuckDB's memory
+   * limit fails with a StoreError `out_of_memory` and changes nothing.
    */
   async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
     // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
@@ -367,8 +343,7 @@ class ColumnSide {
     if (own) db.exec('BEGIN IMMEDIATE');
     // The refresh reads each domain's links once and appends rollup rows in key order: a load's
     // larger SQLite cache (in KiB, negative) is made small meanwhile, and the memory it gives back
-    // is DuckDB's to use (its 1 GiB held while DuckDB worked on one target of 3.6M links: a peak of
-    // 4.8 GB, 4.1 GB with 256 MiB; bench/RESULTS.md).
+    // is DuckDB's to use (the peaks: docs/design-store.md, "Measurements behind the store's code").
     const cache = db.pragma('cache_size', { simple: true }) as number;
     if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
     try {
@@ -389,10 +364,11 @@ class ColumnSide {
   }
 
   /**
-   * The refresh's steps here: groups of whole domains of about `groupLinks` links, each group's
-   * links read from SQLite once and handed to DuckDB, which computes every rollup of the group in
-   * SQL (`duckdb/rollups.ts`); the rollups read by key go into SQLite, the links and list rollups are
-   * set aside, and at the end replace the domains' rows in the columns.
+   * The refresh's steps: groups of whole domains of about `groupLinks` links, each read from SQLite
+   * once and handed to DuckDB, which computes every rollup of the group (`duckdb/rollups.ts`); the
+   * rollups read by key go into SQLite, the links and list rollups are set aside, and at the end
+   * replace the domains' rows in the columns. Why memory does not grow with the load:
+   * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
    */
   #steps(db: Database): RefreshSteps {
     let rebuild = false;
@@ -428,7 +404,7 @@ class ColumnSide {
         const sources = new Set<string>();
         const hosts = new Set<string>();
         // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
-        // appended in the same transaction read more slowly (docs/design-store.md, "The refresh in groups").
+        // appended in the same transaction read more slowly (docs/design-store.md, "Measurements behind the store's code").
         await this.columns.writeTransaction(async (tx) => {
           for (const statement of stageInputTables()) await tx.run(raw(statement));
           // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.

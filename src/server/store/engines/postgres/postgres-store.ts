@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL store (pg): for servers that share one database, or outgrow one file. Keeps
  * only what is PostgreSQL's own: the pool, the migrations and the COPY bulk path; every query is
- * the shared one (`../sql/`).
+ * the shared one (`reads/`, `loads/`).
  *
  * Two pools: requests run on the main pool, whose statements are bounded by `statementTimeoutMs`
  * (a slow query answers 503 rather than holding a connection), and the bulk writer runs on a
@@ -9,11 +9,9 @@
  * rebuild after a load legitimately takes longer than any request should. Migrations run there
  * too (they may wait for another server's).
  *
- * The links of a target are stored together (the table is clustered by `links_by_domain` after a
- * load into an empty store), and their non-text fields are in two covering indexes (one per scope
- * column, migration 5). A filtered or re-sorted links list reads its page keys first: the `_key`s
- * of the page, from the covering index alone when the filter and the order name only what it
- * holds, then the page's rows by id; its count is an index-only scan in that case too.
+ * A target's links are clustered and covered by two indexes; a filtered or re-sorted links list
+ * reads its page's keys first (docs/design-store.md, "PostgreSQL: its links clustered, its counts
+ * from covering indexes").
  *
  * @module
  */
@@ -61,11 +59,8 @@ export interface PostgresStoreOptions {
 
 /**
  * Settings of the bulk pool's sessions. Its commits are synchronous even on a server whose default
- * is not: PostgreSQL sets the hint bits that let VACUUM mark a page all-visible only once the
- * commit of the page's rows is flushed to the WAL, and the VACUUM at the end of a load comes a
- * moment after its last commit (an asynchronous commit is flushed up to 200 ms later, or later
- * still when a commit without WAL of its own shares its status page). A load commits once per
- * batch and once per domain's rollups: on the default `synchronous_commit = on` nothing changes.
+ * is not, so that the VACUUM right after a load's last commit can mark its pages all-visible (see
+ * {@link vacuumLinks}); on the default `synchronous_commit = on` nothing changes.
  */
 const BULK_SETTINGS: Readonly<Record<string, string>> = { synchronous_commit: 'on' };
 
@@ -138,24 +133,11 @@ function postgresEngine(connection: PostgresConnection, bulk: PostgresConnection
 }
 
 /**
- * The writer of a load, on the bulk pool.
- *
- * Into an empty links table: the secondary indexes of the links are dropped before the first links
- * are written (their definitions recorded in `deferred_indexes`, see `deferLinkIndexes`) and built
- * once at the end, which is several times cheaper than maintaining them row by row; the table is
- * rewritten in target order (`CLUSTER links USING links_by_domain`, built first, the others after
- * on the ordered table), so that a target's links are one range of pages; and it is vacuumed, so
- * that index-only scans need no heap visits. The rollups are then rebuilt from scratch
- * (`finish({ all: true })`: no per-domain deletes, and their reads of each domain's links are
- * ranges too), and the planner's statistics refreshed.
- *
- * CLUSTER holds an exclusive lock on `links` while it runs (10-25 s at 1M links on two busy
- * cores): requests of another server on the same database wait for it, and past their lock
- * timeout answer 503 with Retry-After. A load into a store that has links keeps the indexes and the order: new links go
- * where PostgreSQL finds room (at the end of the table, in load order), rewritten ones where their
- * new version fits; answers are the same, a target's range just has more pages to visit until the
- * next `CLUSTER links`. After every load `links` is vacuumed, so that the covering indexes answer
- * without heap visits again.
+ * The writer of a load, on the bulk pool. Into an empty links table: the secondary indexes are
+ * dropped first (`deferLinkIndexes`) and built at the end, the table clustered by target, then the
+ * rollups rebuilt from scratch; a later load keeps the indexes and appends. `links` is vacuumed
+ * after every load, so that index-only scans need no heap visits. Why, and CLUSTER's lock:
+ * docs/design-store.md, "PostgreSQL: its links clustered, its counts from covering indexes".
  */
 async function postgresLoad(bulk: PostgresConnection, copy: boolean): Promise<LoadSink> {
   const fresh = await noLinks(bulk);
@@ -189,8 +171,9 @@ async function postgresLoad(bulk: PostgresConnection, copy: boolean): Promise<Lo
 /**
  * `VACUUM (ANALYZE) links`: marks the pages whose rows every transaction sees as all-visible (an
  * index-only scan then skips them in the heap) and refreshes the planner's statistics. VACUUM can
- * mark a page only once the commits of its rows are flushed to the WAL (before that it may not
- * set their hint bits): the bulk pool commits synchronously (see {@link BULK_SETTINGS}).
+ * mark a page only once the commits of its rows are flushed to the WAL (PostgreSQL sets their hint
+ * bits only then; an asynchronous commit is flushed up to 200 ms later, or later still when a
+ * commit without WAL of its own shares its status page): hence {@link BULK_SETTINGS}.
  */
 async function vacuumLinks(bulk: PostgresConnection): Promise<void> {
   await bulk.all(raw('VACUUM (ANALYZE) links'));

@@ -205,17 +205,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   ${FILL_JOINED_ROLLUPS}
   `,
-  // 5: a target's links stored together, and their non-text fields readable without the rows.
-  // Two covering indexes, one per scope column, hold every field of the links list that is not
-  // text (and the id): a count, or a page's keys, under a filter and an order on those fields is
-  // an index-only scan of the target's range. Their one key column keeps the planner's estimate of
-  // a clustered range right (it discounts the correlation of a multi-column index, and would scan
-  // the whole table instead). links_by_domain is the order the rows are kept in: `CLUSTER links`
-  // rewrites the table in it (the bulk writer runs it after a load into an empty store; this
-  // migration does not, so an upgraded database keeps its order until someone does).
-  // deferred_indexes records the indexes such a load drops and builds again at its end. Each
-  // statement may run again on a database that has its effect (test/server/http/migrations.test.ts
-  // takes the recorded version back without undoing this migration).
+  // 5: a target's links stored together (links_by_domain, which `CLUSTER links` uses; this migration
+  // does not cluster), two covering indexes of one key column each, and deferred_indexes (the
+  // indexes a load drops and builds again): docs/design-store.md, "PostgreSQL: its links clustered,
+  // its counts from covering indexes". Each statement may run again on a database that has its
+  // effect (test/server/http/migrations.test.ts takes the recorded version back without undoing it).
   `
   CREATE INDEX IF NOT EXISTS links_cover_domain ON links (target_domain) INCLUDE (${COVERED_LINK_COLUMNS.join(', ')});
   CREATE INDEX IF NOT EXISTS links_cover_host ON links (target_host) INCLUDE (${COVERED_LINK_COLUMNS.join(', ')});

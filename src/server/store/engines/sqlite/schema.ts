@@ -103,7 +103,7 @@ export const MIGRATIONS: readonly string[] = [
     units_remaining INTEGER NOT NULL CHECK (units_remaining >= 0)
   ) WITHOUT ROWID;
   `,
-  // 2: link identity (re-imports replace), rollups per target key (see store/sql/rollups.ts), and
+  // 2: link identity (re-imports replace), rollups per target key (see store/loads/rollups.ts), and
   // indexes for "new" counts; the domain-graph indexes on links give way to the rollups'.
   `
   ALTER TABLE links ADD COLUMN link_key BLOB;

@@ -1,7 +1,7 @@
 /**
  * The SQLite store (better-sqlite3): the embedded default. Keeps only what is SQLite's own: opening
  * the file (WAL), migrations, the connection (worker threads for a file, the calling thread for
- * `:memory:`) and a fast bulk path; every query is the shared one (`../sql/`).
+ * `:memory:`) and a fast bulk path; every query is the shared one (`reads/`, `loads/`).
  *
  * @module
  */
@@ -197,17 +197,12 @@ function sqliteKeywordSink(db: Database): KeywordSink {
 }
 
 /**
- * A load on SQLite: one transaction from its start to the end of `finish`, so that a load
- * that stops before then (an error, SIGINT, SIGTERM, SIGKILL) leaves the database as
- * it was before it: SQLite rolls the transaction back (its WAL frames are never committed), and
- * nothing of the load shows. Other connections see the data as it was until the commit; a
- * load's transaction holds SQLite's write lock, so another process's writes wait for the load.
- *
- * Into an empty links table, the secondary indexes of the links and the rollups are dropped first
- * (in the transaction, so that an interrupted load leaves them there) and built once at the end
- * (several times faster than maintaining them row by row), and the rollups are built from scratch;
- * the page cache is enlarged and fsync is off until the commit. `refresh` brings the rollups up to
- * date in the transaction (the embedded engine's column side, or the shared refresh).
+ * A load on SQLite: one transaction from its start to the end of `finish` (holding SQLite's write
+ * lock), so that a load that stops before then leaves the database as it was. Into an empty links
+ * table, the secondary indexes and the rollups are dropped first (in the transaction) and built
+ * once at the end; the page cache is enlarged and fsync is off until the commit. `refresh` brings
+ * the rollups up to date in the transaction (the column side, or the shared refresh). Why:
+ * docs/design-store.md, "Exact under import and re-import" and "Measurements behind the store's code".
  */
 export async function sqliteLoad(db: Database, local: SqlConnection, refresh: LoadSink['finish']): Promise<LoadSink> {
   const synchronous = db.pragma('synchronous', { simple: true });
