@@ -20,7 +20,7 @@ import { upsertSink, type LinkSink } from '../loads/writer.js';
 import { SQL_SOURCES, type ReadPlace } from '../reads/relations.js';
 import type { Store } from '../store.js';
 
-/** Options of {@link sqlEngine}. */
+/** Options of `sqlEngine`. */
 export interface SqlEngineOptions {
   /** The store's kind (default: the filter dialect's name). */
   readonly kind?: string;
@@ -84,7 +84,7 @@ export interface SqlStoreOptions extends SqlEngineOptions {
 
 /**
  * A {@link Store} answering from the shared SQL over a connection: the engine of
- * {@link sqlEngine}, assembled by `createStore`.
+ * `sqlEngine`, assembled by `createStore`.
  *
  * @example
  * ```ts
