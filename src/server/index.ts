@@ -69,7 +69,8 @@ export { classC, linkRow, type DomainInput, type KeywordSnapshotInput, type Link
 export type { CorsOrigins } from './plugins/cors.js';
 export type { PostgresConnection } from './store/engines/postgres/connection.js';
 export type { LinkSink } from './store/loads/writer.js';
-export { normalizeKeyword, linkKey, rollupKey } from './store/shared.js';
+export { normalizeKeyword, linkKey } from './store/inputs.js';
+export { rollupKey } from './store/reads/relations.js';
 export { createSqlStore, type SqlStoreOptions } from './store/engines/sql-engine.js';
 export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
 export type { Fragment } from './store/fragment.js';

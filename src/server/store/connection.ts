@@ -26,17 +26,25 @@ export interface SqlConnection {
   /** The rows of a query. */
   all<Row>(query: Fragment): Promise<Row[]>;
   /**
-   * The rows of a query that sorts and ends in `LIMIT`, with how many rows it had before its
-   * `LIMIT` and `OFFSET`: a page and its total in one statement, where the engine reports it
-   * (ClickHouse). Without it, a list counts in a second statement.
+   * Whether the engine reports how many rows a query had before its `LIMIT` and `OFFSET`
+   * ({@link SqlConnection.allBeforeLimit}): a list's page and its total in one statement
+   * (ClickHouse). Otherwise a list counts in a second statement.
    */
-  readonly allBeforeLimit?: <Row>(query: Fragment) => Promise<{ rows: Row[]; beforeLimit: number }>;
+  readonly countsBeforeLimit: boolean;
+  /** The rows of a query that sorts and ends in `LIMIT`, and how many it had before them (where {@link SqlConnection.countsBeforeLimit}). */
+  allBeforeLimit<Row>(query: Fragment): Promise<{ rows: Row[]; beforeLimit: number }>;
   /** The rows of a statement that writes (`UPDATE ... RETURNING`, `INSERT ... ON CONFLICT`). */
   write<Row>(query: Fragment): Promise<Row[]>;
   /** Runs statements in order in one transaction. */
   transaction(statements: readonly Fragment[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The members of a connection whose engine does not count the rows before a `LIMIT`. */
+export const NO_COUNT_BEFORE_LIMIT = {
+  countsBeforeLimit: false,
+  allBeforeLimit: () => Promise.reject(new TypeError('This engine does not count the rows before a LIMIT (countsBeforeLimit is false).')),
+} as const satisfies Pick<SqlConnection, 'countsBeforeLimit' | 'allBeforeLimit'>;
 
 const STORE_UNAVAILABLE = /* @__PURE__ */ errorBrand<StoreUnavailableError>('StoreUnavailableError');
 

@@ -19,7 +19,7 @@ import { matrixOfUnion, unionOf, type ReferrerList } from './memory/matrix-merge
 import { competitors, matrix, scoreProfile } from './reads/graph.js';
 import { keywordMetrics } from './reads/keywords.js';
 import { overview, readList, summary } from './reads/reads.js';
-import { rollupKey } from './shared.js';
+import { rollupKey } from './reads/relations.js';
 import type { CompetitorsQuery, GroupedOperation, GroupedQuery, MatrixQuery, RowsResult, Store } from './store.js';
 
 /** Estimated bytes of a referring domain in a target's list, and in a union of lists. */

@@ -35,13 +35,14 @@ type Maybe<T> = T | Promise<T>;
 
 /**
  * How the rows of a page whose keys were read first are read:
- * - `links-by-id`: the links of those ids at `at` (its sources' `linksOfIds`), grouped as the links
- *   list (a row database beside a column one, or a column store whose rows are wide);
+ * - `links-by-id`: the links of those ids at `at` (`linksOfIds`: the links relation of those rows,
+ *   aliased `l`), grouped as the links list (a row database beside a column one, or a column store
+ *   whose rows are wide);
  * - `same-relation`: the list's own relation where `_key` is one of the keys (`keyIn`), at the
  *   place the keys were read.
  */
 export type RowsByKey =
-  | { readonly kind: 'links-by-id'; readonly at: ReadPlace }
+  | { readonly kind: 'links-by-id'; readonly at: ReadPlace; linksOfIds(target: Target, ids: readonly unknown[]): Fragment }
   | { readonly kind: 'same-relation'; readonly keyIn: (keys: readonly unknown[]) => Fragment };
 
 /** How one list call is read (see {@link Engine.list}). */

@@ -5,12 +5,12 @@
  *
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { RowOf } from '../../catalogue/types.js';
 import type { DomainParser } from '../deps.js';
 import { BoundedCache, ENTRY_BYTES, textBytes } from '../../shared/bounded-cache.js';
 import { splitHostPath, splitUrl } from '../target.js';
 import { StoreError } from './errors.js';
-import { linkKey } from './shared.js';
 
 /** A stored link: every backlink field except `is_new`, which depends on the clock. */
 export type LinkInput = Omit<RowOf<'links'>, 'is_new'>;
@@ -122,4 +122,32 @@ export function pageParts(page: TargetPageInput, parser: DomainParser): { host: 
   const parts = splitUrl(page.url, parser);
   if (!parts) throw new StoreError('invalid_record', `Not a URL with a host: ${page.url}`);
   return { host: parts.host, path: parts.path, domain: domainOf(parts.host, parser) };
+}
+
+/**
+ * The form a keyword is stored and looked up in.
+ *
+ * @example
+ * ```ts
+ * normalizeKeyword('  SEO Tools '); // 'seo tools'
+ * ```
+ */
+export function normalizeKeyword(keyword: string): string {
+  return keyword.trim().toLowerCase();
+}
+
+/**
+ * The identity of a stored link: the first 16 bytes of the SHA-256 of its source URL, target URL,
+ * anchor and image URL. Importing a record with the same identity replaces the stored link rather
+ * than adding a second one, so importing the same file twice changes nothing.
+ *
+ * @example
+ * ```ts
+ * linkKey({ source_url: 'https://a.org/', target_url: 'https://example.com/', anchor: 'x', image_url: '' }).length; // 16
+ * ```
+ */
+export function linkKey(link: { readonly source_url: string; readonly target_url: string; readonly anchor: string; readonly image_url: string }): Buffer {
+  // U+0000 cannot occur in PostgreSQL text, so it separates the parts unambiguously.
+  const text = `${link.source_url}\u0000${link.target_url}\u0000${link.anchor}\u0000${link.image_url}`;
+  return createHash('sha256').update(text, 'utf8').digest().subarray(0, 16);
 }

@@ -11,7 +11,7 @@
  */
 import type { DomainParser } from '../../deps.js';
 import { LINK_COLUMNS, linkRow, pageParts, type KeywordSnapshotInput, type LinkRow } from '../inputs.js';
-import { normalizeKeyword } from '../shared.js';
+import { normalizeKeyword } from '../inputs.js';
 import type { LoadSink, LoadSlot } from '../engine.js';
 import type { ReadPlace } from '../reads/relations.js';
 import type { GraphWriter, LoadStats } from '../store.js';

@@ -9,11 +9,10 @@
 import type { RowOf } from '../../../catalogue/types.js';
 import type { Target } from '../../target.js';
 import type { CompetitorsQuery, MatrixQuery, RowsResult } from '../store.js';
-import { rollupKey } from '../shared.js';
 import type { SqlConnection } from '../connection.js';
 import { filterCondition, matrixCountColumn } from './filter.js';
 import { ident, join, raw, sql, type Fragment } from '../fragment.js';
-import type { ReadPlace } from './relations.js';
+import { rollupKey, type ReadPlace } from './relations.js';
 import { runList } from './run-list.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../memory/competitor-graph.js';
 import { scopeCondition } from './scope.js';

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { RowOf } from '../../../catalogue/types.js';
-import { normalizeKeyword } from '../shared.js';
+import { normalizeKeyword } from '../inputs.js';
 import type { KeywordQuery } from '../store.js';
 import { sql } from '../fragment.js';
 import type { ReadPlace } from './relations.js';

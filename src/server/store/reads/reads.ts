@@ -60,11 +60,9 @@ export async function readList<Op extends GroupedOperation>(
 function rowsByKey(how: RowsByKey, connection: SqlConnection, relation: Fragment, query: GroupedQuery): RowsOfKeys {
   if (how.kind === 'same-relation') return (keys) => connection.all<Record<string, unknown>>(sql`SELECT * FROM (${relation}) x WHERE ${how.keyIn(keys)}`);
   const { connection: rows, sources } = how.at;
-  if (!sources.linksOfIds) throw new TypeError('links-by-id needs sources with linksOfIds');
-  const linksOfIds = sources.linksOfIds;
   // The ids were chosen for the target already: no scope condition, so that the rows are looked up by id.
   return (ids) =>
-    rows.all<Record<string, unknown>>(groupedRows('links', query.target, query.clock, undefined, { ...sources, links: linksOfIds(query.target, ids), scope: () => raw('1 = 1') }));
+    rows.all<Record<string, unknown>>(groupedRows('links', query.target, query.clock, undefined, { ...sources, links: how.linksOfIds(query.target, ids), scope: () => raw('1 = 1') }));
 }
 
 /**

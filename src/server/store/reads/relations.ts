@@ -55,29 +55,22 @@ export interface RelationSources {
   /** The name of the 64-bit integer type in a CAST. */
   readonly int64: string;
   /**
-   * How a store reads the whole rows of a page of the links list by their ids (`_key`), after
-   * reading the page's ids: the links relation of those rows, aliased `l` (see `runList`'s
-   * `rowsOf`). Without it, a page of links is read in one query.
-   */
-  linksOfIds?(target: Target, ids: readonly unknown[]): Fragment;
-  /**
    * Name the computed columns apart from the source columns first, then rename them in an outer
    * SELECT: ClickHouse resolves `min(l.first_seen_at) AS first_seen_at` to the alias itself
    * (an aggregate inside an aggregate).
    */
-  readonly renameOutside?: boolean;
+  readonly renameOutside: boolean;
   /**
    * Columns of the links (aliased `l`) that sort exactly as a field of the links list does, by
-   * field (integer ranks of text fields, on the column side): the links relation carries each as a
-   * hidden column `_o_<field>` ({@link listSortKeys} names them for `runList`).
+   * field (integer ranks of text fields, on the column side; none elsewhere): the links relation
+   * carries each as a hidden column `_o_<field>` ({@link listSortKeys} names them for `runList`).
    */
-  readonly sortKeys?: Readonly<Record<string, string>>;
+  readonly sortKeys: Readonly<Record<string, string>>;
   /**
-   * The condition on the links (aliased `l`) that selects a target (default `scopeCondition`): a
-   * store reading rows by keys already chosen for the target passes none, so that SQLite looks
-   * them up by key rather than by the target's index.
+   * The condition on the links (aliased `l`) that selects a target (`scopeCondition`; true where
+   * the rows are read by ids already chosen for the target, so that SQLite looks them up by id).
    */
-  readonly scope?: (target: Target) => Fragment;
+  readonly scope: (target: Target) => Fragment;
 }
 
 /**
@@ -89,7 +82,7 @@ export interface RelationSources {
  * ```
  */
 export function listSortKeys(sources: RelationSources): Readonly<Record<string, string>> | undefined {
-  if (!sources.sortKeys) return undefined;
+  if (Object.keys(sources.sortKeys).length === 0) return undefined;
   return Object.fromEntries(Object.keys(sources.sortKeys).map((field) => [field, `_o_${field}`]));
 }
 
@@ -116,6 +109,9 @@ export const SQL_SOURCES: RelationSources = {
   keywordMetrics: raw('keyword_metrics k'),
   newestLast: raw(''),
   int64: 'BIGINT',
+  renameOutside: false,
+  sortKeys: {},
+  scope: scopeCondition,
 };
 
 /** Expressions per field; fields not listed read the same-named column of the source alias. */
@@ -147,7 +143,7 @@ const domainInfo = (alias: string, aggregate: boolean): Expressions => {
 
 /** The relations grouped from the target's links, per request. */
 function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
-  const where = (sources.scope ?? scopeCondition)(target);
+  const where = sources.scope(target);
   const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains()} ON d.domain = l.source_domain`;
   switch (operation) {
     case 'links':
@@ -262,11 +258,33 @@ export function groupedRows(operation: GroupedOperation, target: Target, clock: 
     const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
     return sql`${expression} AS ${ident(inner(field))}`;
   });
-  const hidden = operation === 'links' && sources.sortKeys ? Object.entries(sources.sortKeys).map(([field, column]) => raw(`l.${column} AS _o_${field}`)) : [];
+  const hidden = operation === 'links' ? Object.entries(sources.sortKeys).map(([field, column]) => raw(`l.${column} AS _o_${field}`)) : [];
   const select = join([sql`${relation.key} AS _key`, ...columns, ...hidden], ', ');
   const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
   const rows = sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
   if (!sources.renameOutside) return rows;
-  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...hidden.map((_, i) => raw(`_o_${Object.keys(sources.sortKeys!)[i]}`))], ', ');
+  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...hidden.map((_, i) => raw(`_o_${Object.keys(sources.sortKeys)[i]}`))], ', ');
   return sql`SELECT ${renamed} FROM (${rows})`;
+}
+
+/**
+ * The key of a target in the rollup tables (`d:` registrable domain, `h:` host, `p:` host + path),
+ * or `undefined` for a SUBFOLDER target below the host, which is answered from the links.
+ *
+ * @example
+ * ```ts
+ * rollupKey(toTarget('blog.example.com/a', 'SUBDOMAIN', tldts)!); // 'h:blog.example.com'
+ * ```
+ */
+export function rollupKey(target: Target): string | undefined {
+  switch (target.scope) {
+    case 'ROOT_DOMAIN':
+      return `d:${target.domain}`;
+    case 'SUBDOMAIN':
+      return `h:${target.host}`;
+    case 'PAGE':
+      return `p:${target.host}${target.path}`;
+    case 'SUBFOLDER':
+      return target.folder === '' ? `h:${target.host}` : undefined;
+  }
 }

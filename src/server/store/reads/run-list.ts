@@ -198,16 +198,15 @@ export async function runList(connection: SqlConnection, rows: Fragment, where: 
     return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
   const condition = where ?? raw('1 = 1');
-  const { allBeforeLimit } = connection;
-  if (allBeforeLimit) {
+  if (connection.countsBeforeLimit) {
     // The page and its total in one statement, where the engine counts the rows its LIMIT cut off
     // (even when a counter knows the total: a statement costs more than the sort it counts).
     const tail = sql`WHERE ${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
     if (options.rowsOf === undefined) {
-      const { rows, beforeLimit } = await allBeforeLimit<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
+      const { rows, beforeLimit } = await connection.allBeforeLimit<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
       return { rows, total: beforeLimit };
     }
-    const { rows: keys, beforeLimit } = await allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
+    const { rows: keys, beforeLimit } = await connection.allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
     return { rows: await rowsOfKeys(keys.map((row) => row._key), options.rowsOf), total: beforeLimit };
   }
   if (where === null && total !== undefined) {

@@ -18,6 +18,8 @@ import { createStore } from '../../create-store.js';
 import type { Engine, LoadSink } from '../../engine.js';
 import { join, raw, sql, type Fragment } from '../../fragment.js';
 import type { ReadPlace, RelationSources } from '../../reads/relations.js';
+import { scopeCondition } from '../../reads/scope.js';
+import type { Target } from '../../../target.js';
 import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
 import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writer.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
@@ -77,7 +79,8 @@ function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnecti
   return {
     dialect: CLICKHOUSE_STORE_DIALECT,
     all: (query) => shard.all(query),
-    ...(beforeLimit ? { allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query) } : {}),
+    countsBeforeLimit: beforeLimit,
+    allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query),
     // Never called: the ledger takes charges (a TypeError, the misuse of a caller).
     write: () => Promise.reject(new TypeError('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
     transaction: async (statements) => {
@@ -145,7 +148,7 @@ const currentRollups = (database: string, domains?: readonly string[] | undefine
   } GROUP BY tdomain)`;
 
 /** What every read of this store shares: the differences of ClickHouse's SQL from the SQL stores'. */
-function commonSources(database: string, unmerged: boolean): Omit<RelationSources, 'links' | 'rollup' | 'linksOfIds'> {
+function commonSources(database: string, unmerged: boolean): Omit<RelationSources, 'links' | 'rollup'> {
   const final = raw(unmerged ? ' FINAL' : '');
   const db = raw(database);
   return {
@@ -163,29 +166,25 @@ function commonSources(database: string, unmerged: boolean): Omit<RelationSource
     newestLast: raw(', k.version DESC'),
     int64: 'Int64',
     renameOutside: true,
+    sortKeys: {},
+    scope: scopeCondition,
   };
 }
 
-/**
- * The sources of a call about one target, on the shard that holds its domain: the local tables.
- * With `byIds`, a page of links is read keys first (the target's links are many, and their
- * columns wide): the rows of the page's ids among the domain's links.
- */
-function shardSources(database: string, unmerged: boolean, byIds: boolean): RelationSources {
-  const final = raw(unmerged ? ' FINAL' : '');
-  return {
-    ...commonSources(database, unmerged),
-    links: sql`links_local AS l${final}`,
-    rollup: (table) => raw(`${table}_local AS r`),
-    ...(byIds
-      ? {
-          // The domain bounds the primary-key range, the ids pick granules in it.
-          linksOfIds: (target, ids) =>
-            sql`(SELECT * FROM links_local${final} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})) AS l`,
-        }
-      : {}),
-  };
+/** The sources of a call about one target, on the shard that holds its domain: the local tables. */
+function shardSources(database: string, unmerged: boolean): RelationSources {
+  return { ...commonSources(database, unmerged), links: sql`links_local AS l${raw(unmerged ? ' FINAL' : '')}`, rollup: (table) => raw(`${table}_local AS r`) };
 }
+
+/**
+ * A page of links read keys first (the target's links are many, and their columns wide): the rows
+ * of the page's ids among the domain's links; the domain bounds the primary-key range, the ids pick
+ * granules in it.
+ */
+const linksOfIds =
+  (unmerged: boolean) =>
+  (target: Target, ids: readonly unknown[]): Fragment =>
+    sql`(SELECT * FROM links_local${raw(unmerged ? ' FINAL' : '')} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})) AS l`;
 
 /** The sources of a call across targets (matrix), on the entry shard: the cluster's `Distributed` tables. */
 function clusterSources(database: string, unmerged: boolean): RelationSources {
@@ -247,7 +246,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   const byIds = options.pagesByKeys !== false;
   const rollups = options.rollups !== false;
   // The sources of each merge state, made once rather than per call.
-  const local = { merged: shardSources(database, false, byIds), unmerged: shardSources(database, true, byIds) };
+  const local = { merged: shardSources(database, false), unmerged: shardSources(database, true) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
   const at = async (domain: string): Promise<ReadPlace> => {
     const s = await placement.of(domain);
@@ -262,7 +261,8 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     across,
     list: async (operation, query) => {
       const place = await at(query.target.domain);
-      return { keys: place, ...(operation === 'links' && byIds ? { rows: { kind: 'links-by-id', at: place } as const } : {}), totals: place, window: false };
+      const byId = { kind: 'links-by-id', at: place, linksOfIds: linksOfIds(place.sources === local.unmerged) } as const;
+      return { keys: place, ...(operation === 'links' && byIds ? { rows: byId } : {}), totals: place, window: false };
     },
     competitors: rollups
       ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, currentRollups(database)), version: () => competitorVersions(entry) }

@@ -21,7 +21,7 @@ import { totalmem } from 'node:os';
 import { importPeer, loadOnce } from '../../../../peers.js';
 import { SERVER } from '../../../deps.js';
 import { callSignal, cancelledAlready, onCallAbort, QueryCancelledError } from '../../call-signal.js';
-import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../../connection.js';
+import { StoreUnavailableError, type SqlConnection, type StoreDialect, NO_COUNT_BEFORE_LIMIT } from '../../connection.js';
 import type { Fragment } from '../../fragment.js';
 
 /** The module `@duckdb/node-api`. @internal */
@@ -369,6 +369,7 @@ export async function openDuckdbConnection(file: string, options: DuckdbConnecti
 
   return {
     dialect: duckdbStoreDialect,
+    ...NO_COUNT_BEFORE_LIMIT,
     all: async <Row>(query: Fragment) => (await read(query, (session) => session.run(query))) as Row[],
     textList: (values) => ({ sql: 'CAST(? AS VARCHAR[])', params: [duck.listValue([...values])] }),
     // A bulk read of a load: no time bound.

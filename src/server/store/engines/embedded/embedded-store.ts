@@ -172,7 +172,8 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
   const whole: ListPlan = { keys: onRows, totals: onRows, window: false };
   const linksById: RowsByKey = {
     kind: 'links-by-id',
-    at: { connection: rows.connection, sources: { ...SQL_SOURCES, linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l` } },
+    at: onRows,
+    linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l`,
   };
   // Keys first here too: DuckDB hands whole rows to JavaScript slowly, and a page's rows by key are
   // one more scan of the key's rows, once per page (the window keeps them). The figures, and

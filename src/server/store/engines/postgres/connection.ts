@@ -22,7 +22,7 @@ import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } 
 import { importPeer, loadOnce } from '../../../../peers.js';
 import { SERVER } from '../../../deps.js';
 import { callSignal, cancelledAlready, isQueryCancelled, onCallAbort, QueryCancelledError } from '../../call-signal.js';
-import { isStoreUnavailable, StoreUnavailableError, type SqlConnection, type StoreDialect } from '../../connection.js';
+import { isStoreUnavailable, StoreUnavailableError, type SqlConnection, type StoreDialect, NO_COUNT_BEFORE_LIMIT } from '../../connection.js';
 import { numbered, type Fragment } from '../../fragment.js';
 
 /** The dialect facts of PostgreSQL. */
@@ -360,6 +360,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
 
   return {
     dialect: postgresStoreDialect,
+    ...NO_COUNT_BEFORE_LIMIT,
     pool,
     withClient,
     withTransaction,

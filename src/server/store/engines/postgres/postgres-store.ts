@@ -23,6 +23,7 @@ import { raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
 import { ROLLUP_TABLES } from '../../loads/rollups.js';
 import type { Store } from '../../store.js';
+import type { Target } from '../../../target.js';
 import { noLinks, sqlEngine, sqlLoad } from '../sql-engine.js';
 import { openPostgresConnection, type PostgresConnection } from './connection.js';
 import { copyLinkSink } from './copy.js';
@@ -119,9 +120,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 function postgresEngine(connection: PostgresConnection, bulk: PostgresConnection, options: { readonly rollups: boolean; readonly copy: boolean }): Engine {
   const base = sqlEngine(connection, { kind: 'postgres', rollups: options.rollups, onClose: () => bulk.close() });
   const here: ReadPlace = { connection, sources: SQL_SOURCES };
-  const byIds: ReadPlace = { connection, sources: { ...SQL_SOURCES, linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l` } };
   const whole: ListPlan = { keys: here, totals: here, window: false };
-  const keysFirst: ListPlan = { keys: here, rows: { kind: 'links-by-id', at: byIds }, totals: here, window: false };
+  const linksOfIds = (_target: Target, ids: readonly unknown[]) => sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l`;
+  const keysFirst: ListPlan = { keys: here, rows: { kind: 'links-by-id', at: here, linksOfIds }, totals: here, window: false };
   const onBulk: ReadPlace = { connection: bulk, sources: SQL_SOURCES };
   return {
     ...base,

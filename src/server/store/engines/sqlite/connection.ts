@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { callSignal, QueryCancelledError } from '../../call-signal.js';
 import { StoreQueryError } from '../../errors.js';
-import { StoreUnavailableError, type SqlConnection, type StoreDialect } from '../../connection.js';
+import { StoreUnavailableError, type SqlConnection, type StoreDialect, NO_COUNT_BEFORE_LIMIT } from '../../connection.js';
 import type { Fragment } from '../../fragment.js';
 import { interruptExtension, INTERRUPT_SLOTS } from './interrupt.js';
 
@@ -67,6 +67,7 @@ export function inThreadConnection(db: Database): SqlConnection {
   };
   return {
     dialect: sqliteStoreDialect,
+    ...NO_COUNT_BEFORE_LIMIT,
     all: async (query) => {
       try {
         return rows(query);
@@ -369,6 +370,7 @@ export async function workerConnection(file: string, options: WorkerConnectionOp
   await leastBusy().run({ kind: 'query', query: { sql: 'SELECT 1', params: [] } });
   return {
     dialect: sqliteStoreDialect,
+    ...NO_COUNT_BEFORE_LIMIT,
     all: async <Row>(query: Fragment) => (await leastBusy().run({ kind: 'query', query: { sql: query.sql, params: bind(query.params) } }, callSignal())) as Row[],
     write: async <Row>(query: Fragment) => (await writer.run({ kind: 'query', query: { sql: query.sql, params: bind(query.params) } })) as Row[],
     transaction: async (statements) => {

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { loadStoreDeps, type DomainParser } from '../../../deps.js';
 import { StoreError } from '../../errors.js';
 import { LINK_COLUMNS, type LinkRow } from '../../inputs.js';
-import { linkKey } from '../../shared.js';
+import { linkKey } from '../../inputs.js';
 import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
 import { sqlLedger } from '../../ledger.js';
