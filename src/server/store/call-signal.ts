@@ -22,14 +22,7 @@ const calls = new AsyncLocalStorage<AbortSignal>();
 
 const QUERY_CANCELLED = /* @__PURE__ */ errorBrand<QueryCancelledError>('QueryCancelledError');
 
-/**
- * A statement was stopped because the call it ran for was abandoned.
- *
- * @example
- * ```ts
- * throw new QueryCancelledError();
- * ```
- */
+/** A statement was stopped because the call it ran for was abandoned. */
 export class QueryCancelledError extends Error {
   override readonly name = 'QueryCancelledError';
   constructor(message = 'The query was cancelled: the call it ran for was abandoned.', options?: { cause?: unknown }) {
@@ -41,11 +34,6 @@ export class QueryCancelledError extends Error {
 /**
  * Whether an error is a {@link QueryCancelledError}, across realms and package copies (by its
  * brand: an error that is merely named alike is not one).
- *
- * @example
- * ```ts
- * if (isQueryCancelled(error)) return;
- * ```
  */
 export const isQueryCancelled = (error: unknown): error is QueryCancelledError => QUERY_CANCELLED.is(error);
 
@@ -58,11 +46,6 @@ const SHARED_RETRIES = 3;
 /**
  * Runs a call's work with its signal. Rejects with {@link QueryCancelledError} when the call's own
  * signal aborted; work cancelled for another call is run again.
- *
- * @example
- * ```ts
- * const answer = await forCall(request.signal, () => store.overview(target, clock));
- * ```
  */
 export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -78,12 +61,6 @@ export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): P
 /**
  * Calls `onAbort` when the current call is abandoned, until `done` is called (always call it).
  * Outside a call, or for a call already abandoned, see {@link cancelledAlready}.
- *
- * @example
- * ```ts
- * const done = onCallAbort(() => session.connection.interrupt());
- * try { return await run(); } finally { done(); }
- * ```
  */
 export function onCallAbort(onAbort: () => void): () => void {
   const signal = calls.getStore();

@@ -39,12 +39,6 @@ export interface CreateStoreOptions {
 /**
  * The store of an engine, with the engine's own handles beside it (a database handle, connections,
  * shards: for bulk work and tests).
- *
- * @example
- * ```ts
- * const store = createStore(sqliteEngine, { parser: tldts }, { db });
- * await store.grouped('anchors', query);
- * ```
  */
 export function createStore<Handles extends object>(engine: Engine, options: CreateStoreOptions, handles: Handles): Store & Handles {
   const cache = options.cache ?? new ReadCache();

@@ -114,13 +114,6 @@ export interface LoadSlot {
 
 /**
  * One engine's differences: everything {@link createStore} needs to answer and load.
- *
- * @example
- * ```ts
- * const here = { connection, sources: SQL_SOURCES };
- * const engine: Engine = { kind: 'sqlite', rollups: true, at: () => here, across: () => here, list: () => ({ keys: here, window: false }), ... };
- * const store = createStore(engine, {});
- * ```
  */
 export interface Engine {
   /** The store's kind, as `GET /health` names it. */

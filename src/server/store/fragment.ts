@@ -16,14 +16,7 @@ export interface Fragment {
 const isFragment = (value: unknown): value is Fragment =>
   typeof value === 'object' && value !== null && 'sql' in value && 'params' in value;
 
-/**
- * Builds a fragment: interpolated fragments are spliced, anything else is a bound parameter.
- *
- * @example
- * ```ts
- * sql`l.target_host = ${host} AND ${other}`; // { sql: 'l.target_host = ? AND ...', params: [host, ...] }
- * ```
- */
+/** Builds a fragment: interpolated fragments are spliced, anything else is a bound parameter. */
 export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]): Fragment {
   let text = strings[0]!;
   const params: unknown[] = [];
@@ -55,11 +48,6 @@ export function join(parts: readonly Fragment[], separator: string): Fragment {
  * The fragment's text with each `?` replaced by the placeholder a driver expects (`$1`, `$2`, ...
  * for PostgreSQL). Only `?` written by this package's own SQL exists in the text: values are never
  * part of it, so no `?` can come from input.
- *
- * @example
- * ```ts
- * numbered(sql`a = ${1} AND b = ${2}`, (i) => `$${i}`); // 'a = $1 AND b = $2'
- * ```
  */
 export function numbered(fragment: Fragment, placeholder: (index: number) => string): string {
   let index = 0;

@@ -28,16 +28,7 @@ interface Kept {
   readonly version: string;
 }
 
-/**
- * A store's read-cache.
- *
- * @example
- * ```ts
- * const cache = new ReadCache();
- * const list = await cache.value(['referrers', 'd:example.com'], () => readList(), (list) => list.ids.length * 100);
- * cache.forget(); // after a load
- * ```
- */
+/** A store's read-cache. */
 export class ReadCache {
   /** Lists read ahead since the last load. */
   readonly windows: ListWindows;

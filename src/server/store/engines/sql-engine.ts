@@ -33,11 +33,6 @@ export interface SqlEngineOptions {
 /**
  * The engine of a SQL database over one connection, to be used as it is (`createSqlStore`) or as
  * the base an engine's table of differences is merged over.
- *
- * @example
- * ```ts
- * const engine = { ...sqlEngine(connection), kind: 'mine', load: myLoad };
- * ```
  */
 export function sqlEngine(connection: SqlConnection, options: SqlEngineOptions = {}): Engine {
   const here: ReadPlace = { connection, sources: SQL_SOURCES };

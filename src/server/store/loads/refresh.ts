@@ -28,14 +28,7 @@ export interface RefreshSteps {
   end(domains: readonly string[], counted: (done: number) => void): Promise<void>;
 }
 
-/**
- * Brings the rollups of `domains` (`'all'`: every one, from scratch) up to date from their links.
- *
- * @example
- * ```ts
- * await refreshRollups(sqlRefresh(connection), ['example.com']);
- * ```
- */
+/** Brings the rollups of `domains` (`'all'`: every one, from scratch) up to date from their links. */
 export async function refreshRollups(steps: RefreshSteps, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
   const all = domains === 'all';
   const list = await steps.begin(all ? await steps.allDomains() : [...domains].sort(), all);

@@ -67,11 +67,6 @@ export interface HistoryRow {
  * The history rows of a set of links of one key: a row at the oldest month and at every later
  * month where a count changes. A link counts in month M when it was first seen by the end of M
  * and, if lost, last seen in M or later (the rule of `history.ts`).
- *
- * @example
- * ```ts
- * historyRows('d:example.com', links); // [{ tkey, month: '2024-01', backlinks_count: 1, ... }, ...]
- * ```
  */
 export function historyRows(tkey: string, links: readonly HistorySource[]): HistoryRow[] {
   if (links.length === 0) return [];
@@ -173,11 +168,6 @@ const group = (distinct: boolean, ip = '', score = 0): Group => ({ backlinks: 0,
  *
  * `pages` holds the target pages' own data by host + path (a page without a row shows its smallest
  * linked URL, no title, status 200 and no link counts, as the links-grouped path does).
- *
- * @example
- * ```ts
- * rollupRows('example.com', links, new Map()).refDomains.length;
- * ```
  */
 export function rollupRows(domain: string, links: readonly SourceLink[], pages: ReadonlyMap<string, PageData>) {
   const keys = new Map<string, KeyRollup>();
@@ -409,11 +399,6 @@ async function pagesOf(connection: SqlConnection, links: readonly SourceLink[]):
  * The refresh's steps over a SQL connection (SQLite, PostgreSQL): each domain a group of its own,
  * its links and their referring domains' data read by key, its rows computed by {@link rollupRows}
  * and replaced in one transaction, so readers see its old rollups or its new ones.
- *
- * @example
- * ```ts
- * await refreshRollups(sqlRefresh(connection), ['example.com']);
- * ```
  */
 export function sqlRefresh(connection: SqlConnection): RefreshSteps {
   let fresh = false;

@@ -50,14 +50,7 @@ export function upsert(table: string, columns: readonly string[], conflict: read
  */
 export type LinkSink = (rows: readonly LinkRow[]) => Promise<void | Iterable<string>>;
 
-/**
- * The shared upsert of links over a connection.
- *
- * @example
- * ```ts
- * await upsertLinks(connection)(rows);
- * ```
- */
+/** The shared upsert of links over a connection. */
 export const upsertLinks =
   (connection: SqlConnection): LinkSink =>
   (rows) =>
@@ -73,11 +66,6 @@ export const KEYWORD_KEY = ['keyword', 'country', 'month', 'snapshot_at'] as con
 
 /**
  * A keyword snapshot's stored values, in the order of {@link KEYWORD_COLUMNS}.
- *
- * @example
- * ```ts
- * keywordRow(snapshot)[0]; // its keyword, normalized
- * ```
  */
 export function keywordRow(s: KeywordSnapshotInput): unknown[] {
   return [
@@ -89,14 +77,7 @@ export function keywordRow(s: KeywordSnapshotInput): unknown[] {
 /** Writes stored keyword snapshots ({@link keywordRow}s): an engine's faster way, or the shared upsert. Within one call the later row of a key wins. */
 export type KeywordSink = (rows: readonly (readonly unknown[])[]) => Promise<void>;
 
-/**
- * The shared upsert of keyword snapshots over a connection.
- *
- * @example
- * ```ts
- * await upsertKeywords(connection)([keywordRow(snapshot)]);
- * ```
- */
+/** The shared upsert of keyword snapshots over a connection. */
 export const upsertKeywords =
   (connection: SqlConnection): KeywordSink =>
   (rows) =>
@@ -110,11 +91,6 @@ export const upsertKeywords =
  * refreshes the rollups of the first and of every domain the second link to (the rollups keep a
  * referring domain's IP, country and score). The engine's sink only writes (see `engine.ts`).
  * `onFinish` runs once a load has finished (the store forgets its read-cache there).
- *
- * @example
- * ```ts
- * const writer = await createGraphWriter(engine.load, tldts, () => cache.forget());
- * ```
  */
 export async function createGraphWriter(load: LoadSlot, parser: DomainParser, onFinish: () => void): Promise<GraphWriter> {
   const touched = new Set<string>();
@@ -199,11 +175,6 @@ const SOURCES_PER_LOOKUP = 1_000;
 /**
  * Of the given domain names, those with a record in `table` (`domains`; a ClickHouse shard's
  * `domains_local`), for `GraphWriter.domains` with `keep`.
- *
- * @example
- * ```ts
- * await recordedDomains(connection, 'domains', ['a.org', 'b.org']); // Set { 'a.org' } when only a.org has one
- * ```
  */
 export async function recordedDomains(reader: { all<Row>(query: Fragment): Promise<Row[]> }, table: 'domains' | 'domains_local', names: readonly string[]): Promise<ReadonlySet<string>> {
   const known = new Set<string>();
@@ -219,11 +190,6 @@ export async function recordedDomains(reader: { all<Row>(query: Fragment): Promi
  * The registrable domains that the given referring domains link to, read from the domain-level
  * rows of the referring-domain rollups where `at` keeps them (`d:` keys: a domain is linked from a
  * referring domain exactly when its domain-level key has a row of it).
- *
- * @example
- * ```ts
- * await linkedFrom({ connection, sources: SQL_SOURCES }, ['referrer.test']); // ['example.com', ...]
- * ```
  */
 export async function linkedFrom({ connection, sources }: ReadPlace, referrers: readonly string[]): Promise<string[]> {
   const found = new Set<string>();

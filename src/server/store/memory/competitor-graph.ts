@@ -46,12 +46,6 @@ export const KEPT_COMPETITOR_BYTES = 1_000_000 * COMPETITOR_ROW_BYTES;
  * The listed competitors of the domains of a graph, from its (registrable domain, referring
  * domain) pairs as integer ids: `targetIds[i]` is linked from `sourceIds[i]`, each pair once;
  * `names[t]` is domain `t`.
- *
- * @example
- * ```ts
- * const index = new CompetitorIndex(Int32Array.from([0, 1]), Int32Array.from([7, 7]), ['a.com', 'b.com'], 8);
- * index.competitors('a.com', { orderBy: 'similarity', direction: 'DESC', limit: 100, offset: 0 });
- * ```
  */
 export class CompetitorIndex {
   readonly #bySource: { start: Int32Array; items: Int32Array };

@@ -63,11 +63,6 @@ const nativeCompare = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
 /**
  * The union of the lists (in request order) by a merge of their domain orders: each step takes the
  * smallest head domain (the same id in several lists is one row), so rows come numbered by domain.
- *
- * @example
- * ```ts
- * unionOf([a, b]).rows; // referring domains of a or b
- * ```
  */
 export function unionOf(lists: readonly ReferrerList[]): MatrixUnion {
   const k = lists.length;
@@ -111,14 +106,7 @@ export function unionOf(lists: readonly ReferrerList[]): MatrixUnion {
   return { lists, rows, from, at, counts, matches, scores, nativeOrder, prefixes: new Map() };
 }
 
-/**
- * The matrix rows of the given targets' lists (in request order), filtered, ordered and paged.
- *
- * @example
- * ```ts
- * matrixOfLists([a, b], { filter: null, page: { orderBy: 'matches_count', direction: 'DESC', limit: 100, offset: 0 } });
- * ```
- */
+/** The matrix rows of the given targets' lists (in request order), filtered, ordered and paged. */
 export function matrixOfLists(lists: readonly ReferrerList[], query: { readonly filter: FilterNode | null; readonly page: Page }): RowsResult<RowOf<'matrix'>> {
   return matrixOfUnion(unionOf(lists), query);
 }

@@ -8,11 +8,6 @@
 /**
  * The first `k` items of `items` in `compare` order, sorted: a bounded max-heap (the worst kept
  * item on top), so that most items cost one comparison.
- *
- * @example
- * ```ts
- * topK([5, 1, 4, 2], 2, (a, b) => a - b); // [1, 2]
- * ```
  */
 export function topK<T>(items: Iterable<T> & { readonly length: number }, k: number, compare: (a: T, b: T) => number): T[] {
   if (k <= 0) return [];

@@ -16,15 +16,7 @@ import type { Fragment } from '../fragment.js';
 /** The column holding `backlinks_counts[n]` in the matrix relation. @internal */
 export const matrixCountColumn = (n: number): string => `bc_${n}`;
 
-/**
- * The WHERE condition for a filter; `null` when there is none.
- *
- * @example
- * ```ts
- * filterCondition(parseFilter('domain_score > 50', { operation: 'links' }), 'links', { filter: 'sqlite' });
- * // { sql: '("domain_score" > ?)', params: [50] }
- * ```
- */
+/** The WHERE condition for a filter; `null` when there is none. */
 export function filterCondition(filter: FilterNode | null, operation: string, dialect: StoreDialect): Fragment | null {
   if (filter === null) return null;
   const { fragments, parameters } = toSqlFragments(filter, {

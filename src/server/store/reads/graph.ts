@@ -22,14 +22,7 @@ import { scopeCondition } from './scope.js';
 export const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
   rows.map((row) => Object.fromEntries([...text.map((f) => [f, row[f]]), ...numeric.map((f) => [f, Number(row[f])])]) as Row);
 
-/**
- * Referring domains of a target counted by their domain score, ascending; no row for an empty score.
- *
- * @example
- * ```ts
- * await scoreProfile({ connection, sources: SQL_SOURCES }, target, true); // [{ domain_score: 0, domains_count: 3 }, ...]
- * ```
- */
+/** Referring domains of a target counted by their domain score, ascending; no row for an empty score. */
 export async function scoreProfile({ connection, sources }: ReadPlace, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
   const tkey = useRollups ? rollupKey(target) : undefined;
   const rows = await connection.all<Record<string, unknown>>(
@@ -46,11 +39,6 @@ export async function scoreProfile({ connection, sources }: ReadPlace, target: T
 /**
  * Competitors of a domain: every other registrable domain sharing referring domains with it, with
  * similarity = |R(t) ∩ R(c)| / |R(t) ∪ R(c)|.
- *
- * @example
- * ```ts
- * (await competitors(connection, { domain: 'example.com', page }, true)).rows[0]; // { domain, similarity, common_refdomains }
- * ```
  */
 export async function competitors(connection: SqlConnection, query: CompetitorsQuery, useRollups: boolean): Promise<RowsResult<RowOf<'competitors'>>> {
   const rows = useRollups
@@ -79,11 +67,6 @@ export async function competitors(connection: SqlConnection, query: CompetitorsQ
 /**
  * The matrix: each domain linking to at least one target, with its backlinks to each target in
  * request order and the number of targets it links to.
- *
- * @example
- * ```ts
- * (await matrix({ connection, sources: SQL_SOURCES }, { targets, page, filter: null }, true)).rows[0].backlinks_counts; // [3, 0]
- * ```
  */
 export async function matrix({ connection, sources }: ReadPlace, query: MatrixQuery, useRollups: boolean): Promise<RowsResult<RowOf<'matrix'>>> {
   const keys = query.targets.map((target) => (useRollups ? rollupKey(target) : undefined));

@@ -25,11 +25,6 @@ interface MetricsRow {
 /**
  * The metrics of a keyword in a country and month, from the month's latest snapshot; arrays are
  * stored as JSON text.
- *
- * @example
- * ```ts
- * (await keywordMetrics({ connection, sources: SQL_SOURCES }, { keyword: 'seo', country: 'US', month: '2026-05' }))?.search_volume;
- * ```
  */
 export async function keywordMetrics({ connection, sources }: ReadPlace, query: KeywordQuery): Promise<RowOf<'metrics'> | undefined> {
   const [row] = await connection.all<MetricsRow>(

@@ -8,15 +8,7 @@
  */
 import type { RecordSpec } from '../../../catalogue/records.js';
 
-/**
- * Converts one row of a relation named as the record's fields.
- *
- * @example
- * ```ts
- * toRecord({ _key: 1, anchor: 'a', is_lost: 0 }, { anchor: {...}, is_lost: { type: 'boolean' } });
- * // { anchor: 'a', is_lost: false }
- * ```
- */
+/** Converts one row of a relation named as the record's fields. */
 export function toRecord<Row>(row: Readonly<Record<string, unknown>>, record: RecordSpec): Row {
   const out: Record<string, unknown> = {};
   for (const [field, kind] of planOf(record)) {

@@ -73,14 +73,7 @@ export interface RelationSources {
   readonly scope: (target: Target) => Fragment;
 }
 
-/**
- * The hidden columns of the links relation that `runList` sorts by instead of the fields.
- *
- * @example
- * ```ts
- * listSortKeys({ ...SQL_SOURCES, sortKeys: { anchor: 'o_anchor' } }); // { anchor: '_o_anchor' }
- * ```
- */
+/** The hidden columns of the links relation that `runList` sorts by instead of the fields. */
 export function listSortKeys(sources: RelationSources): Readonly<Record<string, string>> | undefined {
   if (Object.keys(sources.sortKeys).length === 0) return undefined;
   return Object.fromEntries(Object.keys(sources.sortKeys).map((field) => [field, `_o_${field}`]));
@@ -244,11 +237,6 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
 /**
  * The SELECT producing an operation's rows for one target, columns named as the record's fields;
  * from the rollups when `tkey` is given, else grouped from the links.
- *
- * @example
- * ```ts
- * groupedRows('anchors', target, clock, 'd:example.com'); // SELECT r.anchor AS _key, ... FROM r_anchors r WHERE r.tkey = ?
- * ```
  */
 export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources = SQL_SOURCES): Fragment {
   const relation = tkey === undefined ? fromLinks(operation, target, clock, sources) : fromRollups(operation, target, tkey, clock, sources);

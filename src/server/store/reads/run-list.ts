@@ -81,12 +81,6 @@ const ROW_BYTES = 400;
  * is asked for), and a page past it reads a window twice as long. Only the store knows when its
  * data changes: it calls {@link ListWindows.forget} after every load. The windows are kept in a
  * {@link BoundedCache} by their estimated bytes.
- *
- * @example
- * ```ts
- * const windows = new ListWindows(64 * 2 ** 20);
- * await runList(connection, rows, where, page, { window: { cache: windows, key: 'links example.com ...' } });
- * ```
  */
 export class ListWindows {
   readonly #windows: BoundedCache<string, Window>;
@@ -179,14 +173,7 @@ async function rowsOfKeys(keys: readonly unknown[], rowsOf: RowsOfKeys): Promise
   return rows.sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);
 }
 
-/**
- * Pages through `rows` (a SELECT with a `_key` column) filtered by `where` (`null`: no filter).
- *
- * @example
- * ```ts
- * await runList(connection, groupedRows('anchors', target, clock, tkey), null, page, { total: 42 });
- * ```
- */
+/** Pages through `rows` (a SELECT with a `_key` column) filtered by `where` (`null`: no filter). */
 export async function runList(connection: SqlConnection, rows: Fragment, where: Fragment | null, page: Page, options: ListOptions = {}): Promise<RowsResult<Record<string, unknown>>> {
   const { total } = options;
   const relation = sql`(${rows}) x`;

@@ -9,14 +9,7 @@
 import type { Target } from '../../target.js';
 import { sql, type Fragment } from '../fragment.js';
 
-/**
- * The scope condition on the links table aliased `l`.
- *
- * @example
- * ```ts
- * scopeCondition(target); // sql`l.target_domain = ${'example.com'}`
- * ```
- */
+/** The scope condition on the links table aliased `l`. */
 export function scopeCondition(target: Target): Fragment {
   switch (target.scope) {
     case 'ROOT_DOMAIN':

@@ -39,10 +39,6 @@ const SETTINGS: Readonly<Record<string, string>> = {
  * The SQL text of a fragment, each `?` replaced by its value as a ClickHouse literal. Only the
  * package's own SQL holds `?` (values are substituted here, in one pass, and never scanned again).
  *
- * @example
- * ```ts
- * render({ sql: 'a = ? AND b = ?', params: ["it's", 2] }); // "a = 'it\\'s' AND b = 2"
- * ```
  *
  * @throws TypeError when the fragment has not one value per `?` (a fragment not built with `sql`).
  */

@@ -29,11 +29,6 @@ export type DuckdbModule = typeof import('@duckdb/node-api');
 
 /**
  * Loads `@duckdb/node-api` once; throws `MissingDependencyError` (src/peers.ts) when it is not installed.
- *
- * @example
- * ```ts
- * const { DuckDBInstance } = await loadDuckdb();
- * ```
  */
 export const loadDuckdb: () => Promise<DuckdbModule> = loadOnce(() => importPeer(SERVER, '@duckdb/node-api', () => import('@duckdb/node-api')));
 
@@ -214,15 +209,7 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
  */
 export const loadMemoryLimit = (): string => `${Math.max(64, Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)))}MiB`;
 
-/**
- * Opens (creating when needed) a DuckDB database file and the connections the store uses.
- *
- * @example
- * ```ts
- * const connection = await openDuckdbConnection('links.db.duckdb');
- * await connection.all(sql`SELECT count(*) AS n FROM links`);
- * ```
- */
+/** Opens (creating when needed) a DuckDB database file and the connections the store uses. */
 export async function openDuckdbConnection(file: string, options: DuckdbConnectionOptions = {}): Promise<DuckdbConnection> {
   const duck = await loadDuckdb();
   const { DuckDBInstance } = duck;

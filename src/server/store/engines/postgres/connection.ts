@@ -31,14 +31,7 @@ export const postgresStoreDialect: StoreDialect = Object.freeze({ filter: 'postg
 /** The pg module (its default export). @internal */
 export type PgModule = typeof import('pg').default;
 
-/**
- * Loads `pg` once; throws `MissingDependencyError` (src/peers.ts) when it is not installed.
- *
- * @example
- * ```ts
- * const pg = await loadPg();
- * ```
- */
+/** Loads `pg` once; throws `MissingDependencyError` (src/peers.ts) when it is not installed. */
 export const loadPg: () => Promise<PgModule> = loadOnce(async () => {
   const module = await importPeer(SERVER, 'pg', () => import('pg'));
   return (module.default ?? module) as PgModule;
@@ -136,10 +129,6 @@ const placeholder = (index: number): string => `$${index}`;
  * and backslashes in values escaped by a backslash (as PostgreSQL reads them). Names are settings'
  * names: letters, digits, `_` and `.`.
  *
- * @example
- * ```ts
- * startupOptions({ synchronous_commit: 'on', search_path: 'a, b' }); // '-c synchronous_commit=on -c search_path=a,\\ b'
- * ```
  *
  * @internal
  */
@@ -241,15 +230,7 @@ function typeParsers(pg: PgModule): CustomTypesConfig {
   return { getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'] };
 }
 
-/**
- * A connection over a new pool. No connection is opened until the first query.
- *
- * @example
- * ```ts
- * const connection = await openPostgresConnection({ url: 'postgres://localhost/links', statementTimeoutMs: 2_000 });
- * await connection.all(sql`SELECT count(*) AS n FROM links`); // [{ n: 0 }]
- * ```
- */
+/** A connection over a new pool. No connection is opened until the first query. */
 export async function openPostgresConnection(options: PostgresConnectionOptions): Promise<PostgresConnection> {
   const pg = await loadPg();
   const statementTimeoutMs = options.statementTimeoutMs ?? 5_000;

@@ -34,11 +34,6 @@ const SPECIAL = /[\\\n\r\t]/g;
  * One value in COPY's text format: `\N` for null, `t`/`f`, decimal numbers, bytea as `\\x<hex>`
  * (the bytea hex form with its backslash escaped), text with backslash, newline, carriage
  * return and tab escaped.
- *
- * @example
- * ```ts
- * copyField('a\tb'); // 'a\\tb'
- * ```
  */
 export function copyField(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
@@ -158,14 +153,7 @@ class CopyFrom implements Submittable {
   }
 }
 
-/**
- * Runs `COPY ... FROM STDIN` on a client and resolves with the number of rows copied.
- *
- * @example
- * ```ts
- * await copyFrom(client, 'COPY t (a, b) FROM STDIN', [Buffer.from('1\tx\n')]); // 1
- * ```
- */
+/** Runs `COPY ... FROM STDIN` on a client and resolves with the number of rows copied. */
 export function copyFrom(client: PoolClient, text: string, chunks: Iterable<Buffer>): Promise<number> {
   const copy = new CopyFrom(text, chunks);
   client.query(copy);
@@ -188,11 +176,6 @@ function uniqueRows(rows: readonly LinkRow[]): readonly LinkRow[] {
 /**
  * A {@link LinkSink} writing each batch with COPY into a temporary table and one merge, in one
  * transaction: a batch is stored whole or not at all.
- *
- * @example
- * ```ts
- * const store = createSqlStore(connection, { parser, writeLinks: copyLinkSink(connection) });
- * ```
  */
 export function copyLinkSink(connection: PostgresConnection): LinkSink {
   return async (input) => {

@@ -266,11 +266,6 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  * store, and records their definitions in `deferred_indexes` in the same transaction, so that
  * whatever happens to the load they are built again: by {@link restoreLinkIndexes} at its end, or
  * when a store is next opened. Returns the names dropped.
- *
- * @example
- * ```ts
- * await deferLinkIndexes(bulk); // ['links_by_domain', 'links_by_host', ...]
- * ```
  */
 export async function deferLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction'>): Promise<string[]> {
   return connection.withTransaction(async (client) => {
@@ -292,12 +287,6 @@ export async function deferLinkIndexes(connection: Pick<PostgresConnection, 'wit
  * Builds the indexes {@link deferLinkIndexes} dropped (only `names` when given), each in a
  * transaction that also removes its record, so an index is built once even when two processes
  * restore at the same time (the second waits on the record's row lock, then finds it gone).
- *
- * @example
- * ```ts
- * await restoreLinkIndexes(bulk, [CLUSTER_INDEX]); // that one first
- * await restoreLinkIndexes(bulk); // the others
- * ```
  */
 export async function restoreLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction' | 'all'>, names?: readonly string[]): Promise<void> {
   const deferred = await connection.all<{ name: string }>({ sql: 'SELECT name FROM deferred_indexes ORDER BY name', params: [] });

@@ -81,12 +81,6 @@ let built: Promise<string | undefined> | undefined;
 /**
  * The path of the compiled extension, building it on first use; `undefined` when it cannot be
  * built here (no C compiler, no better-sqlite3 headers, an unwritable cache).
- *
- * @example
- * ```ts
- * const extension = await interruptExtension();
- * if (extension) db.loadExtension(extension);
- * ```
  */
 export function interruptExtension(): Promise<string | undefined> {
   built ??= build().catch(() => undefined);

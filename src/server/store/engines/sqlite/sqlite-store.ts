@@ -64,14 +64,7 @@ export interface SqliteFile {
   close(): Promise<void>;
 }
 
-/**
- * Opens (creating when needed) a SQLite file in WAL mode and migrates it to the current schema.
- *
- * @example
- * ```ts
- * const { db, connection } = await openSqliteFile({ file: 'links.db' });
- * ```
- */
+/** Opens (creating when needed) a SQLite file in WAL mode and migrates it to the current schema. */
 export async function openSqliteFile(options: SqliteFileOptions = {}): Promise<SqliteFile> {
   const { Database: open } = await loadStoreDeps();
   const file = options.file ?? ':memory:';
