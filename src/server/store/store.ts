@@ -1,9 +1,8 @@
 /**
  * The store interface: everything the routes need from a database, and the bulk writer that
  * fills it. API keys and balances are the units ledger's, apart from the data (`ledger.ts`); each
- * store names the one kept with it (`Store.ledger`). Four stores implement it: SQLite and PostgreSQL over one set of queries (`sql/`), the
- * embedded store (SQLite rows with DuckDB columns, `embedded/`) and the ClickHouse cluster
- * (`clickhouse/`, the same queries with its table of differences), so the routes never know which
+ * store names the one kept with it (`Store.ledger`). Every store is assembled by `createStore`
+ * from its engine's table of differences (`engine.ts`, `engines/`), so the routes never know which
  * one runs.
  *
  * @module

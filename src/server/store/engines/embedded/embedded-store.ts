@@ -1,7 +1,7 @@
 /**
  * The embedded store, the default of `serve`, `seed` and `import`: rows in SQLite (`FILE`: links,
  * domains, pages, keywords, keys, the rollups read by key), columns in DuckDB (`FILE.duckdb`: the
- * links' fields with ranks, the list rollups), and per-load answers in memory. The column file is
+ * links' fields with ranks, the list rollups), composed as one engine's table. The column file is
  * derived data, rebuilt when it is not the SQLite file's current copy; servers open it read-only,
  * and a load while one runs is refused before it writes anything. What lives where and why:
  * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
