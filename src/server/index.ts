@@ -72,7 +72,7 @@ export type { LinkSink } from './store/loads/writer.js';
 export { normalizeKeyword, linkKey } from './store/inputs.js';
 export { rollupKey } from './store/reads/relations.js';
 export { createSqlStore, type SqlStoreOptions } from './store/engines/sql-engine.js';
-export { StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
+export { NO_COUNT_BEFORE_LIMIT, StoreUnavailableError, isStoreUnavailable, type SqlConnection, type StoreDialect } from './store/connection.js';
 export type { Fragment } from './store/fragment.js';
 export { inThreadConnection, workerConnection, type WorkerConnectionOptions } from './store/engines/sqlite/connection.js';
 

@@ -40,7 +40,14 @@ export interface SqlConnection {
   close(): Promise<void>;
 }
 
-/** The members of a connection whose engine does not count the rows before a `LIMIT`. */
+/**
+ * The members of a connection whose engine does not count the rows before a `LIMIT`.
+ *
+ * @example
+ * ```ts
+ * const connection: SqlConnection = { dialect, ...NO_COUNT_BEFORE_LIMIT, all, write, transaction, close };
+ * ```
+ */
 export const NO_COUNT_BEFORE_LIMIT = {
   countsBeforeLimit: false,
   allBeforeLimit: () => Promise.reject(new TypeError('This engine does not count the rows before a LIMIT (countsBeforeLimit is false).')),
