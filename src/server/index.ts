@@ -90,7 +90,7 @@ export {
 export { localAccounts, type Accounts } from './accounts/accounts.js';
 export type { ChargeBookOptions } from './accounts/charge-book.js';
 import type { ChargeBookOptions } from './accounts/charge-book.js';
-/** @deprecated Use {@link ChargeBookOptions}. */
+/** @deprecated Use `ChargeBookOptions`. */
 export type LedgerOptions = ChargeBookOptions;
 export { remoteAccounts, shareAccounts } from './worker-accounts.js';
 export { publicBaseUrl } from './errors.js';

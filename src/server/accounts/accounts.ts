@@ -27,9 +27,9 @@ export interface Charged {
 export interface Accounts {
   /** Admits a call of the key under `limits`, or says when to retry. */
   admit(keyId: string, limits: RateLimits): Promise<Admission>;
-  /** Holds the most a call can cost (see {@link ChargeBook.hold}). */
+  /** Holds the most a call can cost (see `ChargeBook.hold`). */
   hold(keyId: string, units: number): Promise<Held>;
-  /** Turns a hold into the call's charge (see {@link ChargeBook.charge}). */
+  /** Turns a hold into the call's charge (see `ChargeBook.charge`). */
   charge(hold: Hold, units: number): Promise<Charged>;
   /** Gives a hold or an unwritten charge back. */
   release(hold: Hold): void;
@@ -42,7 +42,7 @@ export interface Accounts {
 }
 
 /**
- * The accounts of one process: a {@link RateLimiter} on `wallClock` and a {@link ChargeBook} over the units ledger.
+ * The accounts of one process: a {@link RateLimiter} on `wallClock` and a `ChargeBook` over the units ledger.
  *
  * @example
  * ```ts
