@@ -12,8 +12,8 @@ import type { Mutant } from './mutant.js';
 
 const FILE = 'src/server/accounts/charge-book.ts';
 const LEDGER = ['test/server/accounts/charge-book.test.ts'];
-/** The charge book's test opens its own SQLite store: one project runs it. */
-const PROJECT = 'server-sqlite';
+/** The charge book's test opens its own SQLite store: it runs once, in `all`. */
+const PROJECT = 'all';
 
 const mutant = (name: string, find: string, replace: string): Mutant => ({ name, area: 'ledger', file: FILE, find, replace, tests: LEDGER, project: PROJECT });
 
