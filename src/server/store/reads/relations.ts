@@ -124,6 +124,8 @@ interface Relation {
 export const countWhere = (condition: string): Fragment => raw(`sum(CASE WHEN ${condition} THEN 1 ELSE 0 END)`);
 
 const firstLast = { first_seen_at: raw('min(l.first_seen_at)'), last_seen_at: raw('max(l.last_seen_at)') };
+/** A group's links and referring domains, and its first and last seen (ref-ips, pages, anchors). */
+const counted = { backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast };
 const domainInfo = (alias: string, aggregate: boolean): Expressions => {
   const wrap = (column: string) => (aggregate ? `min(d.${column})` : `d.${column}`);
   return {
@@ -161,13 +163,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.ip_address'),
         alias: 'l',
-        expressions: {
-          ip_address: raw('l.ip_address'),
-          country: raw(`coalesce(min(d.country), '')`),
-          backlinks_count: raw('count(*)'),
-          domains_count: raw('count(DISTINCT l.source_domain)'),
-          ...firstLast,
-        },
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(d.country), '')`), ...counted },
         from: withDomains,
         where,
         groupBy: raw('l.ip_address'),
@@ -180,11 +176,9 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
           source_url: raw('coalesce(min(p.url), min(l.target_url))'),
           source_title: raw(`coalesce(min(p.title), '')`),
           response_code: raw('coalesce(min(p.response_code), 200)'),
-          backlinks_count: raw('count(*)'),
-          domains_count: raw('count(DISTINCT l.source_domain)'),
           external_links_count: raw('coalesce(min(p.external_links_count), 0)'),
           internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
-          ...firstLast,
+          ...counted,
         },
         from: sql`${sources.links} LEFT JOIN ${sources.targetPages()} ON p.host = l.target_host AND p.path = l.target_path`,
         where,
@@ -194,7 +188,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.anchor'),
         alias: 'l',
-        expressions: { anchor: raw('l.anchor'), backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast },
+        expressions: { anchor: raw('l.anchor'), ...counted },
         from: sources.links,
         where,
         groupBy: raw('l.anchor'),
