@@ -53,7 +53,9 @@ domain a score, unless that domain has a record of its own. A link is identified
 source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
 same file twice changes nothing. Lines that are not valid records are reported with their line
 number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
-An import into the embedded store or SQLite is all or nothing: stopped midway (Ctrl+C, a kill), it
+One command is one load: a file that cannot be read (no header, not the format named) stops it
+before anything is written, and each such file is named with what is wrong. An import into the
+embedded store or SQLite is all or nothing: stopped midway (Ctrl+C, a kill, --max-rejects), it
 leaves the database as it was; on PostgreSQL or ClickHouse, run the same command again.
 Every format, field, default and source: docs/importing.md (in the package), or --template.
 
@@ -63,6 +65,7 @@ Options:
                        the header names)
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
+  --max-rejects N      stop the load, importing nothing, when more than N lines are rejected
   --seen-at TIME       first and last seen time of the links of exports without dates (Screaming
                        Frog), YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
   --batch N            records per write (default 2000)
@@ -73,7 +76,7 @@ Exit status: 0 all lines imported; 1 some lines rejected (the rest imported) or 
 `;
 
 const OPTIONS = {
-  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, 'seen-at': { type: 'string' }, batch: { type: 'string' }, ...MEMORY_LIMIT_OPTION,
+  format: { type: 'string' }, ...DATABASE_OPTIONS, rejects: { type: 'string' }, 'max-rejects': { type: 'string' }, 'seen-at': { type: 'string' }, batch: { type: 'string' }, ...MEMORY_LIMIT_OPTION,
   template: { type: 'string' },
   help: { type: 'boolean' },
 } as const satisfies OptionTable;
@@ -106,6 +109,7 @@ export const importCommand: Command = {
     const seenAt = stringOption(o, 'seen-at');
     if (seenAt !== undefined && !(seenAt.length === 19 && isTimestampLiteral(seenAt))) throw new UsageError('--seen-at must be a time YYYY-MM-DDTHH:MM:SS (UTC).');
     const batchSize = integerOption(o, 'batch', 1) ?? 2_000;
+    const maxRejects = integerOption(o, 'max-rejects', 0);
     const formats: FileFormat[] = [];
     for (const file of files) {
       // A tool's export is CSV; a domains file may be NDJSON too.
@@ -125,7 +129,7 @@ export const importCommand: Command = {
     const domainOf = registrableDomains(deps.tldts);
     try {
       const atomic = location.kind === 'embedded' || location.kind === 'sqlite';
-      return await importFiles(io, { store, files, formats, batchSize, rejectsFile, target: describeLocation(location), seenAt, domainOf, atomic });
+      return await importFiles(io, { store, files, formats, batchSize, maxRejects, rejectsFile, target: describeLocation(location), seenAt, domainOf, atomic });
     } catch (error) {
       if (!explainStoreError(io, location, error)) throw error;
       return EXIT.failure;
@@ -184,6 +188,8 @@ async function importFiles(
     files: readonly string[];
     formats: readonly FileFormat[];
     batchSize: number;
+    /** Stop the load when more lines than this are rejected. */
+    maxRejects: number | undefined;
     rejectsFile: WriteStream | undefined;
     target: string;
     seenAt: string | undefined;
@@ -222,10 +228,27 @@ async function importAll(
 ): Promise<number> {
   const sizes = job.files.map((file) => statSync(file).size);
   const totalBytes = sizes.reduce((a, b) => a + b, 0);
+  // One command is one load: every file's header is read before anything is written.
+  const unreadable = await unreadableFiles(job);
+  if (unreadable.length > 0) {
+    bar.end();
+    for (const { file, message } of unreadable) io.stderr.write(`${file}: ${message}
+`);
+    const n = unreadable.length;
+    io.stderr.write(`Nothing was imported: ${n} of ${job.files.length} file${job.files.length === 1 ? '' : 's'} cannot be read${n > 1 ? ' (each named above)' : ''}.\n`);
+    return EXIT.failure;
+  }
   const writer = await job.store.writer();
+  // A load stopped before its finish: rolled back where it is one transaction (the store closes without committing it).
+  const abandon = (why: string) => {
+    bar.end();
+    io.stderr.write(`${why}: ${job.atomic ? `nothing of this import was written; ${job.target} is as it was before it` : `the records written so far stay in ${job.target}, without their rollups`}.\n`);
+    return EXIT.failure;
+  };
   const derived = new DerivedDomains();
   const results: FileResult[] = [];
   let rejected = 0;
+  let tooMany = false;
   let doneBytes = 0;
   for (const [i, file] of job.files.entries()) {
     const result: FileResult = { file, format: undefined, fields: undefined, imported: 0, domain_records: 0, rejected: 0, skipped: 0 };
@@ -233,6 +256,7 @@ async function importAll(
     let scoresDomains = false;
     const onReject = (line: RejectedLine) => {
       rejected++;
+      if (job.maxRejects !== undefined && rejected > job.maxRejects) tooMany = true;
       result.rejected++;
       if (rejected <= SHOWN_REJECTS) io.stderr.write(`${bar.clear()}${file}:${line.line}: ${line.reason}\n`);
       job.rejectsFile?.write(`${JSON.stringify({ file, line: line.line, reason: line.reason })}\n`);
@@ -258,6 +282,7 @@ async function importAll(
     });
     try {
       for await (const batch of records) {
+        if (tooMany) break;
         if (batch.kind === 'domains') {
           await writer.domains(batch.rows);
           result.domain_records += batch.rows.length;
@@ -270,9 +295,9 @@ async function importAll(
     } catch (error) {
       bar.end();
       io.stderr.write(`${file}: ${(error as Error).message}\n`);
-      await writer.finish();
-      return EXIT.failure;
+      return abandon(`${file} could not be read to its end`);
     }
+    if (tooMany) return abandon(`More than ${job.maxRejects!.toLocaleString('en-US')} rejected line${job.maxRejects === 1 ? '' : 's'} (--max-rejects ${job.maxRejects})`);
     doneBytes += sizes[i]!;
   }
   // Last, so that a domains file of the same import keeps its records whatever the order of the files.
@@ -298,4 +323,35 @@ async function importAll(
   const summary = { imported, rejected, skipped, domain_records: domains, domains: stats.domains, seconds: Number(seconds.toFixed(3)), files: results };
   io.stdout.write(`${JSON.stringify(summary)}\n`);
   return rejected > 0 ? EXIT.failure : EXIT.ok;
+}
+
+/**
+ * The files whose header cannot be read (no header, not the format named, not text), each with
+ * why: each file is read until its first batch of records, which a file that cannot be read never
+ * yields (`ImportFileError`), and nothing is written.
+ */
+async function unreadableFiles(job: Parameters<typeof importFiles>[1]): Promise<{ file: string; message: string }[]> {
+  const found: { file: string; message: string }[] = [];
+  for (const [i, file] of job.files.entries()) {
+    const stream = createReadStream(file);
+    try {
+      const records = readImportFile(stream, {
+        format: job.formats[i]!.syntax,
+        shape: job.formats[i]!.shape,
+        batchSize: 1,
+        onReject: () => {},
+        domainOf: job.domainOf,
+        seenAt: job.seenAt ?? '1970-01-01T00:00:00',
+      });
+      for await (const batch of records) {
+        void batch;
+        break;
+      }
+    } catch (error) {
+      found.push({ file, message: (error as Error).message });
+    } finally {
+      stream.destroy();
+    }
+  }
+  return found;
 }

@@ -1,0 +1,94 @@
+/**
+ * One `import` command is one load (issue 50): a file that cannot be read stops the whole command
+ * before anything is written, whichever its place among the files, and each such file is named
+ * with what is wrong; `--max-rejects N` stops the load, importing nothing, when more than N lines
+ * are rejected. On the embedded store (the default) and SQLite alone, both all-or-nothing stores.
+ * Every expectation is written by hand from docs/importing.md and the files below.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/helpers/run-cli.js';
+import { importFiles, link, links, ndjson } from './import-helpers.js';
+
+const { file, newDb } = importFiles('bq-import-all-or-nothing-');
+
+/** Two good links of acme.test, one file. */
+const good = () => file('good.ndjson', ndjson([link('one.test', 'a'), link('two.test', 'b')]));
+/** A CSV file with no header line: empty. */
+const empty = () => file('zero.csv', '');
+/** A CSV header that names no format: `target_urll` for `target_url`. */
+const misnamed = () => file('bad.csv', `source_url;target_urll\r\nhttps://one.test/post;https://acme.test/\r\n`);
+
+describe('import: a file that cannot be read stops the whole load before anything is written', () => {
+  it('after a good file: the good file is not written either', async () => {
+    const db = newDb();
+    const run = await runCli(['import', good(), empty(), '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/zero\.csv: CSV file has no header line$/m);
+    expect(run.stderr).toMatch(/^Nothing was imported: 1 of 2 files cannot be read\.$/m);
+    expect(run.stdout).toBe('');
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+
+  it('before a good file, the same', async () => {
+    const db = newDb();
+    const run = await runCli(['import', empty(), good(), '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Nothing was imported: 1 of 2 files cannot be read\.$/m);
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+
+  it('names every file that cannot be read, each with its reason', async () => {
+    const db = newDb();
+    const run = await runCli(['import', empty(), good(), misnamed(), '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/zero\.csv: CSV file has no header line$/m);
+    expect(run.stderr).toMatch(/bad\.csv: CSV header \(line 1\): missing columns target_url, .*; unknown column target_urll$/m);
+    expect(run.stderr).toMatch(/^Nothing was imported: 2 of 3 files cannot be read \(each named above\)\.$/m);
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+
+  it('on SQLite alone as well', async () => {
+    const db = newDb();
+    const run = await runCli(['import', good(), empty(), '--database-url', `sqlite:${db}`]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Nothing was imported: 1 of 2 files cannot be read\.$/m);
+    const imported = await runCli(['import', good(), '--database-url', `sqlite:${db}`]);
+    // The database was left as it was (empty): the same two links import now, each once.
+    expect(imported.code).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: 2, rejected: 0 });
+  });
+});
+
+describe('import --max-rejects N', () => {
+  /** Three lines: a good link, a line that is not JSON, a link whose is_nofollow is not a boolean (lines 2 and 3 rejected). */
+  const twoBad = () => file('two-bad.ndjson', `${JSON.stringify(link('one.test', 'a'))}\nnot json\n${JSON.stringify({ ...link('two.test', 'b'), is_nofollow: 'maybe' })}\n`);
+
+  it('with more lines rejected than N: stops, and nothing is written', async () => {
+    const db = newDb();
+    const run = await runCli(['import', good(), twoBad(), '--max-rejects', '1', '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^More than 1 rejected line \(--max-rejects 1\): nothing of this import was written; .* is as it was before it\.$/m);
+    expect(run.stdout).toBe('');
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+
+  it('with exactly N rejected: the rest is imported, and the exit status is 1 for the rejected lines', async () => {
+    const db = newDb();
+    const run = await runCli(['import', good(), twoBad(), '--max-rejects', '2', '--db', db]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ imported: 3, rejected: 2 });
+    expect(await links(db, ['source_url'])).toEqual([{ source_url: 'https://one.test/post' }, { source_url: 'https://two.test/post' }]);
+  });
+
+  it('takes 0 (no rejected line allowed) and refuses a negative number or a word, as a usage error', async () => {
+    const db = newDb();
+    const stopped = await runCli(['import', twoBad(), '--max-rejects', '0', '--db', db]);
+    expect(stopped.code).toBe(1);
+    expect(await links(db, ['source_url'])).toEqual([]);
+    for (const value of ['-1', 'many']) {
+      const run = await runCli(['import', good(), '--max-rejects', value, '--db', newDb()]);
+      expect(run.code, value).toBe(2);
+      expect(run.stderr).toMatch(/--max-rejects/);
+    }
+  });
+});
