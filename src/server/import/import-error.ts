@@ -11,6 +11,7 @@ const IMPORT_FILE_ERROR = /* @__PURE__ */ errorBrand<ImportFileError>('ImportFil
 
 /**
  * Why a whole import file is refused:
+ * - `not_text`: a file whose first bytes are not text (an image, an archive, a spreadsheet, binary);
  * - `no_header`: a CSV file without a header line (empty, or blank lines only);
  * - `invalid_header`: a CSV header line that is not valid CSV (a stray or unterminated quote, a CR
  *   not followed by LF, longer than the longest record read);
@@ -18,7 +19,7 @@ const IMPORT_FILE_ERROR = /* @__PURE__ */ errorBrand<ImportFileError>('ImportFil
  *   record names an unknown one or one twice;
  * - `ambiguous_format`: a CSV header that fits several export formats (name one with `--format`).
  */
-export type ImportFileErrorCode = 'no_header' | 'invalid_header' | 'wrong_columns' | 'ambiguous_format';
+export type ImportFileErrorCode = 'not_text' | 'no_header' | 'invalid_header' | 'wrong_columns' | 'ambiguous_format';
 
 /**
  * An import file that cannot be read at all: thrown by {@link readLinkRecords} before it yields
@@ -39,7 +40,7 @@ export class ImportFileError extends Error {
   override readonly name = 'ImportFileError';
   /** Why, for programs. */
   readonly code: ImportFileErrorCode;
-  /** The 1-based line of the header at fault; `undefined` for `no_header`. */
+  /** The 1-based line of the header at fault; `undefined` for `no_header` and `not_text`. */
   readonly line: number | undefined;
   constructor(code: ImportFileErrorCode, message: string, line?: number) {
     super(message);

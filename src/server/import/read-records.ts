@@ -122,6 +122,39 @@ export interface ReadImportOptions extends ReadOptions {
 
 const DEFAULT_BATCH_SIZE = 5000;
 const BOM = 0xfeff;
+
+/** Files people hand an import by mistake, by their first bytes. */
+const SIGNATURES: readonly (readonly [string, readonly number[]])[] = [
+  ['a PNG image', [0x89, 0x50, 0x4e, 0x47]],
+  ['a JPEG image', [0xff, 0xd8, 0xff]],
+  ['a GIF image', [0x47, 0x49, 0x46, 0x38]],
+  ['a PDF document', [0x25, 0x50, 0x44, 0x46]],
+  ['a ZIP archive (an Excel .xlsx is one: save the sheet as CSV)', [0x50, 0x4b, 0x03, 0x04]],
+  ['a gzip file (unpack it first)', [0x1f, 0x8b]],
+  ['an Excel .xls file (save the sheet as CSV)', [0xd0, 0xcf, 0x11, 0xe0]],
+  ['a SQLite database', [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66]],
+];
+
+/** Bytes read to tell text from not text. */
+const SNIFFED_BYTES = 4096;
+
+/**
+ * Why a file whose first bytes are `data` (no UTF-16 byte order mark) is not text, or `undefined`:
+ * a known file signature, a NUL byte, or bytes that are not UTF-8.
+ */
+function notText(data: Uint8Array): string | undefined {
+  const head = data.subarray(0, SNIFFED_BYTES);
+  const signature = SIGNATURES.find(([, magic]) => magic.every((byte, i) => head[i] === byte));
+  if (signature) return `it starts with the bytes of ${signature[0]}`;
+  if (head.includes(0)) return 'it holds NUL bytes, which no text file has';
+  try {
+    // A sequence cut at the end of the bytes read is held back, not an error.
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+  } catch {
+    return 'its first bytes are not UTF-8 (nor UTF-16 with a byte order mark): save it as UTF-8';
+  }
+  return undefined;
+}
 const QUOTE = 0x22;
 const SEMICOLON = 0x3b;
 const COMMA = 0x2c;
@@ -560,7 +593,8 @@ const formatTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
  * itself, it throws only for a CSV file that cannot be read at all, before yielding any of its
  * records, and for a bad `batchSize`.
  *
- * @throws ImportFileError (a rejection) when a CSV file has no header line (`no_header`), a header
+ * @throws ImportFileError (a rejection) when a file's first bytes are not text (`not_text`), a CSV
+ * file has no header line (`no_header`), a header
  *   line that is not valid CSV (`invalid_header`), a header that fits several formats
  *   (`ambiguous_format`), or one that lacks a column its format needs, or for the service's record
  *   names an unknown one or one twice (`wrong_columns`)
@@ -617,6 +651,8 @@ export async function* readImportFile(input: AsyncIterable<Uint8Array | string>,
           continue;
         }
         const encoding = data[0] === 0xff && data[1] === 0xfe ? 'utf-16le' : data[0] === 0xfe && data[1] === 0xff ? 'utf-16be' : 'utf-8';
+        const why = encoding === 'utf-8' ? notText(data) : undefined;
+        if (why !== undefined) throw new ImportFileError('not_text', `not a text file: ${why}`);
         decoder = new TextDecoder(encoding, { ignoreBOM: true });
         parser ??= open(encoding);
       }

@@ -92,3 +92,21 @@ describe('import --max-rejects N', () => {
     }
   });
 });
+
+describe('import: a file that is not text says so, and nothing is imported', () => {
+  const bytes = (name: string, data: number[]) => file(name, Buffer.from(data) as unknown as string);
+  it.each([
+    ['a PNG image', 'links.csv', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], 'not a text file: it starts with the bytes of a PNG image'],
+    ['an .xlsx (a ZIP archive)', 'export.csv', [0x50, 0x4b, 0x03, 0x04, 20, 0, 6, 0], 'not a text file: it starts with the bytes of a ZIP archive (an Excel .xlsx is one: save the sheet as CSV)'],
+    ['a gzip file', 'links.ndjson', [0x1f, 0x8b, 8, 0, 0, 0, 0, 0], 'not a text file: it starts with the bytes of a gzip file (unpack it first)'],
+    ['bytes with a NUL', 'links.csv', [0x73, 0x6f, 0x75, 0x72, 0x63, 0x65, 0x00, 0x5f], 'not a text file: it holds NUL bytes, which no text file has'],
+    ['bytes that are not UTF-8', 'links.csv', [0x73, 0x6f, 0xe9, 0x75, 0x72, 0x63, 0x65, 0x0a], 'not a text file: its first bytes are not UTF-8 (nor UTF-16 with a byte order mark): save it as UTF-8'],
+  ])('%s', async (_what, name, data, message) => {
+    const db = newDb();
+    const run = await runCli(['import', good(), bytes(name, data), '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${name}: ${message}\n`);
+    expect(run.stderr).toMatch(/^Nothing was imported: 1 of 2 files cannot be read\.$/m);
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+});
