@@ -361,8 +361,11 @@ class HeaderCells implements Cells {
     this.problems = [];
   }
 
+  /** A problem of the cell in `column`: the column as the header spells it, what it must be, and what it holds (shortened). */
   private problem(column: string, must: string): void {
-    this.problems.push(`${JSON.stringify(this.spelled.get(column.toLowerCase()) ?? column)} ${must}`);
+    const cell = this.text(column);
+    const shown = cell === '' ? 'empty' : JSON.stringify(cell.length > SHOWN_CELL ? `${cell.slice(0, SHOWN_CELL - 1)}…` : cell);
+    this.problems.push(`${JSON.stringify(this.spelled.get(column.toLowerCase()) ?? column)} ${must}, not ${shown}`);
   }
 
   text(column: string): string {
@@ -436,6 +439,9 @@ class HeaderCells implements Cells {
     return parts === undefined ? '' : this.domainOf(parts.host);
   }
 }
+
+/** The characters of a bad cell a row error quotes. */
+const SHOWN_CELL = 40;
 
 /** A format made ready for one header: turns a row into a record, a skip reason, or its problems. */
 export interface CompiledFormat<R> {

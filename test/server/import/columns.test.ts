@@ -92,18 +92,18 @@ describe('Semrush backlinks export', () => {
       }),
     ]);
     expect(result.rejected).toEqual([
-      { line: 5, reason: `"Nofollow" ${BOOL}` },
-      { line: 6, reason: `"Nofollow" ${BOOL}` },
-      { line: 7, reason: `"Sponsored" ${BOOL}; "Form" ${BOOL}` },
-      { line: 8, reason: `"First seen" ${DATE}` },
-      { line: 9, reason: `"First seen" ${DATE}` },
-      { line: 10, reason: `"Last seen" ${DATE}` },
-      { line: 11, reason: '"Page ascore" must be a score from 0 to 100' },
-      { line: 12, reason: '"External links" must be a whole number' },
+      { line: 5, reason: `"Nofollow" ${BOOL}, not "yes"` },
+      { line: 6, reason: `"Nofollow" ${BOOL}, not empty` },
+      { line: 7, reason: `"Sponsored" ${BOOL}, not "no"; "Form" ${BOOL}, not "2"` },
+      { line: 8, reason: `"First seen" ${DATE}, not "2025-01-02T03:04:05Z"` },
+      { line: 9, reason: `"First seen" ${DATE}, not "2025-01-02 03:04"` },
+      { line: 10, reason: `"Last seen" ${DATE}, not empty` },
+      { line: 11, reason: '"Page ascore" must be a score from 0 to 100, not "101"' },
+      { line: 12, reason: '"External links" must be a whole number, not "1.5"' },
       { line: 13, reason: 'expected 19 cells, found 20' },
       { line: 14, reason: 'expected 19 cells, found 18' },
-      { line: 15, reason: `"Last seen" ${DATE}` },
-      { line: 16, reason: '"Internal links" must be a whole number' },
+      { line: 15, reason: `"Last seen" ${DATE}, not "2025-02-29"` },
+      { line: 16, reason: '"Internal links" must be a whole number, not "-1"' },
     ]);
   });
 
@@ -179,9 +179,9 @@ describe('Ahrefs backlinks export', () => {
       }),
     ]);
     expect(result.rejected).toEqual([
-      { line: 5, reason: `"Lost" ${DATE}` },
-      { line: 6, reason: '"Referring page HTTP code" must be a whole number' },
-      { line: 7, reason: `"Domain rating" must be a score from 0 to 100; "UGC" ${BOOL}` },
+      { line: 5, reason: `"Lost" ${DATE}, not "yesterday"` },
+      { line: 6, reason: '"Referring page HTTP code" must be a whole number, not "2xx"' },
+      { line: 7, reason: `"Domain rating" must be a score from 0 to 100, not "100.5"; "UGC" ${BOOL}, not "yes"` },
     ]);
   });
 });
@@ -214,7 +214,7 @@ describe('Majestic backlinks download', () => {
         last_seen_at: '2014-06-16T00:00:00', source_domain: 'other.test',
       }),
     ]);
-    expect(result.rejected).toEqual([{ line: 5, reason: `"Source Crawl Date" ${DATE}` }]);
+    expect(result.rejected).toEqual([{ line: 5, reason: `"Source Crawl Date" ${DATE}, not empty` }]);
   });
 });
 
@@ -252,7 +252,7 @@ describe('Screaming Frog inlinks/outlinks export', () => {
     ]);
     expect(result.rejected).toEqual([
       { line: 6, reason: 'expected 15 cells, found 9' },
-      { line: 8, reason: `"Follow" ${BOOL}` },
+      { line: 8, reason: `"Follow" ${BOOL}, not empty` },
       { line: 9, reason: 'expected 15 cells, found 16' },
       { line: 10, reason: 'expected 15 cells, found 16' },
     ]);
@@ -290,8 +290,8 @@ describe('domains file', () => {
       { domain: 'ref.example', domain_score: 100, ip_address: '192.0.2.1', country: 'FR' },
       { domain: 'zero.example', domain_score: 0, ip_address: '192.0.2.2', country: 'DE' },
     ]);
-    const score = '"Domain_Score" must be a whole number from 0 to 100';
-    expect(result.rejected).toEqual([{ line: 4, reason: score }, { line: 5, reason: score }, { line: 6, reason: score }]);
+    const score = '"Domain_Score" must be a whole number from 0 to 100, not';
+    expect(result.rejected).toEqual([{ line: 4, reason: `${score} "101"` }, { line: 5, reason: `${score} empty` }, { line: 6, reason: `${score} "-1"` }]);
   });
 
   it('NDJSON: a score 0-100, strings or nothing for ip_address and country', async () => {

@@ -570,7 +570,7 @@ describe('export formats', () => {
     const whole = await readAny([data]);
     expect(whole.links).toEqual([AHREFS_LINK]);
     // 2023 is not a leap year.
-    expect(whole.rejected).toEqual([{ line: 4, reason: '"First seen" must be a date YYYY-MM-DD, with a time HH:MM:SS or not' }]);
+    expect(whole.rejected).toEqual([{ line: 4, reason: '"First seen" must be a date YYYY-MM-DD, with a time HH:MM:SS or not, not "2023-02-29 10:00:00"' }]);
     expect(whole.reports).toMatchObject([{ format: 'ahrefs', headerLine: 1, delimiter: '\t', encoding: bigEndian ? 'utf-16be' : 'utf-16le' }]);
     for (let offset = 0; offset <= data.length; offset++) expect(await readAny(splitAt(data, [offset]))).toEqual(whole);
   });
@@ -629,11 +629,14 @@ describe('export formats', () => {
     const result = await readAny(['domain,domain_score,country\nReferrer.example,70,DE\n,5,\nx.example,4.5,\nsome where,1,\ny.example,,\n']);
     expect(result.domains).toEqual([{ domain: 'referrer.example', domain_score: 70, ip_address: '', country: 'DE' }]);
     expect(result.rejected).toEqual([
-      { line: 3, reason: '"domain" must be a domain name' },
-      { line: 4, reason: '"domain_score" must be a whole number from 0 to 100' },
-      { line: 5, reason: '"domain" must be a domain name' },
-      { line: 6, reason: '"domain_score" must be a whole number from 0 to 100' },
+      { line: 3, reason: '"domain" must be a domain name, not empty' },
+      { line: 4, reason: '"domain_score" must be a whole number from 0 to 100, not "4.5"' },
+      { line: 5, reason: '"domain" must be a domain name, not "some where"' },
+      { line: 6, reason: '"domain_score" must be a whole number from 0 to 100, not empty' },
     ]);
+    // A long cell is quoted shortened: its first 39 characters and an ellipsis.
+    const long = await readAny([`domain,domain_score\nz.example,${'9'.repeat(50)}\n`]);
+    expect(long.rejected).toEqual([{ line: 2, reason: `"domain_score" must be a whole number from 0 to 100, not "${'9'.repeat(39)}…"` }]);
     const error = await readAny(['domain;domain_score;owner\n']).catch((caught: unknown) => caught);
     expect(isImportFileError(error) && error.code).toBe('wrong_columns');
     expect((error as Error).message).toBe('CSV header (line 1): unknown column owner in a domains file');
