@@ -78,8 +78,8 @@ const ROW_BYTES = 400;
  * Lists read ahead, for a caller paging through one filter and order: the first call reads the
  * list's first {@link WINDOW_ROWS} rows (or keys) in order and its count, later pages inside that
  * window cost no query (a list read keys first reads a page's rows once, the first time the page
- * is asked for), and a page past it reads a window twice as long. Only the store knows when its
- * data changes: it calls {@link ListWindows.forget} after every load. The windows are kept in a
+ * is asked for), and a page past it reads a window twice as long. The store's read-cache holds them
+ * (`cache/read-cache.ts`) and forgets them after every load. The windows are kept in a
  * {@link BoundedCache} by their estimated bytes.
  */
 export class ListWindows {
