@@ -147,7 +147,8 @@ const entries: readonly Omit<Mutant, 'area' | 'project'>[] = [
   { name: 'memory-limit-not-passed', file: 'src/cli/server/database.ts', find: 'return { memoryLimit: `${size![1]}${size![2]}` };', replace: 'return {};', tests: MEMORY },
   { name: 'memory-limit-any-store', file: 'src/cli/server/database.ts', find: "if (kind !== 'embedded') throw new UsageError(", replace: "if (false) throw new UsageError(", tests: MEMORY },
   // ---- a file that fails
-  { name: 'failing-file-ignored', file: CLI, find: '      await writer.finish();\n      return EXIT.failure;\n', replace: '      continue;\n', tests: BATCH },
+  { name: 'failing-file-ignored', file: CLI, find: '  if (unreadable.length > 0) {', replace: '  if (false) {', tests: ['test/server/import/all-or-nothing.test.ts'] },
+  { name: 'max-rejects-ignored', file: CLI, find: '      if (job.maxRejects !== undefined && rejected > job.maxRejects) tooMany = true;', replace: '      if (job.maxRejects !== undefined && rejected > job.maxRejects + 1) tooMany = true;', tests: ['test/server/import/all-or-nothing.test.ts'] },
 ];
 
 export const IMPORT_MUTANTS: readonly Mutant[] = entries.map((mutant) => ({ ...mutant, area: 'import', project: 'all' }));
