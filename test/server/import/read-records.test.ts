@@ -634,9 +634,12 @@ describe('export formats', () => {
       { line: 5, reason: '"domain" must be a domain name, not "some where"' },
       { line: 6, reason: '"domain_score" must be a whole number from 0 to 100, not empty' },
     ]);
-    // A long cell is quoted shortened: its first 39 characters and an ellipsis.
-    const long = await readAny([`domain,domain_score\nz.example,${'9'.repeat(50)}\n`]);
-    expect(long.rejected).toEqual([{ line: 2, reason: `"domain_score" must be a whole number from 0 to 100, not "${'9'.repeat(39)}…"` }]);
+    // A cell of 40 characters is quoted whole; one of 41, shortened to its first 39 and an ellipsis.
+    const long = await readAny([`domain,domain_score\nz.example,${'9'.repeat(40)}\nz.example,${'8'.repeat(41)}\n`]);
+    expect(long.rejected).toEqual([
+      { line: 2, reason: `"domain_score" must be a whole number from 0 to 100, not "${'9'.repeat(40)}"` },
+      { line: 3, reason: `"domain_score" must be a whole number from 0 to 100, not "${'8'.repeat(39)}…"` },
+    ]);
     const error = await readAny(['domain;domain_score;owner\n']).catch((caught: unknown) => caught);
     expect(isImportFileError(error) && error.code).toBe('wrong_columns');
     expect((error as Error).message).toBe('CSV header (line 1): unknown column owner in a domains file');
