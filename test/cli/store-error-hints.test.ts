@@ -12,7 +12,7 @@ describe('describeStoreError', () => {
   it.each([
     ['out_of_memory', 'M.', 'M. Give it more: --memory-limit SIZE on import or seed.'],
     ['wrong_layout', 'M.', 'M. That is --db FILE, not --database-url sqlite:FILE.'],
-    ['read_only', 'M.', 'M. Load with import or seed while no serve has the database open.'],
+    ['read_only', 'M.', 'M. Load with import or seed, beside the server: it answers from the new data once the load commits.'],
     ['schema_too_new', 'M.', 'M. Open it with the version of backlink-query that wrote it, or a later one.'],
     ['invalid_record', 'Not a URL with a host: x', 'Not a URL with a host: x'],
   ] as const)('%s: the message, then what to do on the command line', (code, message, expected) => {

@@ -142,7 +142,7 @@ export function loadStoreOptions(values: ParsedArgs['values'], kind: StoreLocati
 const STORE_ERROR_HINTS: Readonly<Record<StoreErrorCode, string | undefined>> = {
   out_of_memory: 'Give it more: --memory-limit SIZE on import or seed.',
   wrong_layout: 'That is --db FILE, not --database-url sqlite:FILE.',
-  read_only: 'Load with import or seed while no serve has the database open.',
+  read_only: 'Load with import or seed, beside the server: it answers from the new data once the load commits.',
   schema_too_new: 'Open it with the version of backlink-query that wrote it, or a later one.',
   invalid_record: undefined,
 };

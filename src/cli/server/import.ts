@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { accessSync, constants, createReadStream, createWriteStream, statSync, type WriteStream } from 'node:fs';
 import {
   DerivedDomains, EXPORT_FORMAT_NAMES, formatOfFile, IMPORT_FORMAT_NAMES, importTemplate, readImportFile, type DomainParser, type ExportFormatName,
   type FieldKind, type FormatReport, type GraphWriter, type ImportFormat, type LinkInput, type RejectedLine, type Store, type StoreLocation,
@@ -226,8 +226,6 @@ async function importAll(
   finish: ReturnType<typeof finishPhases>,
   started: number,
 ): Promise<number> {
-  const sizes = job.files.map((file) => statSync(file).size);
-  const totalBytes = sizes.reduce((a, b) => a + b, 0);
   // One command is one load: every file's header is read before anything is written.
   const unreadable = await unreadableFiles(job);
   if (unreadable.length > 0) {
@@ -238,6 +236,8 @@ async function importAll(
     io.stderr.write(`Nothing was imported: ${n} of ${job.files.length} file${job.files.length === 1 ? '' : 's'} cannot be read${n > 1 ? ' (each named above)' : ''}.\n`);
     return EXIT.failure;
   }
+  const sizes = job.files.map((file) => statSync(file).size);
+  const totalBytes = sizes.reduce((a, b) => a + b, 0);
   const writer = await job.store.writer();
   // A load stopped before its finish: rolled back where it is one transaction (the store closes without committing it).
   const abandon = (why: string) => {
@@ -325,6 +325,18 @@ async function importAll(
   return rejected > 0 ? EXIT.failure : EXIT.ok;
 }
 
+/** Why `file` is not a file that can be read (missing, a directory, not allowed), or undefined. */
+function notAFile(file: string): string | undefined {
+  try {
+    if (statSync(file).isDirectory()) return 'a directory, not a file';
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not allowed to read it' : (error as Error).message;
+  }
+}
+
 /**
  * The files whose header cannot be read (no header, not the format named, not text), each with
  * why: each file is read until its first batch of records, which a file that cannot be read never
@@ -333,6 +345,11 @@ async function importAll(
 async function unreadableFiles(job: Parameters<typeof importFiles>[1]): Promise<{ file: string; message: string }[]> {
   const found: { file: string; message: string }[] = [];
   for (const [i, file] of job.files.entries()) {
+    const missing = notAFile(file);
+    if (missing !== undefined) {
+      found.push({ file, message: missing });
+      continue;
+    }
     const stream = createReadStream(file);
     try {
       const records = readImportFile(stream, {

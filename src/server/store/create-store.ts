@@ -76,7 +76,8 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
     writer: () => createGraphWriter(engine.load, options.parser, () => cache.forget()),
     close: () => engine.close(),
   };
-  return { ...handles, ...store };
+  // The handles' accessors stay accessors (a handle the engine replaces is read when asked for).
+  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(handles)) as Handles, store);
 }
 
 /** Competitors, as the engine's slot says. */

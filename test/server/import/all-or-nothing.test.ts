@@ -47,6 +47,18 @@ describe('import: a file that cannot be read stops the whole load before anythin
     expect(await links(db, ['source_url'])).toEqual([]);
   });
 
+  it('names a file that is missing, and a directory, as such', async () => {
+    const db = newDb();
+    const run = await runCli(['import', good(), `${good()}.missing.ndjson`, '--format', 'ndjson', '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/good\.ndjson\.missing\.ndjson: no such file$/m);
+    expect(run.stderr).toMatch(/^Nothing was imported: 1 of 2 files cannot be read\.$/m);
+    const folder = await runCli(['import', good(), newDb().replace(/[^/]+$/, ''), '--format', 'ndjson', '--db', db]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toMatch(/: a directory, not a file$/m);
+    expect(await links(db, ['source_url'])).toEqual([]);
+  });
+
   it('on SQLite alone as well', async () => {
     const db = newDb();
     const run = await runCli(['import', good(), empty(), '--database-url', `sqlite:${db}`]);

@@ -10,13 +10,13 @@
  */
 import type { Database } from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { constants, existsSync, renameSync, rmSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { loadStoreDeps, type DomainParser } from '../../../deps.js';
-import { errorBrand } from '../../../../shared/brand.js';
 import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
 import type { Target } from '../../../target.js';
 import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
-import { StoreError } from '../../errors.js';
+import { isStoreQueryError, StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
 import type { ReferrerList } from '../../memory/matrix-merge.js';
@@ -30,7 +30,7 @@ import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/r
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { WorkerConnectionOptions } from '../sqlite/connection.js';
-import { openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
+import { dataGeneration, openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
 import { sqlEngine } from '../sql-engine.js';
 import type { GroupedOperation, Store } from '../../store.js';
 
@@ -94,7 +94,9 @@ const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref
 
 /**
  * Opens (creating when needed) the embedded store: the SQLite file, migrated, and its column file,
- * rebuilt first when it is not the SQLite file's current copy.
+ * rebuilt first when it is not the SQLite file's current copy. Opened `readOnly` (a server), the
+ * store answers each call from one generation of the data and moves to the next when a load in
+ * another process commits it (see {@link openServing}).
  *
  * @example
  * ```ts
@@ -104,59 +106,291 @@ const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref
  */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
   const file = options.file ?? ':memory:';
-  if (options.readOnly && file !== ':memory:') {
-    try {
-      return await openHalves(options, true);
-    } catch (error) {
-      if (!STALE_COLUMNS.is(error)) throw error;
-      // Rebuilt with the file open for writing, then served from it open for reading.
-      await (await openHalves(options, false)).close();
-      return openHalves(options, true);
-    }
-  }
-  return openHalves(options, false);
+  if (file === ':memory:') return openInMemory(options);
+  return options.readOnly ? openServing(options) : openWriting(options);
 }
-
-const STALE_COLUMNS = /* @__PURE__ */ errorBrand<StaleColumnsError>('StaleColumnsError');
 
 /**
- * The column file is missing or not the SQLite file's current copy, and may not be written now
- * (opened read-only): {@link openEmbeddedStore} rebuilds it and opens the store again. Never leaves
- * this module.
+ * Where a file store's column file lives: `FILE.duckdb`, the copy of the SQLite file's current
+ * generation, never written in place; and `FILE.duckdb.next`, the next generation a load writes
+ * (a copy of the current one, brought up to date) and moves into place once its SQLite transaction
+ * has committed. Readers of the old file keep it open until they let it go.
  */
-class StaleColumnsError extends Error {
-  override readonly name = 'StaleColumnsError';
-  constructor() {
-    super('The column file is not the current copy of the SQLite file.');
-    STALE_COLUMNS.mark(this);
+interface ColumnPlace {
+  readonly file: string;
+  readonly next: string;
+  /** Options of the read-only connections. */
+  readonly reading: DuckdbConnectionOptions;
+  /** Options of the connection a load writes the next generation with. */
+  readonly writing: DuckdbConnectionOptions;
+}
+
+function placeOf(options: EmbeddedStoreOptions, file: string): ColumnPlace {
+  const columnsFile = options.columnsFile ?? `${file}.duckdb`;
+  return {
+    file: columnsFile,
+    next: `${columnsFile}.next`,
+    reading: { ...options.columns, readOnly: true },
+    writing: { ...options.columns, readOnly: false, memoryLimit: options.columns?.memoryLimit ?? loadMemoryLimit() },
+  };
+}
+
+/** A throwaway store: both halves in memory, the column side written in place. */
+async function openInMemory(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
+  const memoryLimit = options.columns?.memoryLimit;
+  const columns = await openDuckdbConnection(':memory:', { ...options.columns, readOnly: false });
+  let rows: SqliteFile;
+  try {
+    rows = await openSqliteFile({ ...options, file: ':memory:' });
+  } catch (error) {
+    await columns.close();
+    throw error;
+  }
+  const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, memoryLimit ?? "half the machine's memory", undefined);
+  try {
+    await side.openInPlace();
+  } catch (error) {
+    await side.close();
+    throw error;
+  }
+  return assemble(rows, side, options, parser);
+}
+
+/**
+ * A store that loads (`import`, `seed`): the column file is read-only here too, so that servers
+ * may read it meanwhile; a load writes the next generation beside it. A column file that is not
+ * the SQLite file's current copy is rebuilt first, the same way (a load of nothing, every rollup
+ * again).
+ */
+async function openWriting(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  const file = options.file!;
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
+  const place = placeOf(options, file);
+  const rows = await openSqliteFile({ ...options, file });
+  try {
+    const { db } = rows;
+    if (readMeta(db, 'file_id') === undefined) writeMeta(db, 'file_id', randomUUID());
+    const columns = await openCurrentColumns(place, db, { promote: true });
+    const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, place.writing.memoryLimit!, place);
+    if (!columns) await side.rebuild();
+    return assemble(rows, side, options, parser);
+  } catch (error) {
+    await rows.close();
+    throw error;
   }
 }
 
-async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Promise<EmbeddedStore> {
-  const file = options.file ?? ':memory:';
-  const columnsFile = options.columnsFile ?? (file === ':memory:' ? ':memory:' : `${file}.duckdb`);
-  const parser = options.parser ?? (await loadStoreDeps()).tldts;
-  if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();
-  // The column file first: one another process holds is refused before anything is written.
-  const memoryLimit = options.columns?.memoryLimit ?? (readOnly || columnsFile === ':memory:' ? undefined : loadMemoryLimit());
-  const columns = await openDuckdbConnection(columnsFile, { ...options.columns, readOnly, ...(memoryLimit === undefined ? {} : { memoryLimit }) });
-  let rows: SqliteFile;
-  try {
-    rows = await openSqliteFile({ ...options, file });
-  } catch (error) {
-    await columns.close();
-    throw error;
-  }
-  const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, memoryLimit ?? "half the machine's memory");
-  try {
-    await side.open(readOnly);
-  } catch (error) {
-    await rows.close();
-    await columns.close();
-    throw error;
-  }
+/** The store of one generation of the data (a server's), or of a store that loads. */
+function assemble(rows: SqliteFile, side: ColumnSide, options: EmbeddedStoreOptions, parser: DomainParser, readOnly = false): EmbeddedStore {
   const engine = embeddedEngine(rows, side, { rollups: options.rollups !== false, readOnly });
-  return createStore(engine, { parser, ledger: sqlLedger(rows.connection, { closeConnection: false }) }, { db: rows.db, connection: rows.connection, columns });
+  return createStore(engine, { parser, ledger: sqlLedger(rows.connection, { closeConnection: false }) }, {
+    db: rows.db,
+    connection: rows.connection,
+    get columns() {
+      return side.columns;
+    },
+  });
+}
+
+/** Marks a column file as the copy of the SQLite file `fileId`'s `generation`. */
+async function recordGeneration(columns: DuckdbConnection, fileId: string, generation: string): Promise<void> {
+  await columns.transaction([
+    raw('DELETE FROM meta'),
+    sql`INSERT INTO meta VALUES ('schema', ${String(COLUMN_SCHEMA_VERSION)}), ('source', ${fileId}), ('generation', ${generation})`,
+  ]);
+}
+
+/** Removes a column file and its write-ahead log, when there. */
+function removeColumnFile(path: string): void {
+  for (const suffix of ['', '.wal']) rmSync(`${path}${suffix}`, { force: true });
+}
+
+/** Whether a column file (its `meta` table) is the copy of the SQLite file `fileId`'s `generation`. */
+async function isCopyOf(columns: DuckdbConnection, fileId: string, generation: string): Promise<boolean> {
+  const [tables] = await columns.all<{ n: number }>(raw(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'meta'`));
+  if (tables!.n === 0) return false;
+  const meta = new Map((await columns.all<{ key: string; value: string }>(raw('SELECT key, value FROM meta'))).map((row) => [row.key, row.value]));
+  return meta.get('schema') === String(COLUMN_SCHEMA_VERSION) && meta.get('source') === fileId && meta.get('generation') === generation;
+}
+
+/**
+ * The column file of the SQLite file's current generation, opened read-only: `FILE.duckdb`, or
+ * `FILE.duckdb.next` when a load committed it and stopped before moving it into place (with
+ * `promote`, moved now: only a holder of the SQLite write lock, or a store that is about to take it, may).
+ * `undefined` when neither is the copy (the column file must be rebuilt).
+ */
+async function openCurrentColumns(place: ColumnPlace, db: Database, how: { readonly promote: boolean }): Promise<DuckdbConnection | undefined> {
+  const fileId = readMeta(db, 'file_id');
+  if (fileId === undefined || readMeta(db, 'layout') !== 'embedded') return undefined;
+  const generation = dataGeneration(db);
+  // The file, the next one, and the file again: a load may move the next one into place meanwhile.
+  for (const path of [place.file, place.next, place.file]) {
+    if (!existsSync(path)) continue;
+    let columns: DuckdbConnection;
+    try {
+      columns = await openDuckdbConnection(path, place.reading);
+    } catch (error) {
+      // The next one, moved away or being written by a load that has not committed.
+      if (path === place.next) continue;
+      throw error;
+    }
+    if (await isCopyOf(columns, fileId, generation)) {
+      if (path === place.file || !how.promote) return columns;
+      await columns.close();
+      renameSync(place.next, place.file);
+      return openDuckdbConnection(place.file, place.reading);
+    }
+    await columns.close();
+  }
+  return undefined;
+}
+
+/** Whether an error is a read that found a newer generation of the data than its store serves. */
+const movedOn = (error: unknown): boolean => isStoreQueryError(error) && error.code === 'GENERATION_MOVED';
+
+/** One generation of the data, and the calls answering from it. */
+interface Generation {
+  readonly generation: string;
+  readonly store: EmbeddedStore;
+  users: number;
+  retired: boolean;
+  closed?: Promise<void>;
+}
+
+/**
+ * Opens the store of the current generation of the data (rows read only if they are still of that
+ * generation, the column file of that generation read-only), rebuilding the column file first when
+ * there is none. A load that commits meanwhile is waited out by opening again.
+ */
+async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParser): Promise<Generation> {
+  const file = options.file!;
+  const place = placeOf(options, file);
+  for (let attempt = 1; ; attempt++) {
+    let rows: SqliteFile;
+    try {
+      rows = await openSqliteFile({ ...options, file, oneGeneration: true });
+    } catch (error) {
+      if (movedOn(error) && attempt < 5) continue;
+      throw error;
+    }
+    let columns: DuckdbConnection | undefined;
+    try {
+      columns = await openCurrentColumns(place, rows.db, { promote: false });
+    } catch (error) {
+      await rows.close();
+      throw error;
+    }
+    if (columns) {
+      const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, "half the machine's memory", place);
+      return { generation: rows.generation!, store: assemble(rows, side, options, parser, true), users: 0, retired: false };
+    }
+    const moved = dataGeneration(rows.db) !== rows.generation;
+    await rows.close();
+    if (attempt >= 5) throw new StoreError('read_only', `${file}.duckdb could not be opened as the copy of ${file}'s data.`);
+    // Not moved on: the column file is missing or stale, and is rebuilt (beside any other reader).
+    if (!moved) await (await openWriting({ ...options, readOnly: false })).close();
+  }
+}
+
+/**
+ * A server's store: each call is answered from one generation of the data (its rows and the column
+ * file of the same load), whatever loads commit while it runs. Before each call the store looks
+ * whether another process has committed a load (SQLite's `data_version`, then the generation); if
+ * so, the call (and those after it) waits for the new generation to open: the first call after a
+ * load's commit sees all of it, with an empty read-cache. A call whose read meets a generation newer
+ * than its own (the load committed while it ran) is answered again from the new one. The old
+ * generation closes when its last call ends. Keys and balances are read and written on a connection
+ * of their own, which follows every commit.
+ */
+async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  const parser = options.parser ?? (await loadStoreDeps()).tldts;
+  const own = await openSqliteFile({ ...options, readers: 1 });
+  let current: Generation;
+  try {
+    current = await openGeneration(options, parser);
+  } catch (error) {
+    await own.close();
+    throw error;
+  }
+  const dataVersion = own.db.prepare('PRAGMA data_version').pluck();
+  let seen = dataVersion.get();
+  let switching: Promise<void> | undefined;
+  const retire = (generation: Generation) => {
+    generation.retired = true;
+    if (generation.users === 0) generation.closed ??= generation.store.close();
+  };
+  const release = (generation: Generation) => {
+    if (--generation.users === 0 && generation.retired) generation.closed ??= generation.store.close();
+  };
+  const generations = new Set<Generation>([current]);
+  const follow = async (): Promise<Generation> => {
+    const version = dataVersion.get();
+    if (version !== seen && switching === undefined) {
+      if (dataGeneration(own.db) === current.generation) seen = version;
+      else {
+        // Until it opens, every call waits for it; one that fails to open is tried again by the next call.
+        switching = openGeneration(options, parser)
+          .then((next) => {
+            retire(current);
+            generations.add((current = next));
+            seen = version;
+          })
+          .finally(() => (switching = undefined));
+      }
+    }
+    if (switching) await switching;
+    return current;
+  };
+  const call = async <T>(work: (store: EmbeddedStore) => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      const generation = await follow();
+      generation.users++;
+      try {
+        return await work(generation.store);
+      } catch (error) {
+        if (!movedOn(error) || attempt >= 3) throw error;
+      } finally {
+        release(generation);
+      }
+    }
+  };
+  return {
+    kind: 'embedded',
+    ledger: sqlLedger(own.connection, { closeConnection: false }),
+    get db() {
+      return current.store.db;
+    },
+    get connection() {
+      return current.store.connection;
+    },
+    get columns() {
+      return current.store.columns;
+    },
+    ping: async () => {
+      await own.connection.all(raw('SELECT 1 AS one'));
+      await call((store) => store.ping());
+    },
+    overview: (target, clock) => call((store) => store.overview(target, clock)),
+    summary: (query) => call((store) => store.summary(query)),
+    grouped: (operation, query) => call((store) => store.grouped(operation, query)),
+    scoreProfile: (target) => call((store) => store.scoreProfile(target)),
+    competitors: (query) => call((store) => store.competitors(query)),
+    matrix: (query) => call((store) => store.matrix(query)),
+    keywordMetrics: (query) => call((store) => store.keywordMetrics(query)),
+    hasLinks: () => call((store) => store.hasLinks()),
+    topTarget: () => call(async (store) => store.topTarget?.()),
+    writer: () => call((store) => store.writer()),
+    close: async () => {
+      await switching?.catch(() => {});
+      retire(current);
+      // Each generation closes once its last call has ended.
+      const closing = () => [...generations].map((generation) => generation.closed).filter((closed) => closed !== undefined);
+      while (closing().length < generations.size) await new Promise((resolve) => setTimeout(resolve, 10));
+      await Promise.all(closing());
+      await own.close();
+    },
+  };
 }
 
 /**
@@ -166,7 +400,6 @@ async function openHalves(options: EmbeddedStoreOptions, readOnly: boolean): Pro
  * brings the column file up to date (`ColumnSide.refresh`).
  */
 function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly rollups: boolean; readonly readOnly: boolean }): Engine {
-  const { columns } = side;
   const base = sqlEngine(rows.connection, { kind: 'embedded', rollups: options.rollups });
   const onRows: ReadPlace = { connection: rows.connection, sources: SQL_SOURCES };
   const whole: ListPlan = { keys: onRows, totals: onRows, window: false };
@@ -178,12 +411,12 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
   // Keys first here too: DuckDB hands whole rows to JavaScript slowly, and a page's rows by key are
   // one more scan of the key's rows, once per page (the window keeps them). The figures, and
   // bench/server/embedded-probes.ts that times the forms: docs/design-store.md, "Measurements behind the store's code".
-  const sameRelation: RowsByKey = { kind: 'same-relation', keyIn: (keys) => sql`_key IN (SELECT unnest(${columns.textList(keys.map(String))}))` };
+  const sameRelation: RowsByKey = { kind: 'same-relation', keyIn: (keys) => sql`_key IN (SELECT unnest(${side.columns.textList(keys.map(String))}))` };
   return {
     ...base,
     list: (operation, query, rollupKey) => {
       if (!options.rollups) return whole;
-      const onColumns: ReadPlace = { connection: columns, sources: columnSources(query.target) };
+      const onColumns: ReadPlace = { connection: side.columns, sources: columnSources(query.target) };
       if (operation === 'links') {
         // The default order without a filter is SQLite's index, read from its start: the window's keys there.
         const fromIndex = query.filter === null && rollupKey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC';
@@ -197,18 +430,24 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
     matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
     load: {
       begin: () => {
-        if (options.readOnly) throw new StoreError('read_only', `${rows.file} is open for serving (its column file read-only, shared with other readers): a load needs it opened for writing, by no other process.`);
+        if (options.readOnly) throw new StoreError('read_only', `${rows.file} is open for serving: load it through a store opened for loading (the import command), which may run beside this one.`);
         return side.load();
       },
-      linkedFrom: { connection: columns, sources: SQL_SOURCES },
+      // The column file the load began from (the next generation is written at its finish).
+      linkedFrom: {
+        get connection() {
+          return side.columns;
+        },
+        sources: SQL_SOURCES,
+      },
     },
     ping: async () => {
       await base.ping();
-      await columns.all(raw('SELECT 1 AS one'));
+      await side.columns.all(raw('SELECT 1 AS one'));
     },
     close: async () => {
       await rows.close();
-      await columns.close();
+      await side.close();
     },
   };
 }
@@ -267,56 +506,75 @@ const GROUP_LINKS = 250_000;
 
 /** The column side: its queries, how a refresh writes it, and the generation that ties it to the SQLite file. */
 class ColumnSide {
+  #columns: DuckdbConnection | undefined;
+  /** The next generation of a file store's column file, while a load writes it. */
+  #next: DuckdbConnection | undefined;
+
   constructor(
-    readonly columns: DuckdbConnection,
+    columns: DuckdbConnection | undefined,
     readonly rows: SqliteFile,
     readonly groupLinks: number,
     /** DuckDB's memory limit, for messages. */
     readonly memoryLimit: string,
-  ) {}
+    /** Where a file store's column file lives; `undefined` in memory, where it is written in place. */
+    readonly place: ColumnPlace | undefined,
+  ) {
+    this.#columns = columns;
+  }
 
-  /** Rebuilds the column file from SQLite unless it is the copy of SQLite's current generation. */
-  async open(readOnly: boolean): Promise<void> {
+  /** The column file calls read: the current generation's (read-only for a file store). */
+  get columns(): DuckdbConnection {
+    if (!this.#columns) throw new StoreError('read_only', `${this.place?.file ?? 'The column file'} is not open: a rebuild of it failed.`);
+    return this.#columns;
+  }
+
+  async close(): Promise<void> {
+    await this.#next?.close();
+    await this.#columns?.close();
+  }
+
+  /** In memory: rebuilds the column side from SQLite unless it is the copy of SQLite's current generation. */
+  async openInPlace(): Promise<void> {
     const { db } = this.rows;
     let fileId = readMeta(db, 'file_id');
     if (fileId === undefined) writeMeta(db, 'file_id', (fileId = randomUUID()));
-    const generation = readMeta(db, 'columns_generation') ?? '0';
-    const [tables] = await this.columns.all<{ n: number }>(raw(`SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'meta'`));
-    const meta = tables!.n > 0 ? new Map((await this.columns.all<{ key: string; value: string }>(raw('SELECT key, value FROM meta'))).map((row) => [row.key, row.value])) : new Map<string, string>();
-    const current = meta.get('schema') === String(COLUMN_SCHEMA_VERSION) && meta.get('source') === fileId && meta.get('generation') === generation;
-    if (current && readMeta(db, 'layout') === 'embedded') return;
-    if (readOnly) throw new StaleColumnsError();
+    const generation = dataGeneration(db);
+    if ((await isCopyOf(this.columns, fileId, generation)) && readMeta(db, 'layout') === 'embedded') return;
     await this.columns.transaction(columnTables().map(raw));
     const hasLinks = db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined;
     // A SQLite file of the plain layout (or a column file that is not its copy): every rollup again, the list rollups into the columns.
     if (hasLinks) await this.refresh(db, 'all');
     else await this.rows.local.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
     writeMeta(db, 'layout', 'embedded');
-    await this.#recordGeneration(fileId, generation);
+    await recordGeneration(this.columns, fileId, generation);
   }
 
-  async #recordGeneration(fileId: string, generation: string): Promise<void> {
-    await this.columns.transaction([
-      raw('DELETE FROM meta'),
-      sql`INSERT INTO meta VALUES ('schema', ${String(COLUMN_SCHEMA_VERSION)}), ('source', ${fileId}), ('generation', ${generation})`,
-    ]);
+  /** A file store's column file rebuilt from SQLite: a load of nothing, whose next generation holds every rollup again. */
+  async rebuild(): Promise<void> {
+    await (await this.load()).finish([]);
   }
 
   /**
-   * A load: SQLite's (one transaction), marking the column file stale while it writes and current
-   * again once refreshed.
+   * A load: SQLite's (one transaction, which adds one to the data's generation). In memory, the
+   * columns are refreshed in place. A file store writes the next generation of its column file at
+   * the load's finish (a copy of the current one, refreshed), closes it before the SQLite commit and
+   * moves it into place after: readers (servers in other processes) read the old generation until
+   * the commit, then the new one; a load stopped at any point leaves the current file as it was.
    */
   async load(): Promise<LoadSink> {
     const { db } = this.rows;
-    const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => this.refresh(db, domains, onProgress));
+    const place = this.place;
+    const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => (place ? this.#writeNext(db, domains, onProgress) : this.refresh(db, domains, onProgress)));
+    // Under the load's write lock: the column file of the generation the load begins from.
+    if (place) await this.#settle(db, place);
     let marked = false;
     const mark = () => {
       if (marked) return;
       marked = true;
       // In the load's SQLite transaction: a load that stops before its commit leaves the old
-      // generation, and the column file, untouched until the refresh, its copy; a refresh detaches
-      // the column file first, so one that stops half way has it rebuilt.
-      writeMeta(db, 'columns_generation', String(Number(readMeta(db, 'columns_generation') ?? '0') + 1));
+      // generation, and its column file, current. In memory, a refresh detaches the column side
+      // first, so one that stops half way has it rebuilt.
+      writeMeta(db, 'columns_generation', String(Number(dataGeneration(db)) + 1));
     };
     return {
       fresh: inner.fresh,
@@ -327,10 +585,72 @@ class ColumnSide {
       keywords: async (rows) => (mark(), inner.keywords(rows)),
       finish: async (domains, onProgress) => {
         mark();
-        await inner.finish(domains, onProgress);
-        await this.#recordGeneration(readMeta(db, 'file_id')!, readMeta(db, 'columns_generation')!);
+        if (!place) {
+          await inner.finish(domains, onProgress);
+          await recordGeneration(this.columns, readMeta(db, 'file_id')!, dataGeneration(db));
+          return;
+        }
+        try {
+          await inner.finish(domains, onProgress);
+        } catch (error) {
+          removeColumnFile(place.next);
+          this.#columns ??= await openCurrentColumns(place, db, { promote: false });
+          throw error;
+        }
+        // Committed: the next generation is the current one.
+        renameSync(place.next, place.file);
+        await this.#use(await openDuckdbConnection(place.file, place.reading));
       },
     };
+  }
+
+  /**
+   * The current generation's column file, found (and moved into place, were it left beside it) under
+   * the load's write lock; when there is none, the next generation is built now from every rollup
+   * again, in the load's transaction, and read meanwhile.
+   */
+  async #settle(db: Database, place: ColumnPlace): Promise<void> {
+    const found = await openCurrentColumns(place, db, { promote: true });
+    if (found) return this.#use(found);
+    writeMeta(db, 'layout', 'embedded');
+    const next = await this.#openNext(place, false);
+    this.#next = next;
+    await this.refresh(db, 'all', undefined, next);
+    await this.#use(next);
+  }
+
+  /** Reads from `columns` from now on. */
+  async #use(columns: DuckdbConnection): Promise<void> {
+    const before = this.#columns;
+    this.#columns = columns;
+    if (before && before !== columns && before !== this.#next) await before.close();
+  }
+
+  /** The next generation's file, a copy of the current one (or empty), opened for writing. */
+  async #openNext(place: ColumnPlace, copy: boolean): Promise<DuckdbConnection> {
+    removeColumnFile(place.next);
+    if (copy) {
+      // A copy-on-write clone where the file system makes them, else a copy.
+      await copyFile(place.file, place.next, constants.COPYFILE_FICLONE);
+      if (existsSync(`${place.file}.wal`)) await copyFile(`${place.file}.wal`, `${place.next}.wal`);
+    }
+    const next = await openDuckdbConnection(place.next, place.writing);
+    if (!copy) await next.transaction(columnTables().map(raw));
+    return next;
+  }
+
+  /** The load's refresh, into the next generation, which is complete and closed when this returns (before the SQLite commit). */
+  async #writeNext(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+    const next = this.#next ?? (this.#next = await this.#openNext(this.place!, true));
+    try {
+      await this.refresh(db, domains, onProgress, next);
+      await recordGeneration(next, readMeta(db, 'file_id')!, dataGeneration(db));
+      await next.checkpoint();
+    } finally {
+      this.#next = undefined;
+      if (this.#columns === next) this.#columns = undefined;
+      await next.close();
+    }
   }
 
   /**
@@ -338,7 +658,7 @@ class ColumnSide {
    * group (`#steps`); readers see the old columns or the new. A group too large for DuckDB's memory
    * limit fails with a StoreError `out_of_memory` and changes nothing.
    */
-  async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void): Promise<void> {
+  async refresh(db: Database, domains: readonly string[] | 'all', onProgress?: (done: number, total: number) => void, columns = this.columns): Promise<void> {
     // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
     const own = !db.inTransaction;
     if (own) db.exec('BEGIN IMMEDIATE');
@@ -348,7 +668,7 @@ class ColumnSide {
     const cache = db.pragma('cache_size', { simple: true }) as number;
     if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
     try {
-      await refreshRollups(this.#steps(db), domains, onProgress);
+      await refreshRollups(this.#steps(db, columns), domains, onProgress);
       if (own) db.exec('COMMIT');
     } catch (error) {
       if (own && db.inTransaction) db.exec('ROLLBACK');
@@ -371,7 +691,7 @@ class ColumnSide {
    * replace the domains' rows in the columns. Why memory does not grow with the load:
    * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
    */
-  #steps(db: Database): RefreshSteps {
+  #steps(db: Database, columns: DuckdbConnection): RefreshSteps {
     let rebuild = false;
     let groups = 0;
     const read = db.prepare(STAGE_SELECT).raw();
@@ -383,15 +703,15 @@ class ColumnSide {
         // Before the first change to the column file, it stops being the copy of any generation: a
         // refresh that stops half way (the SQLite side rolled back, or committed without this file
         // catching up) leaves it to be rebuilt at the next open, never read as current.
-        await this.columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
-        if (rebuild) await this.columns.transaction(columnTables().map(raw));
+        await columns.transaction([raw('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)'), raw(`DELETE FROM meta WHERE key = 'generation'`)]);
+        if (rebuild) await columns.transaction(columnTables().map(raw));
         // The rollups read by key: the domains' rows in SQLite go first. A rebuild empties every
         // rollup SQLite has (a file of the plain layout holds the list rollups too).
         if (!rebuild) for (const domain of list) for (const statement of rollupDeletes(domain, ROW_ROLLUPS)) db.prepare(statement.sql).run(statement.params as unknown[]);
         else for (const table of ROLLUP_TABLES) db.exec(`DELETE FROM ${table}`);
         if (list.length === 0) return list;
         // Tables a refresh that failed on this connection set aside go first (temporary tables live as long as the connection).
-        await this.columns.writeTransaction(async (tx) => {
+        await columns.writeTransaction(async (tx) => {
           const left: string[] = [];
           for await (const [names] of tx.chunksOf(raw(`SELECT table_name FROM duckdb_tables() WHERE temporary AND starts_with(table_name, 'aside_')`))) left.push(...(names as string[]));
           for (const name of left) await tx.run(raw(`DROP TABLE temp."${name}"`));
@@ -406,7 +726,7 @@ class ColumnSide {
         const hosts = new Set<string>();
         // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
         // appended in the same transaction read more slowly (docs/design-store.md, "Measurements behind the store's code").
-        await this.columns.writeTransaction(async (tx) => {
+        await columns.writeTransaction(async (tx) => {
           for (const statement of stageInputTables()) await tx.run(raw(statement));
           // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.
           const stage = await tx.appender('temp.stage_links', STAGE_LINK_TYPES);
@@ -429,7 +749,7 @@ class ColumnSide {
           await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
           await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
         });
-        await this.columns.writeTransaction(async (tx) => {
+        await columns.writeTransaction(async (tx) => {
           for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
           // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree.
           for (const table of ROW_ROLLUPS) {
@@ -441,11 +761,11 @@ class ColumnSide {
       },
       end: async (list, counted) => {
         if (list.length === 0) return;
-        await this.columns.writeTransaction(async (tx) => {
+        await columns.writeTransaction(async (tx) => {
           for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
         });
         counted(list.length);
-        await this.columns.checkpoint();
+        await columns.checkpoint();
       },
     };
   }

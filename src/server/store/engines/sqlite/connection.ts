@@ -105,6 +105,12 @@ export interface WorkerConnectionOptions {
   readonly lockTimeoutMs?: number;
   /** How long a statement may run before its worker is replaced and the call answered 503 (default 10,000 ms). */
   readonly statementTimeoutMs?: number;
+  /**
+   * Serving one generation of an embedded store's data (`store_meta`'s `columns_generation`): every
+   * read checks it first and fails with code `GENERATION_MOVED` once a load has committed another.
+   * @internal
+   */
+  readonly generation?: string;
 }
 
 // The worker is plain CommonJS evaluated from this string, so it runs the same from the sources
@@ -140,9 +146,28 @@ const prepare = (text) => {
   return statement;
 };
 const bind = (params) => params.map((v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v));
+// A serving generation's reader (workerData.generation): each read is a read transaction that
+// first checks the file still holds that generation; one committed by a load since fails it with
+// GENERATION_MOVED, and the embedded store answers the call again from the new generation.
+const generationNow = workerData.generation === undefined ? undefined : db.prepare("SELECT coalesce((SELECT value FROM store_meta WHERE key = 'columns_generation'), '0')").pluck();
+const begin = db.prepare('BEGIN');
+const commit = db.prepare('COMMIT');
+const readAt = (statement, params) => {
+  begin.run();
+  try {
+    if (generationNow.get() !== workerData.generation) {
+      const moved = new Error('A load has committed a new generation of the data since this read began.');
+      moved.code = 'GENERATION_MOVED';
+      throw moved;
+    }
+    return statement.all(params);
+  } finally {
+    commit.run();
+  }
+};
 const run = (query) => {
   const statement = prepare(query.sql);
-  if (statement.reader) return statement.all(bind(query.params));
+  if (statement.reader) return generationNow ? readAt(statement, bind(query.params)) : statement.all(bind(query.params));
   statement.run(bind(query.params));
   return [];
 };
@@ -223,7 +248,7 @@ class SqliteWorker {
   #slot = -1;
 
   constructor(
-    private readonly data: { file: string; driver: string; lockTimeoutMs: number; mmapBytes: number; cacheKib: number; extension: string | undefined },
+    private readonly data: { file: string; driver: string; lockTimeoutMs: number; mmapBytes: number; cacheKib: number; extension: string | undefined; generation: string | undefined },
     private readonly statementTimeoutMs: number,
     private readonly writes: boolean,
     /** Interrupts the statement of the connection in a slot (the interrupt extension), when it could be built. */
@@ -349,7 +374,7 @@ export async function workerConnection(file: string, options: WorkerConnectionOp
   const require = createRequire(import.meta.url);
   const driver = require.resolve('better-sqlite3');
   const extension = await interruptExtension();
-  const data = { file, driver, lockTimeoutMs: options.lockTimeoutMs ?? 2_000, mmapBytes: 4 * 1024 ** 3, cacheKib: 128 * 1024, extension };
+  const data = { file, driver, lockTimeoutMs: options.lockTimeoutMs ?? 2_000, mmapBytes: 4 * 1024 ** 3, cacheKib: 128 * 1024, extension, generation: options.generation };
   const timeout = options.statementTimeoutMs ?? 10_000;
   // The main thread's own connection to the extension, through which it interrupts the threads'.
   let interrupter: Database | undefined;

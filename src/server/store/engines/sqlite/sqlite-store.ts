@@ -41,6 +41,11 @@ export interface SqliteFileOptions extends WorkerConnectionOptions {
    * Without workers every query runs on the calling thread.
    */
   readonly workers?: boolean;
+  /**
+   * The worker threads read the generation of the data current when the file is opened, and no
+   * other (see `WorkerConnectionOptions.generation`): an embedded store's server. @internal
+   */
+  readonly oneGeneration?: boolean;
 }
 
 /** A {@link Store} on SQLite, with its database handle for bulk work and tests. */
@@ -61,6 +66,8 @@ export interface SqliteFile {
   readonly connection: SqlConnection;
   /** What `store_meta` says of the file's layout (`embedded`: the row file of an embedded store). */
   readonly layout: string | undefined;
+  /** The generation of the data the worker threads read, with `oneGeneration`. */
+  readonly generation: string | undefined;
   close(): Promise<void>;
 }
 
@@ -76,19 +83,25 @@ export async function openSqliteFile(options: SqliteFileOptions = {}): Promise<S
   const local = inThreadConnection(db);
   if (before === 1 && db.prepare('SELECT 1 FROM links LIMIT 1').get() !== undefined) await upgradeFromVersion1(db, local);
   const useWorkers = file !== ':memory:' && options.workers !== false;
-  const connection = useWorkers ? await workerConnection(file, options) : local;
+  const generation = options.oneGeneration ? dataGeneration(db) : undefined;
+  const connection = useWorkers ? await workerConnection(file, { ...options, generation }) : local;
   return {
     file,
     db,
     local,
     connection,
     layout,
+    generation,
     close: async () => {
       await connection.close();
       if (db.open) db.close();
     },
   };
 }
+
+/** The generation of a file's data: a counter every load of an embedded store adds one to in its transaction (`store_meta`). @internal */
+export const dataGeneration = (db: Database): string =>
+  (db.prepare(`SELECT value FROM store_meta WHERE key = 'columns_generation'`).pluck().get() as string | undefined) ?? '0';
 
 /**
  * Opens (creating when needed) a SQLite database and migrates it to the current schema.

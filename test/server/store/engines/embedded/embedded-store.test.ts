@@ -1,12 +1,12 @@
 /**
  * What the embedded store adds to the SQLite store: its column file is derived data, rebuilt when
  * missing or behind the SQLite file (a load that stopped half way); a server opens it read-only,
- * beside other readers, and a load is refused while one does; a plain SQLite store refuses the
+ * beside other readers, and a load from another process runs beside them; a plain SQLite store refuses the
  * SQLite half; a plain SQLite file becomes the SQLite half; a column statement past its time bound
  * is a StoreUnavailableError. Expected answers come from the fixture, worked out by hand.
  */
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -158,7 +158,7 @@ describe('the column file', () => {
     });
   });
 
-  it('opened read-only, is shared by several readers; a writer is refused, and so is a load from another process', async () => {
+  it('opened read-only, is shared by several readers, which give no writer; a load from another process runs beside them, and both read it after its commit', async () => {
     const file = await fixtureFile();
     const first = await openEmbeddedStore({ file, readers: 1, readOnly: true });
     const second = await openEmbeddedStore({ file, readers: 1, readOnly: true });
@@ -169,9 +169,14 @@ describe('the column file', () => {
       expect(isStoreError(refused) && refused.code).toBe('read_only');
       expect((refused as Error).message).toMatch(/open for serving/);
       expect((refused as Error).message).not.toMatch(/--[a-z]/);
-      const load = spawnCli(['import', join(dir, 'missing.ndjson'), '--db', file]);
-      expect(await load.exit).toBe(3);
-      expect(load.err()).toContain(`${file}.duckdb is open in another process`);
+      // A fourth nofollow link to example.com, from a new page of delta.de, with the highest page score (99).
+      const records = join(dir, `late-${files}.ndjson`);
+      writeFileSync(records, `${JSON.stringify({ ...fx.exampleLinks[5]!, source_url: 'https://delta.de/late', is_nofollow: true, page_score: 99 })}\n`);
+      const load = spawnCli(['import', records, '--db', file]);
+      expect(await load.exit).toBe(0);
+      const after = { total: 4, sources: ['https://delta.de/late', ...NOFOLLOW.sources] };
+      expect(await nofollowLinks(first)).toEqual(after);
+      expect(await nofollowLinks(second)).toEqual(after);
     } finally {
       await first.close();
       await second.close();
