@@ -20,7 +20,7 @@ import { isStoreQueryError, StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
 import type { ReferrerList } from '../../memory/matrix-merge.js';
-import type { SqlConnection } from '../../connection.js';
+import { StoreUnavailableError, type SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
 import type { Engine, ListPlan, LoadSink, RowsByKey } from '../../engine.js';
 import { sqlLedger } from '../../ledger.js';
@@ -349,7 +349,8 @@ async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore
       try {
         return await work(generation.store);
       } catch (error) {
-        if (!movedOn(error) || attempt >= 3) throw error;
+        if (!movedOn(error)) throw error;
+        if (attempt >= 3) throw new StoreUnavailableError('Loads committed new data three times while this call ran; retry it.', { cause: error });
       } finally {
         release(generation);
       }
