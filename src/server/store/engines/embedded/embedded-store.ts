@@ -2,9 +2,11 @@
  * The embedded store, the default of `serve`, `seed` and `import`: rows in SQLite (`FILE`: links,
  * domains, pages, keywords, keys, the rollups read by key), columns in DuckDB (`FILE.duckdb`: the
  * links' fields with ranks, the list rollups), composed as one engine's table. The column file is
- * derived data, rebuilt when it is not the SQLite file's current copy; servers open it read-only,
- * and a load while one runs is refused before it writes anything. What lives where and why:
- * docs/design-store.md, "The embedded store: rows in SQLite, columns in DuckDB".
+ * derived data, rebuilt when it is not the SQLite file's current copy, and never written in place:
+ * a load writes the next generation beside it (`FILE.duckdb.next`) and moves it into place after
+ * its commit, while servers keep reading the one they have open, and move to the new one at their
+ * next call. What lives where and why: docs/design-store.md, "The embedded store: rows in SQLite,
+ * columns in DuckDB".
  *
  * @module
  */
@@ -47,16 +49,15 @@ export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
   /** The public-suffix parser (default: tldts). */
   readonly parser?: DomainParser;
   /**
-   * Options of the column side's connections. Opened for writing (a load), a store's column file
-   * may take 2 GiB of memory, or a quarter of the machine's when that is less, unless
-   * `columns.memoryLimit` says otherwise; opened `readOnly` (a server), half the machine's memory.
+   * Options of the column side's connections. A store that loads may take 2 GiB of memory for
+   * its column files, or a quarter of the machine's when that is less, unless `columns.memoryLimit`
+   * says otherwise; opened `readOnly` (a server), half the machine's memory.
    */
   readonly columns?: DuckdbConnectionOptions;
   /**
-   * Serving only: the column file is opened for reading, which other processes may do at the same
-   * time (DuckDB lets a file have many readers or one writer). When the column file is not the
-   * SQLite file's current copy it is rebuilt first, with the file opened for writing, then opened
-   * for reading. Such a store has no writer.
+   * Serving: each call is answered from one generation of the data, and a load committed by
+   * another process (`import`) is followed at the next call. When the column file is not the
+   * SQLite file's current copy it is rebuilt first. Such a store has no writer.
    */
   readonly readOnly?: boolean;
   /** Links per group of domains whose rollups a refresh computes at once (default {@link GROUP_LINKS}; small in tests, for many groups). @internal */
@@ -96,7 +97,7 @@ const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref
  * Opens (creating when needed) the embedded store: the SQLite file, migrated, and its column file,
  * rebuilt first when it is not the SQLite file's current copy. Opened `readOnly` (a server), the
  * store answers each call from one generation of the data and moves to the next when a load in
- * another process commits it (see {@link openServing}).
+ * another process commits it.
  *
  * @example
  * ```ts
@@ -125,13 +126,15 @@ interface ColumnPlace {
   readonly writing: DuckdbConnectionOptions;
 }
 
-function placeOf(options: EmbeddedStoreOptions, file: string): ColumnPlace {
+/** The column files of a store that loads (`loading`: its reads bounded by the load's memory limit too) or serves. */
+function placeOf(options: EmbeddedStoreOptions, file: string, loading: boolean): ColumnPlace {
   const columnsFile = options.columnsFile ?? `${file}.duckdb`;
+  const memoryLimit = options.columns?.memoryLimit ?? loadMemoryLimit();
   return {
     file: columnsFile,
     next: `${columnsFile}.next`,
-    reading: { ...options.columns, readOnly: true },
-    writing: { ...options.columns, readOnly: false, memoryLimit: options.columns?.memoryLimit ?? loadMemoryLimit() },
+    reading: { ...options.columns, readOnly: true, ...(loading ? { memoryLimit } : {}) },
+    writing: { ...options.columns, readOnly: false, memoryLimit },
   };
 }
 
@@ -166,7 +169,7 @@ async function openInMemory(options: EmbeddedStoreOptions): Promise<EmbeddedStor
 async function openWriting(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
   const file = options.file!;
   const parser = options.parser ?? (await loadStoreDeps()).tldts;
-  const place = placeOf(options, file);
+  const place = placeOf(options, file, true);
   const rows = await openSqliteFile({ ...options, file });
   try {
     const { db } = rows;
@@ -265,7 +268,7 @@ interface Generation {
  */
 async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParser): Promise<Generation> {
   const file = options.file!;
-  const place = placeOf(options, file);
+  const place = placeOf(options, file, false);
   for (let attempt = 1; ; attempt++) {
     let rows: SqliteFile;
     try {
@@ -293,12 +296,16 @@ async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParse
   }
 }
 
+/** How often a server's store looks for a load committed by another process, between calls. */
+const FOLLOW_EVERY_MS = 200;
+
 /**
  * A server's store: each call is answered from one generation of the data (its rows and the column
  * file of the same load), whatever loads commit while it runs. Before each call the store looks
  * whether another process has committed a load (SQLite's `data_version`, then the generation); if
  * so, the call (and those after it) waits for the new generation to open: the first call after a
- * load's commit sees all of it, with an empty read-cache. A call whose read meets a generation newer
+ * load's commit sees all of it, with an empty read-cache (the store also looks every
+ * {@link FOLLOW_EVERY_MS} ms, so that calls seldom wait for the opening). A call whose read meets a generation newer
  * than its own (the load committed while it ran) is answered again from the new one. The old
  * generation closes when its last call ends. Keys and balances are read and written on a connection
  * of their own, which follows every commit.
@@ -342,6 +349,8 @@ async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore
     if (switching) await switching;
     return current;
   };
+  // Between calls too, so that the call after a load seldom waits for the new generation to open.
+  const watch = setInterval(() => void follow().catch(() => {}), FOLLOW_EVERY_MS).unref();
   const call = async <T>(work: (store: EmbeddedStore) => Promise<T>): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       const generation = await follow();
@@ -383,6 +392,7 @@ async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore
     topTarget: () => call(async (store) => store.topTarget?.()),
     writer: () => call((store) => store.writer()),
     close: async () => {
+      clearInterval(watch);
       await switching?.catch(() => {});
       retire(current);
       // Each generation closes once its last call has ended.
