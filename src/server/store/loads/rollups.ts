@@ -247,6 +247,23 @@ export const FILL_SCORE_PROFILE = `INSERT INTO r_score_profile (tkey, domain_sco
     GROUP BY r.tkey, d.domain_score;`;
 
 /**
+ * The migration that stops counting unknown values in rollups written before (docs/importing.md,
+ * "Unknown values"), as a refresh now writes them: a key's empty IP leaves `r_ref_ips`, and its
+ * `ips_count` and `ip_class_c_count` one less each (a link's /24 network is empty exactly when its
+ * IP is); `r_score_profile` again from `r_ref_domains` without the referring domains that have no
+ * record. Each statement may run again on a database that has its effect. Where `r_ref_ips` and
+ * `r_ref_domains` are not in this database (the embedded store keeps them in its column file) the
+ * column file is rebuilt instead, every rollup with it (`COLUMN_SCHEMA_VERSION`). An IP's country
+ * chosen from an empty one before is left as it is until its domain's next refresh.
+ */
+export const FORGET_UNKNOWN_VALUES = `
+  UPDATE r_targets SET ips_count = ips_count - 1, ip_class_c_count = ip_class_c_count - 1
+    WHERE tkey IN (SELECT tkey FROM r_ref_ips WHERE ip_address = '');
+  DELETE FROM r_ref_ips WHERE ip_address = '';
+  DELETE FROM r_score_profile;
+  ${FILL_SCORE_PROFILE}`;
+
+/**
  * Fills what the migration to rollups without per-row joins adds, as a refresh would: the referring
  * domains' own data into `r_ref_domains`, the target pages' own data into `r_pages` (whose
  * `target_url` becomes `source_url`), and `r_first_seen` from the links of every rolled-up key.
