@@ -61,13 +61,13 @@ it('adding r_score_profile to a database with rollups fills it as a refresh woul
   const store = await open(location);
   await seedSample(store, tldts, { links: 3_000, seed: 5, now: new Date('2026-06-15T00:00:00Z') });
   await loadFixture(store);
-  // A referring domain with no row in `domains` counts at score 0.
+  // A referring domain with no row in `domains` has no known score: not counted.
   const writer = await store.writer();
   await writer.links([{ ...fx.exampleLinks[0]!, source_url: 'https://never-listed.test/page', source_domain: 'never-listed.test', target_url: 'https://only-one-link.test/' }]);
   await writer.finish();
   const refreshed = await profile(store);
   expect(refreshed.length).toBeGreaterThan(100); // something to compare
-  expect(refreshed).toContainEqual({ tkey: 'd:only-one-link.test', domain_score: 0, domains_count: 1 });
+  expect(refreshed.filter((row) => (row as { tkey: string }).tkey === 'd:only-one-link.test')).toEqual([]);
   // Back to the schema before the table existed (and before the later migration).
   await store.connection.transaction([...undoJoinedRollups(), raw('DROP TABLE r_score_profile'), ...schemaVersion(SCORE_PROFILE_VERSION - 1)]);
   await store.close();
@@ -109,6 +109,59 @@ it('writing domains\' and pages\' data into a database with rollups, and links f
   const migrated = await open(location);
   try {
     expect(await joined(migrated)).toEqual(refreshed);
+  } finally {
+    await migrated.close();
+  }
+});
+
+/** The migration that stops counting unknown values (empty IPs, referring domains without a record). */
+const UNKNOWN_VALUES_VERSION = STORE_KIND === 'postgres' ? 6 : 7;
+
+const counted = async (store: TestStore) => ({
+  targets: await store.connection.all(raw('SELECT tkey, ips_count, ip_class_c_count FROM r_targets ORDER BY tkey')),
+  refIps: await store.connection.all(raw('SELECT tkey, ip_address, country, backlinks_count, domains_count FROM r_ref_ips ORDER BY tkey, ip_address')),
+  profile: await profile(store),
+});
+
+it('forgetting unknown values in a database with rollups of the rules before: as a refresh would write them', async () => {
+  const location = STORE_KIND === 'postgres' ? await freshPostgresDatabase(inject('postgresUrl'), 'migrations') : join(dir, 'v6.db');
+  const { tldts } = await loadServerDeps();
+  const store = await open(location);
+  await seedSample(store, tldts, { links: 3_000, seed: 7, now: new Date('2026-06-15T00:00:00Z') });
+  await loadFixture(store);
+  // Links without an IP to two targets of the fixture (no-ip.test only, and example.com beside its
+  // IPs), from a referring domain without a record.
+  const writer = await store.writer();
+  await writer.links([
+    { ...fx.exampleLinks[0]!, source_url: 'https://no-record.test/1', source_domain: 'no-record.test', ip_address: '', target_url: 'https://no-ip.test/' },
+    { ...fx.exampleLinks[0]!, source_url: 'https://no-record.test/2', source_domain: 'no-record.test', ip_address: '', target_url: 'https://example.com/' },
+  ]);
+  await writer.finish();
+  const refreshed = await counted(store);
+  // As the rules before wrote them: '' counted as an IP and a /24 network of every key of those
+  // links, listed in r_ref_ips (country '': no-record.test has none), and the referring domains
+  // without a record counted at score 0 (no-record.test, and the fixture's four of boundary.com).
+  const keys = ['d:no-ip.test', 'h:no-ip.test', 'p:no-ip.test/', 'd:example.com', 'h:example.com', 'p:example.com/'];
+  const list = keys.map((key) => `'${key}'`).join(', ');
+  await store.connection.transaction([
+    raw(`UPDATE r_targets SET ips_count = ips_count + 1, ip_class_c_count = ip_class_c_count + 1 WHERE tkey IN (${list})`),
+    ...keys.map((key) => raw(`INSERT INTO r_ref_ips (tkey, ip_address, country, backlinks_count, domains_count, first_seen_at, last_seen_at) VALUES ('${key}', '', '', 1, 1, '2024-01-10T08:00:00', '2026-06-01T00:00:00')`)),
+    raw('DELETE FROM r_score_profile'),
+    raw(`INSERT INTO r_score_profile (tkey, domain_score, domains_count)
+      SELECT r.tkey, coalesce(d.domain_score, 0), count(*) FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain GROUP BY r.tkey, coalesce(d.domain_score, 0)`),
+    STORE_KIND === 'postgres' ? raw(`DELETE FROM schema_migrations WHERE version >= ${UNKNOWN_VALUES_VERSION}`) : raw(`PRAGMA user_version = ${UNKNOWN_VALUES_VERSION - 1}`),
+  ]);
+  const before = await counted(store);
+  // Something to forget: the rows above differ from the refresh's.
+  expect(before.refIps.length).toBe(refreshed.refIps.length + keys.length);
+  expect(before.profile).toContainEqual({ tkey: 'd:no-ip.test', domain_score: 0, domains_count: 1 });
+  expect(before.profile).toContainEqual({ tkey: 'd:boundary.com', domain_score: 0, domains_count: 4 });
+  expect(refreshed.targets).toContainEqual({ tkey: 'd:no-ip.test', ips_count: 0, ip_class_c_count: 0 });
+  await store.close();
+
+  const migrated = await open(location);
+  try {
+    expect(await counted(migrated)).toEqual(refreshed);
   } finally {
     await migrated.close();
   }

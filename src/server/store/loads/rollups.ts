@@ -119,9 +119,9 @@ interface Group {
   lost: number;
   country: string | null;
   url: string;
-  /** The source domain's own data (referring-domain groups only; '' and 0 when the domain is unknown). */
+  /** The source domain's own data (referring-domain groups only; '' and `null` when the domain has no record). */
   ip: string;
-  score: number;
+  score: number | null;
 }
 
 /** Everything one key accumulates. */
@@ -154,13 +154,14 @@ function addTo<G extends Group>(groups: Map<string, G>, key: string, link: Sourc
   if (link.last_seen_at > group.last) group.last = link.last_seen_at;
   if (!link.is_nofollow) group.follows++;
   if (link.is_lost) group.lost++;
-  // min() of the source domains' countries (and of a page's target URLs), in code point order as SQL compares text.
-  if (link.country !== null && (group.country === null || compareCodePoints(link.country, group.country) < 0)) group.country = link.country;
+  // min() of the source domains' known countries (and of a page's target URLs), in code point order as SQL compares text;
+  // a record's empty country is unknown, no value (docs/importing.md, "Unknown values").
+  if (link.country !== null && link.country !== '' && (group.country === null || compareCodePoints(link.country, group.country) < 0)) group.country = link.country;
   if (withUrl && (group.url === '' || compareCodePoints(link.target_url, group.url) < 0)) group.url = link.target_url;
   return group;
 }
 
-const group = (distinct: boolean, ip = '', score = 0): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', ip, score });
+const group = (distinct: boolean, ip = '', score: number | null = null): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', ip, score });
 
 /**
  * The rollup rows of one registrable domain's links, for its three levels of keys: one pass over
@@ -191,9 +192,12 @@ export function rollupRows(domain: string, links: readonly SourceLink[], pages: 
       else c['texts_count']!++;
       if (link.is_lost) c['lost_count']!++;
       key.urls.add(link.source_url);
-      key.classes.add(link.ip_class_c);
-      addTo(key.ips, link.ip_address, link, () => group(true));
-      addTo(key.refDomains, link.source_domain, link, () => group(false, link.domain_ip ?? '', Number(link.domain_score ?? 0)));
+      // An empty IP is unknown (an export without IPs), no IP: neither counted nor listed. Its /24 network is empty exactly then.
+      if (link.ip_address !== '') {
+        key.classes.add(link.ip_class_c);
+        addTo(key.ips, link.ip_address, link, () => group(true));
+      }
+      addTo(key.refDomains, link.source_domain, link, () => group(false, link.domain_ip ?? '', link.domain_score === null ? null : Number(link.domain_score)));
       const pageKey = link.target_host + link.target_path;
       addTo(key.pages, pageKey, link, () => ({ ...group(true), host: link.target_host, path: link.target_path }), true);
       addTo(key.anchors, link.anchor, link, () => group(true));
@@ -213,8 +217,9 @@ export function rollupRows(domain: string, links: readonly SourceLink[], pages: 
     ]);
     const scores = new Map<number, number>();
     for (const [source, g] of key.refDomains) {
-      rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost, g.ip, g.country ?? '', g.score]);
-      scores.set(g.score, (scores.get(g.score) ?? 0) + 1);
+      rows.refDomains.push([tkey, source, g.backlinks, g.first, g.last, g.follows, g.lost, g.ip, g.country ?? '', g.score ?? 0]);
+      // A referring domain without a record has no known score: shown as 0 in its row, not counted at 0.
+      if (g.score !== null) scores.set(g.score, (scores.get(g.score) ?? 0) + 1);
     }
     for (const [score, count] of scores) rows.scoreProfile.push([tkey, score, count]);
     for (const [ip, g] of key.ips) rows.refIps.push([tkey, ip, g.country ?? '', g.backlinks, g.domains!.size, g.first, g.last]);
@@ -234,11 +239,29 @@ export function rollupRows(domain: string, links: readonly SourceLink[], pages: 
 
 /**
  * Fills `r_score_profile` from `r_ref_domains` and the domains' scores, as {@link rollupRows}
- * would (the migration that adds the table runs it once on existing rollups).
+ * would: referring domains without a record have no known score and are not counted (the
+ * migrations that add the table and that stop counting unknown values run it on existing rollups).
  */
 export const FILL_SCORE_PROFILE = `INSERT INTO r_score_profile (tkey, domain_score, domains_count)
-    SELECT r.tkey, coalesce(d.domain_score, 0), count(*) FROM r_ref_domains r LEFT JOIN domains d ON d.domain = r.source_domain
-    GROUP BY r.tkey, coalesce(d.domain_score, 0);`;
+    SELECT r.tkey, d.domain_score, count(*) FROM r_ref_domains r JOIN domains d ON d.domain = r.source_domain
+    GROUP BY r.tkey, d.domain_score;`;
+
+/**
+ * The migration that stops counting unknown values in rollups written before (docs/importing.md,
+ * "Unknown values"), as a refresh now writes them: a key's empty IP leaves `r_ref_ips`, and its
+ * `ips_count` and `ip_class_c_count` one less each (a link's /24 network is empty exactly when its
+ * IP is); `r_score_profile` again from `r_ref_domains` without the referring domains that have no
+ * record. Each statement may run again on a database that has its effect. Where `r_ref_ips` and
+ * `r_ref_domains` are not in this database (the embedded store keeps them in its column file) the
+ * column file is rebuilt instead, every rollup with it (`COLUMN_SCHEMA_VERSION`). An IP's country
+ * chosen from an empty one before is left as it is until its domain's next refresh.
+ */
+export const FORGET_UNKNOWN_VALUES = `
+  UPDATE r_targets SET ips_count = ips_count - 1, ip_class_c_count = ip_class_c_count - 1
+    WHERE tkey IN (SELECT tkey FROM r_ref_ips WHERE ip_address = '');
+  DELETE FROM r_ref_ips WHERE ip_address = '';
+  DELETE FROM r_score_profile;
+  ${FILL_SCORE_PROFILE}`;
 
 /**
  * Fills what the migration to rollups without per-row joins adds, as a refresh would: the referring

@@ -22,15 +22,19 @@ import { scopeCondition } from './scope.js';
 export const numbers = <Row>(rows: readonly Record<string, unknown>[], text: readonly string[], numeric: readonly string[]): Row[] =>
   rows.map((row) => Object.fromEntries([...text.map((f) => [f, row[f]]), ...numeric.map((f) => [f, Number(row[f])])]) as Row);
 
-/** Referring domains of a target counted by their domain score, ascending; no row for an empty score. */
+/**
+ * Referring domains of a target counted by their domain score, ascending; no row for an empty
+ * score. A referring domain without a domain record has no known score and is not counted (its
+ * `ref-domains` row shows 0: docs/importing.md, "Unknown values").
+ */
 export async function scoreProfile({ connection, sources }: ReadPlace, target: Target, useRollups: boolean): Promise<RowOf<'score-profile'>[]> {
   const tkey = useRollups ? rollupKey(target) : undefined;
   const rows = await connection.all<Record<string, unknown>>(
     tkey === undefined
-      ? sql`SELECT coalesce(d.domain_score, 0) AS s, count(*) AS n
+      ? sql`SELECT d.domain_score AS s, count(*) AS n
           FROM (SELECT DISTINCT l.source_domain AS source_domain FROM ${sources.links} WHERE ${scopeCondition(target)}) rd
-          LEFT JOIN ${sources.domains()} ON d.domain = rd.source_domain
-          GROUP BY coalesce(d.domain_score, 0) ORDER BY s ASC`
+          JOIN ${sources.domains()} ON d.domain = rd.source_domain
+          GROUP BY d.domain_score ORDER BY s ASC`
       : sql`SELECT r.domain_score AS s, r.domains_count AS n FROM ${sources.rollup('r_score_profile')} WHERE ${sources.rollupRows(tkey, target)} ORDER BY r.domain_score ASC`,
   );
   return rows.map((row) => ({ domain_score: Number(row['s']), domains_count: Number(row['n']) }));

@@ -142,6 +142,14 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
   return overviewRecord(counts, Number(counts?.['target_score'] ?? 0));
 }
 
+/**
+ * A link's IP and its /24 network where known, else NULL, which `count(DISTINCT ...)` skips: an
+ * export without IPs stores the empty value (docs/importing.md, "Unknown values"), and that is no
+ * IP. An IP's network is empty exactly when the IP is.
+ */
+const KNOWN_IP = raw(`CASE WHEN l.ip_address <> '' THEN l.ip_address END`);
+const KNOWN_CLASS_C = raw(`CASE WHEN l.ip_class_c <> '' THEN l.ip_class_c END`);
+
 /** The overview's counters grouped from the links of `from` (aliased `l`), for targets without a rollup key, and `score` as `target_score`. */
 function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragment): Fragment {
   return sql`SELECT count(*) AS backlinks_count,
@@ -155,8 +163,8 @@ function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragm
       sum(CASE WHEN l.is_form THEN 1 ELSE 0 END) AS forms_count,
       sum(CASE WHEN l.is_image THEN 1 ELSE 0 END) AS images_count,
       sum(CASE WHEN l.is_image THEN 0 ELSE 1 END) AS texts_count,
-      count(DISTINCT l.ip_address) AS ips_count,
-      count(DISTINCT l.ip_class_c) AS ip_class_c_count,
+      count(DISTINCT ${KNOWN_IP}) AS ips_count,
+      count(DISTINCT ${KNOWN_CLASS_C}) AS ip_class_c_count,
       sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
       sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count,
       ${score} AS target_score

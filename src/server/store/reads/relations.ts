@@ -160,12 +160,14 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
         groupBy: raw('l.source_domain'),
       };
     case 'ref-ips':
+      // Only known IPs and countries: the empty value of a field an export lacks is no value
+      // (docs/importing.md, "Unknown values"); an IP's country is '' when none of its domains has one.
       return {
         key: raw('l.ip_address'),
         alias: 'l',
-        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(d.country), '')`), ...counted },
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(CASE WHEN d.country <> '' THEN d.country END), '')`), ...counted },
         from: withDomains,
-        where,
+        where: sql`(${where}) AND l.ip_address <> ''`,
         groupBy: raw('l.ip_address'),
       };
     case 'pages':

@@ -1,6 +1,7 @@
 /**
- * The rollup differential suite, shared by every store: generated data is answered from the
- * rollups and from the links grouped per call (the slow, obviously right path of `createSqlStore`
+ * The rollup differential suite, shared by every store: generated data (with the fixture, and
+ * links with unknown values: no IP, a referring domain without a record or a country) is answered
+ * from the rollups and from the links grouped per call (the slow, obviously right path of `createSqlStore`
  * with `rollups: false`), for every operation, scope, generated filter and page, and the answers
  * must be equal; then links are re-imported changed (lost, moved in time, new ones) and the same
  * holds, importing the same links again changes nothing, and rewriting referring domains' data
@@ -90,6 +91,19 @@ async function compareAll(pair: StorePair, targets: readonly Target[], domains: 
   );
 }
 
+/**
+ * Unknown values, as an export without IPs stores them: links to example.com with an empty IP, from
+ * a referring domain without a record (no known score) and from one whose record has no country on
+ * alpha.org's IP (whose country, US, is the IP's only known one).
+ */
+const UNKNOWN_LINKS: LinkInput[] = [
+  { ...fx.exampleLinks[0]!, source_url: 'https://no-ip.test/1', source_domain: 'no-ip.test', ip_address: '' },
+  { ...fx.exampleLinks[1]!, source_url: 'https://no-ip.test/2', source_domain: 'no-ip.test', ip_address: '' },
+  { ...fx.exampleLinks[0]!, source_url: 'https://no-country.test/', source_domain: 'no-country.test', ip_address: '198.51.100.1' },
+  { ...fx.exampleLinks[2]!, source_url: 'https://no-country.test/x', source_domain: 'no-country.test', ip_address: '' },
+];
+const UNKNOWN_DOMAINS = [{ domain: 'no-country.test', ip_address: '', country: '', domain_score: 3 }];
+
 /** Changed copies of links: some lost, some seen later, some with a new anchor (a new link). */
 function changed(links: readonly LinkInput[]): LinkInput[] {
   return links.map((link, i) => {
@@ -131,6 +145,10 @@ export function rollupSuite(name: string, open: () => Promise<StorePair>, option
       try {
         const stats = await seedSample(pair.rollups, tldts, { links: 2_500, seed: 11, now: NOW });
         await loadFixture(pair.rollups);
+        const unknown = await pair.rollups.writer();
+        await unknown.domains(UNKNOWN_DOMAINS);
+        await unknown.links(UNKNOWN_LINKS);
+        await unknown.finish();
         const top = stats.topTarget;
         const urls: [string, Scope][] = [
           [top, 'ROOT_DOMAIN'], [`www.${top}`, 'SUBDOMAIN'], [`blog.${top}`, 'SUBDOMAIN'], [`${top}/`, 'PAGE'], [`www.${top}/about`, 'PAGE'],

@@ -116,8 +116,9 @@ export function computeRollups(): string[] {
         forms_count: countWhere('is_form'),
         images_count: countWhere('is_image'),
         texts_count: countWhere('NOT is_image'),
-        ips_count: 'count(DISTINCT ip_address)',
-        ip_class_c_count: 'count(DISTINCT ip_class_c)',
+        // An empty IP is unknown (an export without IPs), no IP; its /24 network is empty exactly then.
+        ips_count: `count(DISTINCT ip_address) FILTER (WHERE ip_address <> '')`,
+        ip_class_c_count: `count(DISTINCT ip_class_c) FILTER (WHERE ip_class_c <> '')`,
         lost_count: countWhere('is_lost'),
       }),
     )}`,
@@ -135,16 +136,18 @@ export function computeRollups(): string[] {
         `${countWhere('NOT is_nofollow')} AS follow_links, ${countWhere('is_lost')} AS lost_links`,
       ['source_domain'],
     )}) g LEFT JOIN stage_sources s ON s.domain = g.source_domain`,
+    // A referring domain without a record has no known score: its row shows 0, the profile does not count it.
     `CREATE OR REPLACE TEMP TABLE new_r_score_profile AS SELECT ${select('r_score_profile', { domains_count: 'count(*)' })}
-      FROM new_r_ref_domains GROUP BY tdomain, tkey, domain_score`,
-    // An IP's country is the smallest of its referring domains' (code point order, as rollupRows), '' when none has a record.
+      FROM new_r_ref_domains WHERE source_domain IN (SELECT domain FROM stage_sources) GROUP BY tdomain, tkey, domain_score`,
+    // Known IPs only. An IP's country is the smallest known one of its referring domains' (code
+    // point order, as rollupRows), '' when none has a record with a country.
     `CREATE OR REPLACE TEMP TABLE new_r_ref_ips AS ${perLevel(
-      withSources,
+      `${withSources} WHERE l.ip_address <> ''`,
       (key) =>
         select('r_ref_ips', {
           ...keyed(key),
           ip_address: 'l.ip_address',
-          country: "coalesce(min(s.country), '')",
+          country: "coalesce(min(s.country) FILTER (WHERE s.country <> ''), '')",
           backlinks_count: 'count(*)',
           domains_count: 'count(DISTINCT source_domain)',
           ...firstLast,

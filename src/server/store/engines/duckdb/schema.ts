@@ -21,8 +21,11 @@ import { backlinkRecord, type FieldType } from '../../../../catalogue/records.js
 import { ROLLUP_COLUMNS, ROLLUP_TABLES } from '../../loads/rollups.js';
 import type { AppendType } from './connection.js';
 
-/** The version of this schema; a column file of another version is rebuilt. @internal */
-export const COLUMN_SCHEMA_VERSION = 1;
+/**
+ * The version of this schema; a column file of another version is rebuilt, every rollup with it
+ * (2: the rollups count no unknown value, issue 50). @internal
+ */
+export const COLUMN_SCHEMA_VERSION = 2;
 
 const APPEND_OF: Readonly<Partial<Record<FieldType, AppendType>>> = { string: 'varchar', timestamp: 'varchar', integer: 'bigint', boolean: 'boolean', number: 'double' };
 const SQL_OF: Readonly<Record<AppendType, string>> = { varchar: 'VARCHAR', integer: 'INTEGER', bigint: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN' };

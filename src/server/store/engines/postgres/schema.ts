@@ -13,7 +13,7 @@
  * @internal
  */
 import { StoreError } from '../../errors.js';
-import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../../loads/rollups.js';
+import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, FORGET_UNKNOWN_VALUES, joinedRollupColumns } from '../../loads/rollups.js';
 import type { PostgresConnection } from './connection.js';
 
 /** `TEXT COLLATE "C" NOT NULL`, the type of every text column. */
@@ -219,6 +219,8 @@ export const MIGRATIONS: readonly string[] = [
     definition ${T}
   );
   `,
+  // 6: unknown values are no values: the rollups' empty IPs and record-less scores forgotten.
+  FORGET_UNKNOWN_VALUES,
 ];
 
 /** The advisory lock key every server takes while migrating (any constant; this one spells "bqmigr"). */

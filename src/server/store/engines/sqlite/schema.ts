@@ -8,7 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
-import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, joinedRollupColumns } from '../../loads/rollups.js';
+import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, FORGET_UNKNOWN_VALUES, joinedRollupColumns } from '../../loads/rollups.js';
 
 /**
  * Migration n (1-based) brings the schema from version n-1 to n.
@@ -194,6 +194,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   `,
+  // 7: unknown values are no values: the rollups' empty IPs and record-less scores forgotten.
+  FORGET_UNKNOWN_VALUES,
 ];
 
 /**

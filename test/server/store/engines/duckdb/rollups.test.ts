@@ -348,11 +348,11 @@ const exampleAExpected: Tuples = {
     ...forKeys('a.test', A_WWW, [['2024-01', 1, 1, 1]]),
     ...forKeys('a.test', A_BLOG, [['2024-01', 1, 1, 1], ['2024-07', 0, 0, 0]]),
   ],
-  // domain score (0 for s3 without a record, merged with s2's own 0), referring domains
+  // domain score, referring domains: s2's own 0 counts; s3 has no record, so no known score, and
+  // is not counted (the blog keys, linked from s3 only, have no row)
   r_score_profile: [
-    ...forKeys('a.test', ['d:a.test'], [[40, 1], [0, 2]]),
+    ...forKeys('a.test', ['d:a.test'], [[40, 1], [0, 1]]),
     ...forKeys('a.test', A_WWW, [[40, 1], [0, 1]]),
-    ...forKeys('a.test', A_BLOG, [[0, 1]]),
   ],
   // day, links first seen that day (L1 and L3 on 2024-01-10)
   r_first_seen: [
@@ -399,23 +399,26 @@ const exampleBExpected: Pick<Tuples, 'r_history' | 'r_ref_ips' | 'r_score_profil
     ...forKeys('b.test', ['p:b.test/gone'], [['2025-03', 0, 0, 0]]),
   ],
   r_ref_ips: [
-    // 203.0.113.5: s1 ('') and s2 ('FR'): ''. 203.0.113.77: s3 (no record, not counted) and s2: 'FR'. not-an-ip: s3 only: ''.
+    // 203.0.113.5: s1 ('', unknown: not counted) and s2 ('FR'): 'FR'. 203.0.113.77: s3 (no record, not counted) and s2: 'FR'.
+    // not-an-ip: s3 only: ''.
     ...forKeys('b.test', B_ALL, [
-      ['203.0.113.5', '', 3, 2, '2021-06-01T00:00:00', '2025-01-01T00:00:00'],
+      ['203.0.113.5', 'FR', 3, 2, '2021-06-01T00:00:00', '2025-01-01T00:00:00'],
       ['203.0.113.77', 'FR', 2, 2, '2022-12-01T00:00:00', '2026-01-01T00:00:00'],
       ['not-an-ip', '', 1, 1, '2021-06-30T23:59:59', '2021-07-01T00:00:00'],
     ]),
-    ...forKeys('b.test', ['p:b.test/'], [['203.0.113.5', '', 2, 2, '2021-06-01T00:00:00', '2022-12-20T00:00:00']]),
+    ...forKeys('b.test', ['p:b.test/'], [['203.0.113.5', 'FR', 2, 2, '2021-06-01T00:00:00', '2022-12-20T00:00:00']]),
     ...forKeys('b.test', ['p:b.test/a'], [
       ['203.0.113.77', 'FR', 2, 2, '2022-12-01T00:00:00', '2026-01-01T00:00:00'],
       ['not-an-ip', '', 1, 1, '2021-06-30T23:59:59', '2021-07-01T00:00:00'],
     ]),
+    // s1 only, whose country is unknown: ''.
     ...forKeys('b.test', ['p:b.test/gone'], [['203.0.113.5', '', 1, 1, '2025-03-03T00:00:00', '2025-01-01T00:00:00']]),
   ],
+  // s3 (no record) has no known score: not counted.
   r_score_profile: [
-    ...forKeys('b.test', B_ALL, [[7, 2], [0, 1]]),
+    ...forKeys('b.test', B_ALL, [[7, 2]]),
     ...forKeys('b.test', ['p:b.test/'], [[7, 2]]),
-    ...forKeys('b.test', ['p:b.test/a'], [[0, 1], [7, 1]]),
+    ...forKeys('b.test', ['p:b.test/a'], [[7, 1]]),
     ...forKeys('b.test', ['p:b.test/gone'], [[7, 1]]),
   ],
   r_first_seen: [
@@ -424,6 +427,44 @@ const exampleBExpected: Pick<Tuples, 'r_history' | 'r_ref_ips' | 'r_score_profil
     ...forKeys('b.test', ['p:b.test/a'], [['2022-12-01', 1], ['2023-01-31', 1], ['2021-06-30', 1]]),
     ...forKeys('b.test', ['p:b.test/gone'], [['2025-03-03', 1]]),
   ],
+};
+
+/**
+ * c.test: an export without IPs and one with, on the page c.test/ (its three keys hold the same
+ * rows). C1 and C3 have no IP (''), C2 and C4 two IPs of one /24 network. Referring domains: s1
+ * (country '' and score 10, as a record derived from links gives), s2 ('DE', 20), s3 (no record).
+ */
+const cLink = (id: number, source: string, ip: string): StoredLink => ({
+  ...base, id, source_url: `https://${source}/${id}`, source_domain: source, target_url: 'https://c.test/', anchor: `C${id}`, ip_address: ip,
+  first_seen_at: `2024-0${id}-01T00:00:00`, last_seen_at: `2024-0${id}-02T00:00:00`, target_domain: 'c.test', target_host: 'c.test', target_path: '/',
+});
+const exampleC: Case = {
+  links: [cLink(1, 's1.test', ''), cLink(2, 's2.test', '192.0.2.7'), cLink(3, 's3.test', ''), cLink(4, 's2.test', '192.0.2.8')],
+  sources: [
+    { domain: 's1.test', ip_address: '', country: '', domain_score: 10 },
+    { domain: 's2.test', ip_address: '192.0.2.7', country: 'DE', domain_score: 20 },
+  ],
+  pages: [],
+};
+const C_ALL = ['d:c.test', 'h:c.test', 'p:c.test/'];
+
+/** exampleC's rows of the tables unknown values touch. */
+const exampleCExpected: Pick<Tuples, 'r_targets' | 'r_ref_ips' | 'r_ref_domains' | 'r_score_profile'> = {
+  // backlinks 4, domains 3, urls 4, follows 4, texts 4; ips 2 (192.0.2.7, 192.0.2.8; '' is none), ip classes 1 (192.0.2)
+  r_targets: C_ALL.map((k) => [k, 'c.test', 4, 3, 4, 4, 0, 0, 0, 0, 0, 0, 4, 2, 1, 0]),
+  // No row for ''; both IPs are s2's only: 'DE'.
+  r_ref_ips: forKeys('c.test', C_ALL, [
+    ['192.0.2.7', 'DE', 1, 1, '2024-02-01T00:00:00', '2024-02-02T00:00:00'],
+    ['192.0.2.8', 'DE', 1, 1, '2024-04-01T00:00:00', '2024-04-02T00:00:00'],
+  ]),
+  // Rows show the empty values as they are: s1's '' and '', s3's '', '' and 0.
+  r_ref_domains: forKeys('c.test', C_ALL, [
+    ['s1.test', 1, '2024-01-01T00:00:00', '2024-01-02T00:00:00', 1, 0, '', '', 10],
+    ['s2.test', 2, '2024-02-01T00:00:00', '2024-04-02T00:00:00', 2, 0, '192.0.2.7', 'DE', 20],
+    ['s3.test', 1, '2024-03-01T00:00:00', '2024-03-02T00:00:00', 1, 0, '', '', 0],
+  ]),
+  // s1 at 10, s2 at 20; s3 not counted.
+  r_score_profile: forKeys('c.test', C_ALL, [[10, 1], [20, 1]]),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -451,6 +492,14 @@ describe('DuckDB SQL rollups equal rollupRows', () => {
     expectSameRows(actual, exampleBExpected as Tuples, tables);
     expectSameRows(expectedTuples(exampleB), exampleBExpected as Tuples, tables);
     expectSameRows(actual, expectedTuples(exampleB));
+  });
+
+  it("c.test by hand: links without an IP count no IP and list none; a domain without a record counts at no score", async () => {
+    const actual = await computedTuples(exampleC);
+    const tables = Object.keys(exampleCExpected) as (keyof typeof exampleCExpected)[];
+    expectSameRows(actual, exampleCExpected as Tuples, tables);
+    expectSameRows(expectedTuples(exampleC), exampleCExpected as Tuples, tables);
+    expectSameRows(actual, expectedTuples(exampleC));
   });
 
   it('no links: every new_ table is empty', async () => {

@@ -178,11 +178,8 @@ describe('finish', () => {
       ['b.net', '', '', 0],
     ]);
     expect((await list(store, 'ref-domains', target('other.com'), 'domain')).rows.map((row) => [row.domain, row.domain_score])).toEqual([['a.org', 77]]);
-    // The score profile (a rollup too): a.org now at 77, b.net (no record) at 0.
-    expect((await store.scoreProfile(target('example.com'))).map((row) => [row.domain_score, row.domains_count])).toEqual([
-      [0, 1],
-      [77, 1],
-    ]);
+    // The score profile (a rollup too): a.org now at 77; b.net has no record, so no known score: not counted.
+    expect((await store.scoreProfile(target('example.com'))).map((row) => [row.domain_score, row.domains_count])).toEqual([[77, 1]]);
     expect((await store.scoreProfile(target('other.com'))).map((row) => [row.domain_score, row.domains_count])).toEqual([[77, 1]]);
   });
 
