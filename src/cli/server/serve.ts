@@ -209,8 +209,8 @@ export const serveCommand: Command = {
     // A worker of `--workers N`: the primary has seeded the sample and stored the keys.
     if (o['sample'] && !cluster.isWorker && !(await store.hasLinks())) {
       const sample = { links, seed, now };
-      if (location.kind === 'embedded' && location.file !== ':memory:') {
-        // The serving store reads the column file only: the sample is written through a store that writes it.
+      if ((location.kind === 'embedded' || location.kind === 'sqlite') && location.file !== ':memory:') {
+        // A serving store reads only: the sample is written through a store that loads.
         await store.close();
         const writing = await openStoreAt(location, deps.tldts);
         try {

@@ -78,7 +78,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
     });
   }
   const { openSqliteStore } = await import('./engines/sqlite/sqlite-store.js');
-  return openSqliteStore({ file: location.file, parser });
+  return openSqliteStore({ file: location.file, parser, ...(options.serving ? { serving: true } : {}) });
 }
 
 /**

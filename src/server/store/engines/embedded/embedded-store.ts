@@ -18,11 +18,11 @@ import { loadStoreDeps, type DomainParser } from '../../../deps.js';
 import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
 import type { Target } from '../../../target.js';
 import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
-import { isStoreQueryError, StoreError } from '../../errors.js';
+import { StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
 import type { ReferrerList } from '../../memory/matrix-merge.js';
-import { StoreUnavailableError, type SqlConnection } from '../../connection.js';
+import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
 import type { Engine, ListPlan, LoadSink, RowsByKey } from '../../engine.js';
 import { sqlLedger } from '../../ledger.js';
@@ -32,7 +32,8 @@ import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/r
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { WorkerConnectionOptions } from '../sqlite/connection.js';
-import { dataGeneration, openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
+import { dataGeneration, followGenerations, type GenerationStore } from '../sqlite/generations.js';
+import { openSqliteFile, sqliteLoad, type SqliteFile } from '../sqlite/sqlite-store.js';
 import { sqlEngine } from '../sql-engine.js';
 import type { GroupedOperation, Store } from '../../store.js';
 
@@ -249,34 +250,16 @@ async function openCurrentColumns(place: ColumnPlace, db: Database, how: { reado
   return undefined;
 }
 
-/** Whether an error is a read that found a newer generation of the data than its store serves. */
-const movedOn = (error: unknown): boolean => isStoreQueryError(error) && error.code === 'GENERATION_MOVED';
-
-/** One generation of the data, and the calls answering from it. */
-interface Generation {
-  readonly generation: string;
-  readonly store: EmbeddedStore;
-  users: number;
-  retired: boolean;
-  closed?: Promise<void>;
-}
-
 /**
- * Opens the store of the current generation of the data (rows read only if they are still of that
- * generation, the column file of that generation read-only), rebuilding the column file first when
- * there is none. A load that commits meanwhile is waited out by opening again.
+ * Opens the store of the current generation of the data (rows read only while they are of that
+ * generation, the column file of that generation read-only), rebuilding the column file first
+ * when there is none.
  */
-async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParser): Promise<Generation> {
+async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParser): Promise<GenerationStore<EmbeddedStore>> {
   const file = options.file!;
   const place = placeOf(options, file, false);
   for (let attempt = 1; ; attempt++) {
-    let rows: SqliteFile;
-    try {
-      rows = await openSqliteFile({ ...options, file, oneGeneration: true });
-    } catch (error) {
-      if (movedOn(error) && attempt < 5) continue;
-      throw error;
-    }
+    const rows = await openSqliteFile({ ...options, file, oneGeneration: true });
     let columns: DuckdbConnection | undefined;
     try {
       columns = await openCurrentColumns(place, rows.db, { promote: false });
@@ -286,122 +269,29 @@ async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParse
     }
     if (columns) {
       const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, "half the machine's memory", place);
-      return { generation: rows.generation!, store: assemble(rows, side, options, parser, true), users: 0, retired: false };
+      return { generation: rows.generation!, store: assemble(rows, side, options, parser, true) };
     }
     const moved = dataGeneration(rows.db) !== rows.generation;
     await rows.close();
-    if (attempt >= 5) throw new StoreError('read_only', `${file}.duckdb could not be opened as the copy of ${file}'s data.`);
-    // Not moved on: the column file is missing or stale, and is rebuilt (beside any other reader).
+    if (attempt >= 5) throw new StoreError('read_only', `${place.file} could not be opened as the copy of ${file}'s data.`);
+    // Not moved on (a load committed meanwhile): the column file is missing or stale, and is rebuilt, beside any other reader.
     if (!moved) await (await openWriting({ ...options, readOnly: false })).close();
   }
 }
 
-/** How often a server's store looks for a load committed by another process, between calls. */
-const FOLLOW_EVERY_MS = 200;
-
 /**
- * A server's store: each call is answered from one generation of the data (its rows and the column
- * file of the same load), whatever loads commit while it runs. Before each call the store looks
- * whether another process has committed a load (SQLite's `data_version`, then the generation); if
- * so, the call (and those after it) waits for the new generation to open: the first call after a
- * load's commit sees all of it, with an empty read-cache (the store also looks every
- * {@link FOLLOW_EVERY_MS} ms, so that calls seldom wait for the opening). A call whose read meets a generation newer
- * than its own (the load committed while it ran) is answered again from the new one. The old
- * generation closes when its last call ends. Keys and balances are read and written on a connection
- * of their own, which follows every commit.
+ * A server's store (`readOnly`): each call answered from one generation of the data, following
+ * the loads other processes commit (`../sqlite/generations.ts`).
  */
 async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
   const parser = options.parser ?? (await loadStoreDeps()).tldts;
   const own = await openSqliteFile({ ...options, readers: 1 });
-  let current: Generation;
-  try {
-    current = await openGeneration(options, parser);
-  } catch (error) {
-    await own.close();
-    throw error;
-  }
-  const dataVersion = own.db.prepare('PRAGMA data_version').pluck();
-  let seen = dataVersion.get();
-  let switching: Promise<void> | undefined;
-  const retire = (generation: Generation) => {
-    generation.retired = true;
-    if (generation.users === 0) generation.closed ??= generation.store.close();
-  };
-  const release = (generation: Generation) => {
-    if (--generation.users === 0 && generation.retired) generation.closed ??= generation.store.close();
-  };
-  const generations = new Set<Generation>([current]);
-  const follow = async (): Promise<Generation> => {
-    const version = dataVersion.get();
-    if (version !== seen && switching === undefined) {
-      if (dataGeneration(own.db) === current.generation) seen = version;
-      else {
-        // Until it opens, every call waits for it; one that fails to open is tried again by the next call.
-        switching = openGeneration(options, parser)
-          .then((next) => {
-            retire(current);
-            generations.add((current = next));
-            seen = version;
-          })
-          .finally(() => (switching = undefined));
-      }
-    }
-    if (switching) await switching;
-    return current;
-  };
-  // Between calls too, so that the call after a load seldom waits for the new generation to open.
-  const watch = setInterval(() => void follow().catch(() => {}), FOLLOW_EVERY_MS).unref();
-  const call = async <T>(work: (store: EmbeddedStore) => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      const generation = await follow();
-      generation.users++;
-      try {
-        return await work(generation.store);
-      } catch (error) {
-        if (!movedOn(error)) throw error;
-        if (attempt >= 3) throw new StoreUnavailableError('Loads committed new data three times while this call ran; retry it.', { cause: error });
-      } finally {
-        release(generation);
-      }
-    }
-  };
-  return {
-    kind: 'embedded',
-    ledger: sqlLedger(own.connection, { closeConnection: false }),
-    get db() {
-      return current.store.db;
-    },
-    get connection() {
-      return current.store.connection;
-    },
-    get columns() {
-      return current.store.columns;
-    },
-    ping: async () => {
-      await own.connection.all(raw('SELECT 1 AS one'));
-      await call((store) => store.ping());
-    },
-    overview: (target, clock) => call((store) => store.overview(target, clock)),
-    summary: (query) => call((store) => store.summary(query)),
-    grouped: (operation, query) => call((store) => store.grouped(operation, query)),
-    scoreProfile: (target) => call((store) => store.scoreProfile(target)),
-    competitors: (query) => call((store) => store.competitors(query)),
-    matrix: (query) => call((store) => store.matrix(query)),
-    keywordMetrics: (query) => call((store) => store.keywordMetrics(query)),
-    hasLinks: () => call((store) => store.hasLinks()),
-    topTarget: () => call(async (store) => store.topTarget?.()),
-    writer: () => call((store) => store.writer()),
-    close: async () => {
-      clearInterval(watch);
-      await switching?.catch(() => {});
-      retire(current);
-      // Each generation closes once its last call has ended.
-      const closing = () => [...generations].map((generation) => generation.closed).filter((closed) => closed !== undefined);
-      while (closing().length < generations.size) await new Promise((resolve) => setTimeout(resolve, 10));
-      await Promise.all(closing());
-      await own.close();
-    },
-  };
+  const store = await followGenerations(own, () => openGeneration(options, parser));
+  return Object.defineProperties(store, {
+    db: { get: () => store.current().db },
+    connection: { get: () => store.current().connection },
+    columns: { get: () => store.current().columns },
+  }) as typeof store & Pick<EmbeddedStore, 'db' | 'connection' | 'columns'>;
 }
 
 /**
@@ -566,7 +456,7 @@ class ColumnSide {
   }
 
   /**
-   * A load: SQLite's (one transaction, which adds one to the data's generation). In memory, the
+   * A load: SQLite's (one transaction, which adds one to the data's generation before its refresh). In memory, the
    * columns are refreshed in place. A file store writes the next generation of its column file at
    * the load's finish (a copy of the current one, refreshed), closes it before the SQLite commit and
    * moves it into place after: readers (servers in other processes) read the old generation until
@@ -578,24 +468,9 @@ class ColumnSide {
     const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => (place ? this.#writeNext(db, domains, onProgress) : this.refresh(db, domains, onProgress)));
     // Under the load's write lock: the column file of the generation the load begins from.
     if (place) await this.#settle(db, place);
-    let marked = false;
-    const mark = () => {
-      if (marked) return;
-      marked = true;
-      // In the load's SQLite transaction: a load that stops before its commit leaves the old
-      // generation, and its column file, current. In memory, a refresh detaches the column side
-      // first, so one that stops half way has it rebuilt.
-      writeMeta(db, 'columns_generation', String(Number(dataGeneration(db)) + 1));
-    };
     return {
-      fresh: inner.fresh,
-      recorded: inner.recorded,
-      domains: async (rows) => (mark(), inner.domains(rows)),
-      pages: async (rows) => (mark(), inner.pages(rows)),
-      links: async (rows) => (mark(), inner.links(rows)),
-      keywords: async (rows) => (mark(), inner.keywords(rows)),
+      ...inner,
       finish: async (domains, onProgress) => {
-        mark();
         if (!place) {
           await inner.finish(domains, onProgress);
           await recordGeneration(this.columns, readMeta(db, 'file_id')!, dataGeneration(db));

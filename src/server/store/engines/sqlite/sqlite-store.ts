@@ -13,6 +13,7 @@ import { LINK_COLUMNS, type LinkRow } from '../../inputs.js';
 import { linkKey } from '../../inputs.js';
 import type { SqlConnection } from '../../connection.js';
 import { createStore } from '../../create-store.js';
+import { dataGeneration, followGenerations } from './generations.js';
 import { sqlLedger } from '../../ledger.js';
 import type { Engine, LoadSink } from '../../engine.js';
 import { sqlRefresh } from '../../loads/rollups.js';
@@ -30,6 +31,11 @@ export interface SqliteStoreOptions extends SqliteFileOptions {
   readonly rollups?: boolean;
   /** The public-suffix parser (default: tldts). */
   readonly parser?: DomainParser;
+  /**
+   * A server's store: each call answers from one generation of the data, and a load another
+   * process commits (`import`) is followed at the next call. Such a store has no writer.
+   */
+  readonly serving?: boolean;
 }
 
 /** Options of {@link openSqliteFile}. */
@@ -99,10 +105,6 @@ export async function openSqliteFile(options: SqliteFileOptions = {}): Promise<S
   };
 }
 
-/** The generation of a file's data: a counter every load of an embedded store adds one to in its transaction (`store_meta`). @internal */
-export const dataGeneration = (db: Database): string =>
-  (db.prepare(`SELECT value FROM store_meta WHERE key = 'columns_generation'`).pluck().get() as string | undefined) ?? '0';
-
 /**
  * Opens (creating when needed) a SQLite database and migrates it to the current schema.
  *
@@ -114,7 +116,8 @@ export const dataGeneration = (db: Database): string =>
  */
 export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise<SqliteStore> {
   const parser = options.parser ?? (await loadStoreDeps()).tldts;
-  const opened = await openSqliteFile(options);
+  const serving = options.serving === true && (options.file ?? ':memory:') !== ':memory:';
+  const opened = await openSqliteFile(serving ? { ...options, readers: 1 } : options);
   if (opened.layout === 'embedded') {
     await opened.close();
     throw new StoreError(
@@ -122,8 +125,20 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
       `${opened.file} is the row file of an embedded store (its list rollups live in ${opened.file}.duckdb): open it as an embedded store, not as a plain SQLite database.`,
     );
   }
-  return createStore(sqliteEngine(opened, { rollups: options.rollups !== false }), { parser, ledger: sqlLedger(opened.connection, { closeConnection: false }) }, { db: opened.db, connection: opened.connection });
+  if (!serving) return assembleSqlite(opened, options, parser);
+  // A server: `opened` keeps the keys and balances; each call reads one generation of the data.
+  const store = await followGenerations(opened, async () => {
+    const generation = await openSqliteFile({ ...options, oneGeneration: true });
+    return { generation: generation.generation!, store: assembleSqlite(generation, options, parser) };
+  });
+  return Object.defineProperties(store, {
+    db: { get: () => store.current().db },
+    connection: { get: () => store.current().connection },
+  }) as typeof store & Pick<SqliteStore, 'db' | 'connection'>;
 }
+
+const assembleSqlite = (opened: SqliteFile, options: SqliteStoreOptions, parser: DomainParser): SqliteStore =>
+  createStore(sqliteEngine(opened, { rollups: options.rollups !== false }), { parser, ledger: sqlLedger(opened.connection, { closeConnection: false }) }, { db: opened.db, connection: opened.connection });
 
 /**
  * SQLite's differences from the SQL engine: its file closes with the engine, and a load writes on
@@ -238,6 +253,11 @@ export async function sqliteLoad(db: Database, local: SqlConnection, refresh: Lo
     keywords: sqliteKeywordSink(db),
     finish: async (domains, onProgress) => {
       try {
+        // The data's next generation, committed with it: a server reading the file in another
+        // process moves to it (`generations.ts`).
+        db.prepare(`INSERT INTO store_meta (key, value) VALUES ('columns_generation', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+          String(Number(dataGeneration(db)) + 1),
+        );
         for (const index of indexes) if (!index.name.startsWith('r_')) db.exec(index.sql);
         await refresh(domains, onProgress);
         for (const index of indexes) if (index.name.startsWith('r_')) db.exec(index.sql);
