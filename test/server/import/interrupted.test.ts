@@ -2,8 +2,9 @@
  * An interrupted `import` leaves the database as it was before it (issue 29, item 4): the bulk
  * writer's load is one SQLite transaction, from the first record to the end of the rollups, so a
  * process killed (SIGKILL), terminated (SIGTERM) or interrupted (SIGINT) midway commits nothing,
- * and the embedded store's column file, detached before the refresh changes it, is rebuilt from
- * the SQLite file as it was. Running the same command again then imports the whole file.
+ * and the embedded store's column file, never written in place (the load writes the next
+ * generation beside it), is left as it was: the next start does not rebuild it. Running the same
+ * command again then imports the whole file.
  *
  * The import runs as a process on a pseudo-terminal (util-linux `script`), so that it draws its
  * progress bars; it is stopped once a bar shows part of a phase done (some records written, some
@@ -11,7 +12,7 @@
  * records themselves: the hand-written ones before, the generated file's rows after.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +139,8 @@ describe('an interrupted import', () => {
     expect(base.code, base.stderr).toBe(0);
     const initial = await stateOf(file);
     expect(initial.state).toEqual(BEFORE);
+    // The column file is never written in place: no stop makes the next start rebuild it.
+    const columns = statSync(`${file}.duckdb`);
 
     const exportFile = join(dir, 'export.ndjson');
     await writeExport(exportFile, LINES, 'ndjson', SEED);
@@ -153,6 +156,7 @@ describe('an interrupted import', () => {
       // Ctrl+C and a polite kill are told what happened; SIGKILL cannot be.
       if (signal !== 'SIGKILL') expect(screen, `${signal} with ${when}`).toMatch(new RegExp(`Interrupted \\(${signal}\\): nothing of this import was written; .*links\\.db is as it was before it\\. Run the same command again\\.`));
       expect(await stateOf(file), `${signal} with ${when}`).toEqual(initial);
+      expect(statSync(`${file}.duckdb`), `${signal} with ${when}: the column file rebuilt`).toMatchObject({ ino: columns.ino, mtimeMs: columns.mtimeMs });
     }
 
     const again = await runCli(['import', ...args]);
