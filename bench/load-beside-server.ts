@@ -154,7 +154,7 @@ const out = [
   `| calls during the load: count, p50, p99 | ${latencies.load.length}, ${ms(quantile(latencies.load, 0.5))}, ${ms(quantile(latencies.load, 0.99))} |`,
   `| failed calls (not 200) | ${failures} |`,
   `| the loaded target's first answer showing the load: its call's time (the new generation opened) | ${shownLatency === undefined ? 'never' : ms(shownLatency)} |`,
-  `| ... seen after the import process ended | ${shownAt === undefined || committedAt === undefined ? 'never' : ms(shownAt - committedAt)} |`,
+  `| ... when it came, from the import process's end (negative: before the process had exited) | ${shownAt === undefined || committedAt === undefined ? 'never' : ms(shownAt - committedAt)} |`,
   '',
 ];
 process.stdout.write(`${out.join('\n')}\n`);
