@@ -1,7 +1,8 @@
 /**
  * The memory the embedded store's column side (DuckDB) may take, as docs/importing.md ("Large files
- * and interrupted imports") and `import --help` say it: opened for writing, 2 GiB or a quarter of
- * the machine's memory, whichever is less; opened read-only to serve, half the machine's memory;
+ * and interrupted imports") and `import --help` say it: opened for writing, 768 MiB or a quarter of
+ * the machine's memory, whichever is less, and for a group of domains that needs more, 2 GiB (or
+ * the quarter) once; opened read-only to serve, half the machine's memory;
  * `columns.memoryLimit` (`import --memory-limit`, `seed --memory-limit`) wins. A load that needs
  * more than its limit is a StoreError `out_of_memory` and writes nothing; the command says so and
  * exits with 1. Expected values are DuckDB's own display of the sizes, worked out by hand (300 MB =
@@ -34,11 +35,11 @@ async function limitOf(store: EmbeddedStore): Promise<string> {
 const gib = (bytes: number) => `${(Math.floor((bytes / 2 ** 30) * 10) / 10).toFixed(1)} GiB`;
 
 describe("the column side's memory limit", () => {
-  it('opened for writing (a load): 2 GiB, or a quarter of the machine when that is less', async () => {
+  it('opened for writing (a load): 768 MiB, or a quarter of the machine when that is less', async () => {
     const store = await openEmbeddedStore({ file: newFile(), readers: 1 });
     try {
-      const quarter = Math.floor(totalmem() / 4 / 2 ** 20) * 2 ** 20;
-      expect(await limitOf(store)).toBe(gib(Math.min(2 * 2 ** 30, quarter)));
+      const quarter = Math.floor(totalmem() / 4 / 2 ** 20);
+      expect(await limitOf(store)).toBe(Math.min(768, quarter) === 768 ? '768.0 MiB' : gib(quarter * 2 ** 20));
     } finally {
       await store.close();
     }
@@ -113,6 +114,38 @@ describe('a load that needs more than the limit', () => {
       expect(await again.columns.all(raw('SELECT count(*) AS n FROM links'))).toEqual([{ n: OOM_LINKS }]);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('a group of domains that needs more than the first limit', () => {
+  it('is given the most a load may take, once, and goes through', async () => {
+    const store = await openEmbeddedStore({ file: newFile(), readers: 1, loadLimits: { first: OOM_LIMIT, most: '512MiB' } });
+    try {
+      const writer = await store.writer();
+      await writer.links(manyLinks(OOM_LINKS, 40));
+      expect(await writer.finish({ all: true })).toEqual({ links: OOM_LINKS, domains: 40 });
+      expect(await store.columns.all(raw('SELECT count(*) AS n FROM links'))).toEqual([{ n: OOM_LINKS }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails naming the most when that is too small as well, and writes nothing; a limit the load names is never raised', async () => {
+    const raised = await openEmbeddedStore({ file: newFile(), readers: 1, loadLimits: { first: '8MB', most: OOM_LIMIT } });
+    const named = await openEmbeddedStore({ file: newFile(), readers: 1, columns: { memoryLimit: OOM_LIMIT }, loadLimits: { first: '8MB', most: '512MiB' } });
+    try {
+      for (const [store, limit] of [[raised, OOM_LIMIT], [named, OOM_LIMIT]] as const) {
+        const writer = await store.writer();
+        await writer.links(manyLinks(OOM_LINKS, 40));
+        const failure = await writer.finish({ all: true }).then(() => undefined, (error: unknown) => error);
+        expect(isStoreError(failure) && failure.code).toBe('out_of_memory');
+        expect((failure as Error).message).toContain(`(${limit})`);
+        expect(store.db.prepare('SELECT count(*) AS n FROM links').get()).toEqual({ n: 0 });
+      }
+    } finally {
+      await raised.close();
+      await named.close();
     }
   });
 });

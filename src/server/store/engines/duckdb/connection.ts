@@ -46,7 +46,8 @@ export interface DuckdbConnectionOptions {
   /**
    * DuckDB's memory limit, such as `'4GB'` (default: half the machine's memory, leaving the rest to
    * Node and SQLite; past it DuckDB spills to temporary files). The embedded store opened for
-   * writing has a smaller default: 2 GiB, or a quarter of the machine's memory when that is less.
+   * writing has a smaller default: 768 MiB, and 2 GiB once for a group of domains that needs more
+   * (each at most a quarter of the machine's memory), see `loadMemoryLimits`.
    */
   readonly memoryLimit?: string;
   /** Open the file for reading only (no writes; other processes may read it too). */
@@ -201,13 +202,17 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
 };
 
 /**
- * DuckDB's memory limit for loads (the embedded store opened for writing): 2 GiB, or a quarter of
- * the machine's memory when that is less. A load's working tables grow with its file; past this
- * they spill to temporary files beside the column file, so that a load's memory is bounded whatever
- * the size of its file (the peaks: docs/design-store.md, "Measurements behind the store's code").
+ * DuckDB's memory limits for loads (the embedded store's column files, when a load does not name
+ * one): `first` 768 MiB, and `most`, which a group of domains that needs more than `first` is given
+ * once, 2 GiB; each at most a quarter of the machine's memory. A load's working tables grow with
+ * its file; past the limit they spill to temporary files beside the column file, so that a load's
+ * memory is bounded whatever the size of its file (the peaks: docs/importing.md, "Memory").
  * @internal
  */
-export const loadMemoryLimit = (): string => `${Math.max(64, Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)))}MiB`;
+export const loadMemoryLimits = (): { readonly first: string; readonly most: string } => {
+  const quarter = Math.floor(totalmem() / 4 / 2 ** 20);
+  return { first: `${Math.max(64, Math.min(768, quarter))}MiB`, most: `${Math.max(64, Math.min(2048, quarter))}MiB` };
+};
 
 /** Opens (creating when needed) a DuckDB database file and the connections the store uses. */
 export async function openDuckdbConnection(file: string, options: DuckdbConnectionOptions = {}): Promise<DuckdbConnection> {

@@ -17,7 +17,7 @@ import { copyFile } from 'node:fs/promises';
 import { loadStoreDeps, type DomainParser } from '../../../deps.js';
 import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
 import type { Target } from '../../../target.js';
-import { loadMemoryLimit, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
+import { loadMemoryLimits, openDuckdbConnection, type DuckdbConnection, type DuckdbConnectionOptions } from '../duckdb/connection.js';
 import { StoreError } from '../../errors.js';
 import { computeRollups, STAGE_LINK_COLUMNS, STAGE_PAGE_COLUMNS, STAGE_SOURCE_COLUMNS, stageInputTables } from '../duckdb/rollups.js';
 import { COLUMN_ROLLUPS, COLUMN_SCHEMA_VERSION, columnTables, moveIntoPlace, RANKED_LINK_FIELDS, rankColumn, setAside, setAsideTables } from '../duckdb/schema.js';
@@ -50,9 +50,10 @@ export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
   /** The public-suffix parser (default: tldts). */
   readonly parser?: DomainParser;
   /**
-   * Options of the column side's connections. A store that loads may take 2 GiB of memory for
-   * its column files, or a quarter of the machine's when that is less, unless `columns.memoryLimit`
-   * says otherwise; opened `readOnly` (a server), half the machine's memory.
+   * Options of the column side's connections. A store that loads gives DuckDB 768 MiB, and 2 GiB
+   * once for a group of domains that needs more (each at most a quarter of the machine's memory),
+   * unless `columns.memoryLimit` names a limit, which is never raised; opened `readOnly` (a
+   * server), half the machine's memory.
    */
   readonly columns?: DuckdbConnectionOptions;
   /**
@@ -61,6 +62,8 @@ export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
    * SQLite file's current copy it is rebuilt first. Such a store has no writer.
    */
   readonly readOnly?: boolean;
+  /** A load's memory limits when `columns.memoryLimit` names none (default: `loadMemoryLimits()`; small in tests). @internal */
+  readonly loadLimits?: { readonly first: string; readonly most: string };
   /** Links per group of domains whose rollups a refresh computes at once (default {@link GROUP_LINKS}; small in tests, for many groups). @internal */
   readonly groupLinks?: number;
 }
@@ -125,17 +128,21 @@ interface ColumnPlace {
   readonly reading: DuckdbConnectionOptions;
   /** Options of the connection a load writes the next generation with. */
   readonly writing: DuckdbConnectionOptions;
+  /** The memory limit a group of domains that needs more is given once (none when the load named its limit). */
+  readonly most: string | undefined;
 }
 
 /** The column files of a store that loads (`loading`: its reads bounded by the load's memory limit too) or serves. */
 function placeOf(options: EmbeddedStoreOptions, file: string, loading: boolean): ColumnPlace {
   const columnsFile = options.columnsFile ?? `${file}.duckdb`;
-  const memoryLimit = options.columns?.memoryLimit ?? loadMemoryLimit();
+  const limits = options.loadLimits ?? loadMemoryLimits();
+  const memoryLimit = options.columns?.memoryLimit ?? limits.first;
   return {
     file: columnsFile,
     next: `${columnsFile}.next`,
     reading: { ...options.columns, readOnly: true, ...(loading ? { memoryLimit } : {}) },
     writing: { ...options.columns, readOnly: false, memoryLimit },
+    most: options.columns?.memoryLimit === undefined ? limits.most : undefined,
   };
 }
 
@@ -369,8 +376,11 @@ function* byKeys(db: Database, query: string, keys: Iterable<string>): Generator
   for (const key of keys) yield* statement.all(key) as unknown[][];
 }
 
-/** SQLite's page cache while a refresh runs, in KiB (see `ColumnSide.refresh`). */
-const REFRESH_CACHE_KIB = 256 * 1024;
+/** SQLite's page cache through a load, in KiB: the refresh reads each domain's links once, and the memory is DuckDB's to use. */
+const LOAD_CACHE_KIB = 256 * 1024;
+
+/** Whether DuckDB ran out of the memory it may use. */
+const isOutOfMemory = (error: unknown): boolean => /Out of Memory Error/.test(String((error as Error | undefined)?.message));
 
 /** Rows per statement of {@link rowInserts}. */
 const ROWS_PER_INSERT = 64;
@@ -415,8 +425,8 @@ class ColumnSide {
     columns: DuckdbConnection | undefined,
     readonly rows: SqliteFile,
     readonly groupLinks: number,
-    /** DuckDB's memory limit, for messages. */
-    readonly memoryLimit: string,
+    /** DuckDB's memory limit, for messages (raised with it, see `#computeGroup`). */
+    public memoryLimit: string,
     /** Where a file store's column file lives; `undefined` in memory, where it is written in place. */
     readonly place: ColumnPlace | undefined,
   ) {
@@ -465,7 +475,7 @@ class ColumnSide {
   async load(): Promise<LoadSink> {
     const { db } = this.rows;
     const place = this.place;
-    const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => (place ? this.#writeNext(db, domains, onProgress) : this.refresh(db, domains, onProgress)));
+    const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => (place ? this.#writeNext(db, domains, onProgress) : this.refresh(db, domains, onProgress)), LOAD_CACHE_KIB);
     // Under the load's write lock: the column file of the generation the load begins from.
     if (place) await this.#settle(db, place);
     return {
@@ -548,26 +558,48 @@ class ColumnSide {
     // A load's refresh writes SQLite in the load's transaction; a rebuild when the store opens, in one of its own.
     const own = !db.inTransaction;
     if (own) db.exec('BEGIN IMMEDIATE');
-    // The refresh reads each domain's links once and appends rollup rows in key order: a load's
-    // larger SQLite cache (in KiB, negative) is made small meanwhile, and the memory it gives back
-    // is DuckDB's to use (the peaks: docs/design-store.md, "Measurements behind the store's code").
-    const cache = db.pragma('cache_size', { simple: true }) as number;
-    if (cache < -REFRESH_CACHE_KIB) db.pragma(`cache_size = -${REFRESH_CACHE_KIB}`);
     try {
       await refreshRollups(this.#steps(db, columns), domains, onProgress);
       if (own) db.exec('COMMIT');
     } catch (error) {
       if (own && db.inTransaction) db.exec('ROLLBACK');
-      if (!/Out of Memory Error/.test(String((error as Error | undefined)?.message))) throw error;
+      if (!isOutOfMemory(error)) throw error;
       throw new StoreError(
         'out_of_memory',
         `The column file's rollups needed more memory than DuckDB may use (${this.memoryLimit}); nothing was changed. ` +
           "A larger limit (the embedded store's columns.memoryLimit) lets it through.",
         { cause: error },
       );
-    } finally {
-      db.pragma(`cache_size = ${cache}`);
     }
+  }
+
+  /**
+   * A group's rollups, computed by DuckDB and those read by key written into SQLite (`compute`),
+   * under a savepoint: a group that needs more memory than the load's first limit is given the
+   * most a load may take (`ColumnPlace.most`), once, and computed again.
+   */
+  async #computeGroup(db: Database, columns: DuckdbConnection, compute: () => Promise<void>): Promise<void> {
+    db.exec('SAVEPOINT rollup_group');
+    try {
+      await compute();
+    } catch (error) {
+      db.exec('ROLLBACK TO rollup_group');
+      db.exec('RELEASE rollup_group');
+      const most = this.place?.most;
+      if (!isOutOfMemory(error) || most === undefined || most === this.memoryLimit) throw error;
+      // A limit of this module's own making (never the caller's text).
+      await columns.all(raw(`SET memory_limit = '${most}'`));
+      this.memoryLimit = most;
+      db.exec('SAVEPOINT rollup_group');
+      try {
+        await compute();
+      } catch (again) {
+        db.exec('ROLLBACK TO rollup_group');
+        db.exec('RELEASE rollup_group');
+        throw again;
+      }
+    }
+    db.exec('RELEASE rollup_group');
   }
 
   /**
@@ -635,14 +667,16 @@ class ColumnSide {
           await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
           await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
         });
-        await columns.writeTransaction(async (tx) => {
-          for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
-          // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree.
-          for (const table of ROW_ROLLUPS) {
-            const columns = ROLLUP_COLUMNS[table];
-            for await (const chunk of tx.chunksOf(raw(`SELECT ${columns.join(', ')} FROM new_${table} ORDER BY ${columns.slice(0, 2).join(', ')}`))) inserts[table](chunk);
-          }
-        });
+        await this.#computeGroup(db, columns, () =>
+          columns.writeTransaction(async (tx) => {
+            for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
+            // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree.
+            for (const table of ROW_ROLLUPS) {
+              const names = ROLLUP_COLUMNS[table];
+              for await (const chunk of tx.chunksOf(raw(`SELECT ${names.join(', ')} FROM new_${table} ORDER BY ${names.slice(0, 2).join(', ')}`))) inserts[table](chunk);
+            }
+          }),
+        );
         return done;
       },
       end: async (list, counted) => {

@@ -225,9 +225,9 @@ function sqliteKeywordSink(db: Database): KeywordSink {
  * the rollups up to date in the transaction (the column side, or the shared refresh). Why:
  * docs/design-store.md, "Exact under import and re-import" and "Measurements behind the store's code".
  */
-export async function sqliteLoad(db: Database, local: SqlConnection, refresh: LoadSink['finish']): Promise<LoadSink> {
+export async function sqliteLoad(db: Database, local: SqlConnection, refresh: LoadSink['finish'], cacheKib = 1024 * 1024): Promise<LoadSink> {
   const synchronous = db.pragma('synchronous', { simple: true });
-  db.pragma('cache_size = -1048576');
+  db.pragma(`cache_size = -${cacheKib}`);
   // A memory map of 256 MiB, not the whole file: its pages count in the load's resident memory,
   // which would then grow with the file (docs/design-import.md, "Memory").
   db.pragma(`mmap_size = ${256 * 1024 ** 2}`);
