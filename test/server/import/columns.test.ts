@@ -272,9 +272,11 @@ describe('headers', () => {
     ]);
   });
 
-  it('fails the whole file when a column a format needs is missing, or a domains file has one it does not know', async () => {
-    const semrush = 'Page ascore,Source title,Source url,Target url,Anchor,External links,Internal links,Nofollow,Frame,Form,First seen,Last seen\n';
-    await expect(read(semrush)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): a Semrush backlinks export needs column Image', 1));
+  it('fails the whole file when its target URL column is missing, or a domains file has one it does not know', async () => {
+    const semrush = 'Page ascore,Source title,Source url,Anchor,External links,Internal links,Nofollow,Frame,Form,First seen,Last seen\n';
+    await expect(read(semrush)).rejects.toThrow(
+      new ImportFileError('wrong_columns', 'CSV header (line 1) fits no format; the closest is Semrush backlinks export (semrush), whose columns differ:\n  "Target url" is missing', 1),
+    );
     await expect(read('domain,domain_score,owner\na.example,1,me\n')).rejects.toThrow(
       new ImportFileError('wrong_columns', 'CSV header (line 1): unknown column owner in a domains file', 1),
     );
@@ -342,12 +344,12 @@ describe("the service's own record: an unknown value never becomes a value", () 
     const result = await read(text, 'ndjson');
     expect(result.links).toEqual([LINK]);
     expect(result.rejected).toEqual([
-      { line: 2, reason: 'anchor must be a string' },
-      { line: 3, reason: 'page_score must be an integer from 0 to 9007199254740991' },
-      { line: 4, reason: 'is_lost must be true or false' },
-      { line: 5, reason: 'is_ugc must be true or false' },
-      { line: 6, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 7, reason: 'page_score must be an integer from 0 to 9007199254740991' },
+      { line: 2, reason: 'anchor must be a string, not null' },
+      { line: 3, reason: 'page_score must be an integer from 0 to 9007199254740991, not "4"' },
+      { line: 4, reason: 'is_lost must be true or false, not 1' },
+      { line: 5, reason: 'is_ugc must be true or false, not 0' },
+      { line: 6, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2025-01-01"' },
+      { line: 7, reason: 'page_score must be an integer from 0 to 9007199254740991, not null' },
     ]);
   });
 
@@ -367,13 +369,13 @@ describe("the service's own record: an unknown value never becomes a value", () 
     const result = await read(text);
     expect(result.links).toEqual([LINK]);
     expect(result.rejected).toEqual([
-      { line: 3, reason: 'is_lost must be true or false' },
-      { line: 4, reason: 'is_ugc must be true or false' },
-      { line: 5, reason: 'is_form must be true or false' },
-      { line: 6, reason: 'source_size must be an integer from 0 to 9007199254740991' },
-      { line: 7, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 8, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 9, reason: 'is_image must be true or false' },
+      { line: 3, reason: 'is_lost must be true or false, not empty' },
+      { line: 4, reason: 'is_ugc must be true or false, not "1"' },
+      { line: 5, reason: 'is_form must be true or false, not "0"' },
+      { line: 6, reason: 'source_size must be an integer from 0 to 9007199254740991, not empty' },
+      { line: 7, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not empty' },
+      { line: 8, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2025-01-02"' },
+      { line: 9, reason: 'is_image must be true or false, not "yes"' },
     ]);
   });
 });
