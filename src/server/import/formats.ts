@@ -44,8 +44,6 @@ export interface Cells {
   score(column: string): number;
   /** A whole number 0-100, required. */
   wholeScore(column: string): number;
-  /** Whether the header has the column. */
-  has(column: string): boolean;
   /** A domain name: not empty, no spaces or slashes, in lower case. */
   domain(column: string): string;
   /** `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SS` (UTC), as `YYYY-MM-DDTHH:MM:SS`. */
@@ -507,10 +505,6 @@ class HeaderCells implements Cells {
   /** A problem of the cell in `column`: the column as the header spells it, what it must be, and what it holds (shortened). */
   private problem(column: string, must: string): void {
     this.problems.push(`${JSON.stringify(this.spelled.get(column.toLowerCase()) ?? column)} ${must}, not ${shownCell(this.text(column))}`);
-  }
-
-  has(column: string): boolean {
-    return this.index.has(column.toLowerCase());
   }
 
   text(column: string): string {

@@ -193,9 +193,9 @@ const isTimestamp = (value: unknown): boolean => typeof value === 'string' && va
 
 /**
  * The value a field of the service's record gets when its file does not give it: its type's
- * unknown value (empty, 0, false), but a time is the file's (`seenAt`), `response_code` is 200
- * (a listed link was found on a page that answered), and `source_domain` the registrable domain
- * of `source_url`'s host (worked out per record).
+ * unknown value (empty, 0, false), but a time is the record's other time, else the file's
+ * (`seenAt`), `response_code` is 200 (a listed link was found on a page that answered), and
+ * `source_domain` the registrable domain of `source_url`'s host (worked out per record).
  */
 const UNKNOWN: Readonly<Record<Exclude<LinkFieldType, 'timestamp'>, unknown>> = { string: '', integer: 0, boolean: false };
 const REQUIRED: ReadonlySet<string> = new Set(['source_url', 'target_url']);
@@ -215,7 +215,7 @@ function unknownNote(name: LinkField): string {
   if (name === 'source_domain') return "its column is not in this file: the registrable domain of source_url's host";
   if (name === 'response_code') return 'its column is not in this file: 200, the page was fetched and held the link';
   const type = record[name].type;
-  return `its column is not in this file: ${type === 'timestamp' ? "--seen-at, else the file's modification time" : type === 'string' ? 'empty' : type === 'integer' ? '0' : 'false'}`;
+  return `its column is not in this file: ${type === 'timestamp' ? "the record's other date, else --seen-at, else the file's modification time" : type === 'string' ? 'empty' : type === 'integer' ? '0' : 'false'}`;
 }
 
 /** A JSON value as a row error quotes it: a string as a cell, anything else as JSON, shortened the same way. */
@@ -340,6 +340,9 @@ function linkOfObject(object: Record<string, unknown>, unknown: Readonly<Record<
   const unknownKeys = Object.keys(object).length === known ? undefined : Object.keys(object).filter((key) => !KNOWN_FIELDS.has(key));
   if (missing === undefined && unknownKeys === undefined && invalid === undefined) {
     if (link['source_domain'] === undefined) link['source_domain'] = domainOfUrl(link['source_url'], domainOf);
+    // A date absent: the record's other date, when it has one.
+    const first = Object.hasOwn(object, 'first_seen_at');
+    if (first !== Object.hasOwn(object, 'last_seen_at')) link[first ? 'last_seen_at' : 'first_seen_at'] = link[first ? 'first_seen_at' : 'last_seen_at'];
     return link as LinkInput;
   }
   const problems: string[] = [];
@@ -511,6 +514,9 @@ class ServiceShape {
   private readonly columns: readonly number[];
   private readonly unknown: Readonly<Record<string, unknown>>;
   private readonly sourceDomain: boolean;
+  private readonly domainOf: (host: string) => string;
+  /** The date the header lacks, and the one it has, which gives it. */
+  private readonly otherDate: readonly [string, string] | undefined;
   readonly report: FormatReport;
 
   constructor(names: readonly string[], line: number, delimiter: Delimiter, sink: Sink, forced: boolean) {
@@ -524,8 +530,10 @@ class ServiceShape {
     this.columns = this.present.map((field) => lower.indexOf(field.name));
     this.unknown = unknownValues(sink.seenAt);
     this.sourceDomain = lower.includes('source_domain');
-    const domainOf = sink.options.domainOf ?? ((host: string) => host);
-    this.domainOf = domainOf;
+    const first = lower.includes('first_seen_at');
+    const last = lower.includes('last_seen_at');
+    this.otherDate = first === last ? undefined : first ? ['last_seen_at', 'first_seen_at'] : ['first_seen_at', 'last_seen_at'];
+    this.domainOf = sink.options.domainOf ?? ((host: string) => host);
     const spelled = (name: string) => names[lower.indexOf(name)]!.trim();
     this.report = {
       ...serviceReport(line, delimiter, sink.encoding, names.filter((_, at) => lower[at] === IGNORED_FIELD).map((name) => name.trim())),
@@ -536,8 +544,6 @@ class ServiceShape {
       ),
     };
   }
-
-  private readonly domainOf: (host: string) => string;
 
   /** A row: the link, or the reason it is rejected. */
   row(cells: readonly string[]): LinkInput | string {
@@ -553,6 +559,7 @@ class ServiceShape {
     }
     if (problems !== undefined) return problems.join('; ');
     if (!this.sourceDomain) link['source_domain'] = domainOfUrl(link['source_url'], this.domainOf);
+    if (this.otherDate !== undefined) link[this.otherDate[0]] = link[this.otherDate[1]];
     return link as LinkInput;
   }
 }
@@ -581,6 +588,8 @@ class CsvReader implements Parser {
   private service: ServiceShape | undefined;
   private foreign: { readonly format: ExportFormat<LinkInput> | ExportFormat<DomainInput>; readonly compiled: CompiledFormat<LinkInput | DomainInput> } | undefined;
   private titleLine: string | undefined;
+  /** Whether line 1 is a spreadsheet's `sep=;` line, which names the delimiter. */
+  private sepLine = false;
 
   constructor(private readonly sink: Sink) {}
 
@@ -589,12 +598,19 @@ class CsvReader implements Parser {
     this.buffered += text;
     // Only a line end can decide (a header line is read whole first).
     if (!text.includes('\n') && this.buffered.length <= MAX_RECORD_CHARS) return;
-    const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : sniffDelimiter(this.buffered, false);
+    const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : (this.named() ?? sniffDelimiter(this.buffered, false));
     if (delimiter !== undefined) this.start(delimiter);
   }
 
+  /** The delimiter a first line `sep=;` (`sep=,`, `sep=` and a tab) names, as Excel writes and reads it. */
+  private named(): Delimiter | undefined {
+    const match = /^sep=([;,\t])\r?\n/i.exec(this.buffered);
+    this.sepLine = match !== null;
+    return match ? (match[1] as Delimiter) : undefined;
+  }
+
   end(): void {
-    if (!this.tokenizer) this.start(sniffDelimiter(this.buffered, true)!);
+    if (!this.tokenizer) this.start(this.named() ?? sniffDelimiter(this.buffered, true)!);
     this.tokenizer!.end();
     if (!this.service && !this.foreign) throw new ImportFileError('no_header', 'CSV file has no header line');
   }
@@ -624,7 +640,7 @@ class CsvReader implements Parser {
       else if ('problems' in result) this.reject(line, result.problems.join('; '));
       else if (this.foreign.format.produces === 'domains') this.sink.domains.add(result.record as DomainInput);
       else this.sink.links.add(result.record as LinkInput);
-    } else {
+    } else if (!(this.sepLine && line === 1)) {
       this.header(cells.slice(0, count), line, error);
     }
   }
