@@ -289,6 +289,8 @@ async function importAll(
     };
     const before = doneBytes;
     let absentCounts: Readonly<Record<string, number>> | undefined;
+    // Links without a domain_score (NDJSON) give their referring domain no score.
+    const unscored = new Set<LinkInput>();
     const records = readImportFile(createReadStream(file), {
       format: job.formats[i]!.syntax,
       shape: job.formats[i]!.shape,
@@ -306,6 +308,7 @@ async function importAll(
         if (described !== '') io.stderr.write(`${bar.clear()}${described}`);
       },
       onBytes: (bytes) => bar.update(before + bytes, totalBytes),
+      onUnscored: (link) => unscored.add(link),
       onAbsent: (counts) => {
         absentCounts = counts;
         for (const [field, count] of Object.entries(counts)) Object.assign(result.fields![field]!, { absent: [field], absent_in: count });
@@ -321,7 +324,9 @@ async function importAll(
           result.domain_records += batch.rows.length;
         } else {
           await writer.links(batch.rows);
-          if (scoresDomains) derived.add(batch.rows);
+          // (Each is let go once its batch is written.)
+          const scored = unscored.size === 0 ? batch.rows : batch.rows.filter((row) => !unscored.delete(row));
+          if (scoresDomains) derived.add(scored);
           result.imported += batch.rows.length;
         }
       }

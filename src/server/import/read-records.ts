@@ -127,6 +127,11 @@ export interface ReadImportOptions extends ReadOptions {
    * fields: per such field, how many (they got its unknown value).
    */
   readonly onAbsent?: (counts: Readonly<Record<string, number>>) => void;
+  /**
+   * Called for each link of an NDJSON file imported without a `domain_score`: its score is
+   * unknown (0), and gives its referring domain none.
+   */
+  readonly onUnscored?: (link: LinkInput) => void;
 }
 
 const DEFAULT_BATCH_SIZE = 5000;
@@ -457,7 +462,10 @@ class NdjsonParser implements Parser {
     const link = linkOfObject(object, this.unknown, this.domainOf, this.absent);
     if (typeof link === 'string') return this.onReject({ line, reason: link });
     this.sink.links.add(link);
-    for (const field of this.absent) this.absentCounts[field] = (this.absentCounts[field] ?? 0) + 1;
+    for (const field of this.absent) {
+      this.absentCounts[field] = (this.absentCounts[field] ?? 0) + 1;
+      if (field === 'domain_score') this.sink.options.onUnscored?.(link);
+    }
   }
 }
 

@@ -10,6 +10,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadServerDeps } from '../../../src/server/deps.js';
+import { openStoreAt } from '../../../src/server/store/open.js';
+import { toTarget } from '../../../src/server/target.js';
 import { runCli } from '../../cli/helpers/run-cli.js';
 import { importFiles, links } from './import-helpers.js';
 
@@ -168,32 +171,50 @@ describe("the service's own record without its optional fields imports", () => {
     ]);
   });
 
-  it('NDJSON: records lacking fields, counted per field; a present but bad value still rejects its line', async () => {
+  it('NDJSON: records lacking fields, counted per field; a present but bad value still rejects its line; a link without a score scores no domain', async () => {
     const db = newDb();
     const lines = [
       '{"source_url":"https://blog.example.org/q","target_url":"https://acme.test/x","lang":"fr"}',
       '{"source_url":"https://news.example.net/r","target_url":"https://acme.test/y","anchor":"hi","lang":"de","ip_address":"198.51.100.7","domain_score":40}',
       '{"source_url":"https://bad.example.net/s","target_url":"https://acme.test/z","is_lost":"maybe"}',
       '{"source_url":"https://bad.example.net/t","anchor":"no target"}',
+      // example.net's latest link, without a domain_score: its domain keeps the 40 of line 2.
+      '{"source_url":"https://news.example.net/s2","target_url":"https://acme.test/y2","last_seen_at":"2026-06-12T00:00:00"}',
     ];
     const run = await importInto(db, [file('links.ndjson', `${lines.join('\n')}\n`)]);
     expect(run.code).toBe(1);
-    expect(run.summary).toMatchObject({ imported: 2, rejected: 2, files: [{ format: 'service' }] });
+    expect(run.summary).toMatchObject({ imported: 3, rejected: 2, files: [{ format: 'service' }] });
     expect(run.stderr).toContain('links.ndjson:3: is_lost must be true or false, not "maybe"\n');
     expect(run.stderr).toContain('links.ndjson:4: missing field target_url\n');
     expect(run.stderr).toContain(
-      'links.ndjson: fields left unknown, absent from 2 records: redirect_url, source_title, target_title, image_url, image_alt, source_size, ' +
-        'external_links_count, internal_links_count, response_code, page_score, first_seen_at, last_seen_at, source_domain, is_nofollow, is_ugc, ' +
-        'is_sponsored, is_form, is_frame, is_image, is_sitewide_main, is_lost; from 1 record: anchor, ip_address, domain_score\n',
+      'links.ndjson: fields left unknown, absent from 3 records: redirect_url, source_title, target_title, image_url, image_alt, source_size, ' +
+        'external_links_count, internal_links_count, response_code, page_score, first_seen_at, source_domain, is_nofollow, is_ugc, ' +
+        'is_sponsored, is_form, is_frame, is_image, is_sitewide_main, is_lost; from 2 records: anchor, ip_address, domain_score, last_seen_at; from 1 record: lang\n',
     );
+    // One referring domain (example.net) scored by its links; example.org's only link has no score.
+    expect(run.stderr).toContain("the links' domain scores given to those of their 1 referring domains without a domain record");
     const fields = run.summary.files[0]!.fields;
-    expect(fields['lang']).toEqual({ kind: 'mapped', columns: ['lang'] });
-    expect(fields['anchor']).toEqual({ kind: 'mapped', columns: ['anchor'], absent: ['anchor'], absent_in: 1 });
-    expect(fields['is_lost']).toEqual({ kind: 'mapped', columns: ['is_lost'], absent: ['is_lost'], absent_in: 2 });
+    expect(fields['source_url']).toEqual({ kind: 'mapped', columns: ['source_url'] });
+    expect(fields['lang']).toEqual({ kind: 'mapped', columns: ['lang'], absent: ['lang'], absent_in: 1 });
+    expect(fields['anchor']).toEqual({ kind: 'mapped', columns: ['anchor'], absent: ['anchor'], absent_in: 2 });
+    expect(fields['is_lost']).toEqual({ kind: 'mapped', columns: ['is_lost'], absent: ['is_lost'], absent_in: 3 });
     expect(await links(db, KEYS)).toEqual([
       unknownBut({ source_url: 'https://blog.example.org/q', target_url: 'https://acme.test/x', lang: 'fr', source_domain: 'example.org' }),
       unknownBut({ source_url: 'https://news.example.net/r', target_url: 'https://acme.test/y', anchor: 'hi', lang: 'de', ip_address: '198.51.100.7', domain_score: 40, source_domain: 'example.net' }),
+      // Its one date gives the other.
+      unknownBut({ source_url: 'https://news.example.net/s2', target_url: 'https://acme.test/y2', first_seen_at: '2026-06-12T00:00:00', last_seen_at: '2026-06-12T00:00:00', source_domain: 'example.net' }),
     ]);
+    const { tldts } = await loadServerDeps();
+    const store = await openStoreAt({ kind: 'embedded', file: db }, tldts);
+    try {
+      // example.org: no record, so 0; example.net: 40, not the 0 of its latest link's unknown score.
+      expect(await store.scoreProfile(toTarget('acme.test', 'ROOT_DOMAIN', tldts)!)).toEqual([
+        { domain_score: 0, domains_count: 1 },
+        { domain_score: 40, domains_count: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });
 
