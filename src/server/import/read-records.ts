@@ -160,7 +160,13 @@ function notText(data: Uint8Array): string | undefined {
   const head = data.subarray(0, SNIFFED_BYTES);
   const signature = SIGNATURES.find(([, magic]) => magic.every((byte, i) => head[i] === byte));
   if (signature) return `it starts with the bytes of ${signature[0]}`;
-  if (head.includes(0)) return 'it holds NUL bytes, which no text file has';
+  if (head.includes(0)) {
+    // ASCII in UTF-16: every other byte is NUL.
+    const pairs = Math.floor(Math.min(head.length, 64) / 2);
+    const at = (odd: number) => pairs > 0 && Array.from({ length: pairs }, (_, i) => head[2 * i + odd] === 0 && head[2 * i + 1 - odd] !== 0).every(Boolean);
+    if (at(0) || at(1)) return 'it looks like UTF-16 without a byte order mark: save it as UTF-8, or as UTF-16 with one';
+    return 'it holds NUL bytes, which no text file has';
+  }
   try {
     // A sequence cut at the end of the bytes read is held back, not an error.
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });

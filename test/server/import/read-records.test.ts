@@ -730,3 +730,23 @@ describe('formatOfFile', () => {
     expect(formatOfFile(path)).toBe(format);
   });
 });
+
+describe('a UTF-16 file without its byte order mark', () => {
+  const text = 'source_url;target_url\nhttps://a.example/;https://b.example/\n';
+  const refusal = async (data: Uint8Array) => (await read([data], 'csv').catch((caught: unknown) => caught)) as ImportFileError;
+
+  it.each([false, true])('is told apart from other bytes with NULs (big-endian: %s), and refused', async (bigEndian) => {
+    const data = Buffer.from(text, 'utf16le');
+    if (bigEndian) data.swap16();
+    expect(await refusal(data)).toEqual(new ImportFileError('not_text', 'not a text file: it looks like UTF-16 without a byte order mark: save it as UTF-8, or as UTF-16 with one'));
+    // With its byte order mark, it reads.
+    const marked = Buffer.from(`\uFEFF${text}`, 'utf16le');
+    if (bigEndian) marked.swap16();
+    expect((await read([marked], 'csv')).links).toHaveLength(1);
+  });
+
+  it('one character outside Latin-1 among its first 32 (no NUL in its pair) makes it bytes with NULs', async () => {
+    const data = Buffer.from(`日${text}`, 'utf16le');
+    expect((await refusal(data)).message).toBe('not a text file: it holds NUL bytes, which no text file has');
+  });
+});
