@@ -6,7 +6,7 @@
  * rules: the first whose columns are all in the file's header applies, so one format covers the
  * layouts of one tool, and the import's report says per field which rule a file got. Only the
  * columns of the source and target URLs are required: every other field's list ends with a
- * default, the field's unknown value (empty, 0, false; a time the file does not give is the
+ * default, the field's unknown value (empty, 0, false; a date is the other date column, else the
  * file's time), which a file without the column gets, and the report names the columns absent.
  *
  * Where each header comes from (real files in public repositories, or code that reads them) is
@@ -15,6 +15,7 @@
  * @module
  * @internal
  */
+import { didYouMean, suggest } from '../../shared/suggest.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import type { DomainInput, LinkInput } from '../store/inputs.js';
 import { splitHostPath } from '../target.js';
@@ -369,12 +370,13 @@ export interface FieldReport {
   readonly absent: readonly string[];
 }
 
-/** Every column a format knows, in lower case: those its rules and its skip read, and the tool's others. */
-function knownColumns(format: ExportFormat<unknown>): Set<string> {
+/** Every column a format knows: those its rules and its skip read, and the tool's others. */
+function knownColumns(name: ExportFormatName): string[] {
+  const format = EXPORT_FORMATS[name] as ExportFormat<unknown>;
   const rules = Object.values(format.fields) as readonly FieldRule<unknown>[][];
-  return new Set([...format.detect, ...format.others, ...(format.skip?.columns ?? []), ...rules.flatMap((list) => list.flatMap((rule) => rule.columns))].map((column) => column.toLowerCase()));
+  return [...new Set([...format.detect, ...rules.flatMap((list) => list.flatMap((rule) => rule.columns)), ...(format.skip?.columns ?? []), ...format.others])];
 }
-const KNOWN_COLUMNS = new Map((Object.keys(EXPORT_FORMATS) as ExportFormatName[]).map((name) => [name, knownColumns(EXPORT_FORMATS[name] as ExportFormat<unknown>)]));
+const KNOWN_COLUMNS = new Map(EXPORT_FORMAT_NAMES.map((name) => [name, new Set(knownColumns(name).map((column) => column.toLowerCase()))]));
 
 /**
  * The formats a header fits: of those whose required columns (`detect`) are all in it, the ones
@@ -383,7 +385,7 @@ const KNOWN_COLUMNS = new Map((Object.keys(EXPORT_FORMATS) as ExportFormatName[]
  */
 export function formatsOfHeader(names: readonly string[]): ExportFormatName[] {
   const present = [...new Set(names.map((name) => name.trim().toLowerCase()))];
-  const fitting = (Object.keys(EXPORT_FORMATS) as ExportFormatName[]).filter((name) => EXPORT_FORMATS[name].detect.every((column) => present.includes(column.toLowerCase())));
+  const fitting = EXPORT_FORMAT_NAMES.filter((name) => EXPORT_FORMATS[name].detect.every((column) => present.includes(column.toLowerCase())));
   const known = (name: ExportFormatName) => present.filter((column) => KNOWN_COLUMNS.get(name)!.has(column)).length;
   const most = Math.max(0, ...fitting.map(known));
   return fitting.filter((name) => known(name) === most);
@@ -402,39 +404,10 @@ export interface FormatColumns {
 
 /** The columns of each export format, for {@link closestFormat}. */
 export function exportFormatColumns(): FormatColumns[] {
-  return (Object.keys(EXPORT_FORMATS) as ExportFormatName[]).map((name) => {
+  return EXPORT_FORMAT_NAMES.map((name) => {
     const format = EXPORT_FORMATS[name] as ExportFormat<unknown>;
-    const rules = Object.values(format.fields) as readonly FieldRule<unknown>[][];
-    const known = [...new Set([...format.detect, ...rules.flatMap((list) => list.flatMap((rule) => rule.columns)), ...(format.skip?.columns ?? []), ...format.others])];
-    return { title: `${format.title} (${name})`, required: format.detect, known, strict: format.strict === true };
+    return { title: `${format.title} (${name})`, required: format.detect, known: knownColumns(name), strict: format.strict === true };
   });
-}
-
-/** Edits (insert, delete, replace a character) from one name to the other, in any case; `limit + 1` once past `limit`. */
-function distance(a: string, b: string, limit: number): number {
-  a = a.toLowerCase();
-  b = b.toLowerCase();
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...current) > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-/** The known column a header name is a typo of (one edit, two for names of 8 characters or more), or `undefined`. */
-function nearest(name: string, known: readonly string[]): string | undefined {
-  const limit = name.length >= 8 ? 2 : 1;
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const column of known) {
-    const d = distance(name, column, limit);
-    if (d < bestDistance) [best, bestDistance] = [column, d];
-  }
-  return best;
 }
 
 /** The lines of a header message that are listed in full; more are counted. */
@@ -442,33 +415,30 @@ const SHOWN_DIFFERENCES = 4;
 
 /**
  * The format a header that fits none is closest to, and how its columns differ, one line per
- * column: the required columns it lacks (with the header's name that is one or two letters off),
- * the names one or two letters off a known column, and for a strict format the columns it does
- * not know. `undefined` when no format knows any of the header's columns or a name close to one.
+ * column: the names that are not its columns but close to one (`suggest`'s "did you mean"), the
+ * required columns it lacks, and for a strict format the other names it does not know. A format is
+ * close when the header has one of its columns, or a name close to a required one; of those, the
+ * one with the most columns and close names (then the most columns). `undefined` when none is.
  */
 export function closestFormat(names: readonly string[], formats: readonly FormatColumns[]): { readonly title: string; readonly lines: readonly string[] } | undefined {
   const header = names.map((name) => name.trim());
   let best: { title: string; lines: string[]; score: readonly [number, number] } | undefined;
   for (const format of formats) {
     const known = new Set(format.known.map((column) => column.toLowerCase()));
-    const exact = header.filter((name) => known.has(name.toLowerCase()));
+    const required = new Set(format.required.map((column) => column.toLowerCase()));
+    const exact = header.filter((name) => known.has(name.toLowerCase())).length;
     const unknown = header.filter((name) => !known.has(name.toLowerCase()));
     const near = new Map(unknown.flatMap((name) => {
-      const column = nearest(name, format.known);
+      const column = name === '' ? undefined : suggest(name, format.known, { anyCase: true });
       return column === undefined ? [] : [[name, column] as const];
     }));
-    const score = [exact.length + near.size, exact.length] as const;
-    if (score[0] === 0 || (best && (score[0] < best.score[0] || (score[0] === best.score[0] && score[1] <= best.score[1])))) continue;
-    const lines: string[] = [];
-    const typoOf = new Map([...near].map(([name, column]) => [column.toLowerCase(), name]));
+    const nearRequired = [...near.values()].filter((column) => required.has(column.toLowerCase()));
+    const score = [exact + near.size, exact] as const;
+    if ((exact === 0 && nearRequired.length === 0) || (best && (score[0] < best.score[0] || (score[0] === best.score[0] && score[1] <= best.score[1])))) continue;
+    const lines = unknown.flatMap((name) => (near.has(name) ? [`${JSON.stringify(name)} is not a column of it${didYouMean(near.get(name), '')}`] : format.strict ? [`${JSON.stringify(name)} is not a column of it`] : []));
     for (const column of format.required) {
-      if (known.has(column.toLowerCase()) && header.some((name) => name.toLowerCase() === column.toLowerCase())) continue;
-      const typo = typoOf.get(column.toLowerCase());
-      lines.push(`${JSON.stringify(column)} is missing${typo === undefined ? '' : `: the header has ${JSON.stringify(typo)}`}`);
+      if (!header.some((name) => name.toLowerCase() === column.toLowerCase()) && !nearRequired.includes(column)) lines.push(`${JSON.stringify(column)} is missing`);
     }
-    const required = new Set(format.required.map((column) => column.toLowerCase()));
-    for (const [name, column] of near) if (!required.has(column.toLowerCase())) lines.push(`${JSON.stringify(name)}: did you mean ${JSON.stringify(column)}?`);
-    if (format.strict) for (const name of unknown) if (!near.has(name)) lines.push(`${JSON.stringify(name)} is not a column of it`);
     best = { title: format.title, lines, score };
   }
   if (!best) return undefined;
@@ -580,7 +550,7 @@ class HeaderCells implements Cells {
 }
 
 /** The characters of a bad cell a row error quotes. */
-const SHOWN_CELL = 40;
+export const SHOWN_CELL = 40;
 
 /**
  * A bad cell as a row error quotes it: `empty`, or in double quotes, its first 39 characters and

@@ -18,7 +18,7 @@ import type { DomainInput, LinkInput } from '../store/inputs.js';
 import { splitHostPath } from '../target.js';
 import { CsvTokenizer, MAX_RECORD_CHARS } from './csv-tokenizer.js';
 import {
-  closestFormat, compileFormat, EXPORT_FORMATS, exportFormatColumns, formatsOfHeader, shownCell, type CompiledFormat, type ExportFormat, type ExportFormatName,
+  closestFormat, compileFormat, EXPORT_FORMATS, exportFormatColumns, formatsOfHeader, SHOWN_CELL, shownCell, type CompiledFormat, type ExportFormat, type ExportFormatName,
   type FieldReport, type FormatColumns,
 } from './formats.js';
 import { ImportFileError } from './import-error.js';
@@ -233,7 +233,7 @@ function unknownNote(name: LinkField): string {
 const shownJson = (value: unknown): string => {
   if (typeof value === 'string') return shownCell(value);
   const json = JSON.stringify(value) ?? String(value);
-  return json.length > 40 ? `${json.slice(0, 39)}…` : json;
+  return json.length > SHOWN_CELL ? `${json.slice(0, SHOWN_CELL - 1)}…` : json;
 };
 
 /** One converter per type the links record uses: a new type in the catalogue fails to compile here. */

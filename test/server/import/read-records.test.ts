@@ -366,11 +366,11 @@ describe('CSV', () => {
       const rejected: RejectedLine[] = [];
       const typo = HEADER.replace(';anchor;', ';anchr;');
       const reading = readLinkRecords(chunked([`${typo}\r\n${LINK_CSV}\r\n${LINK_CSV}\r\n`]), { format: 'csv', onReject: (r) => rejected.push(r) });
-      await expect(reading.next()).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "anchr": did you mean "anchor"?`, 1));
+      await expect(reading.next()).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "anchr" is not a column of it; did you mean anchor?`, 1));
       expect(rejected).toEqual([]);
-      // A required column one letter off: named as missing, with the header's name for it.
+      // A required column one letter off: one line, not also "missing".
       await expect(fails(`${HEADER.replace('source_url', 'sorce_url')}\n`)).rejects.toThrow(
-        new ImportFileError('wrong_columns', `${CLOSEST}\n  "source_url" is missing: the header has "sorce_url"`, 1),
+        new ImportFileError('wrong_columns', `${CLOSEST}\n  "sorce_url" is not a column of it; did you mean source_url?`, 1),
       );
     });
 
@@ -382,12 +382,14 @@ describe('CSV', () => {
 
     it('lists five differing columns in full, and of six the first four and a count', async () => {
       const typos = (n: number) => HEADER.split(';').map((name, at) => (at >= 2 && at < 2 + n ? `${name}x` : name)).join(';');
+      const first4 = [
+        '"anchorx" is not a column of it; did you mean anchor?', '"redirect_urlx" is not a column of it; did you mean redirect_url?',
+        '"source_titlex" is not a column of it; did you mean source_title?', '"target_titlex" is not a column of it; did you mean target_title?',
+      ];
       await expect(fails(`${typos(5)}\n`)).rejects.toThrow(
-        new ImportFileError('wrong_columns', `${CLOSEST}\n  "anchorx": did you mean "anchor"?\n  "redirect_urlx": did you mean "redirect_url"?\n  "source_titlex": did you mean "source_title"?\n  "target_titlex": did you mean "target_title"?\n  "image_urlx": did you mean "image_url"?`, 1),
+        new ImportFileError('wrong_columns', [CLOSEST, ...first4, '"image_urlx" is not a column of it; did you mean image_url?'].join('\n  '), 1),
       );
-      await expect(fails(`${typos(6)}\n`)).rejects.toThrow(
-        new ImportFileError('wrong_columns', `${CLOSEST}\n  "anchorx": did you mean "anchor"?\n  "redirect_urlx": did you mean "redirect_url"?\n  "source_titlex": did you mean "source_title"?\n  "target_titlex": did you mean "target_title"?\n  and 2 more columns`, 1),
-      );
+      await expect(fails(`${typos(6)}\n`)).rejects.toThrow(new ImportFileError('wrong_columns', [CLOSEST, ...first4, 'and 2 more columns'].join('\n  '), 1));
     });
 
     it('reads a header without optional columns, in any case: each absent field gets its unknown value', async () => {
@@ -434,7 +436,7 @@ describe('CSV', () => {
         name: 'ImportFileError',
         code: 'wrong_columns',
         line: 2,
-        message: 'CSV header (line 2) fits no format; the closest is the service\'s own record, whose columns differ:\n  "anchr": did you mean "anchor"?',
+        message: 'CSV header (line 2) fits no format; the closest is the service\'s own record, whose columns differ:\n  "anchr" is not a column of it; did you mean anchor?',
       });
       expect(isImportFileError(new Error('CSV file has no header line'))).toBe(false);
       expect(isImportFileError(Object.assign(new Error('x'), { name: 'ImportFileError', code: 'no_header' }))).toBe(false);
@@ -657,7 +659,7 @@ describe('export formats', () => {
     const error = await readAny(['Type,Source,Destinaton\n'], { shape: 'screaming-frog' }).catch((caught: unknown) => caught);
     expect(isImportFileError(error) && error.code).toBe('wrong_columns');
     expect((error as Error).message).toBe(
-      'CSV header (line 1) is not a Screaming Frog inlinks/outlinks export (named with --format): its columns differ:\n  "Destination" is missing: the header has "Destinaton"',
+      'CSV header (line 1) is not a Screaming Frog inlinks/outlinks export (named with --format): its columns differ:\n  "Destinaton" is not a column of it; did you mean Destination?',
     );
     // Its source and target columns are enough.
     expect((await readAny(['Source,Destination\nhttps://a.test/p,https://acme.test/\n'], { shape: 'screaming-frog' })).links).toHaveLength(1);

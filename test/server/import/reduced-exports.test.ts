@@ -228,7 +228,7 @@ describe('a header one letter off a format', () => {
     // (A log's first line names the phase: "importing records...".)
     expect(run.stderr.slice(run.stderr.indexOf(typo))).toBe(
       `${typo}: CSV header (line 1) fits no format; the closest is Semrush backlinks export (semrush), whose columns differ:\n` +
-        '  "Source url" is missing: the header has "Source ulr"\n' +
+        '  "Source ulr" is not a column of it; did you mean Source url?\n' +
         'Nothing was imported: 1 of 1 file cannot be read.\n',
     );
   });
