@@ -19,6 +19,7 @@ import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionT
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';
+import { suggest } from '../../shared/suggest.js';
 import {
   DATABASE_OPTIONS,
   databaseOptionsHelp,
@@ -171,7 +172,13 @@ function describeFormat(file: string, report: FormatReport): string {
     const from = field.columns.length === 0 ? '' : ` from ${field.columns.map((column) => JSON.stringify(column)).join(', ')}`;
     lines.push(`  ${field.field.padEnd(width)}  ${field.kind}${from}: ${field.note}`);
   }
-  if (report.ignored.length > 0) lines.push(`  not read: ${report.ignored.map((column) => JSON.stringify(column)).join(', ')}`);
+  // A column not read that is a few letters off one the file lacks is likely that one, misspelt.
+  const lacked = absent.flatMap((field) => field.absent);
+  const hint = (column: string) => {
+    const near = lacked.length === 0 ? undefined : suggest(column, lacked, { anyCase: true });
+    return near === undefined ? '' : ` (did you mean ${near}?)`;
+  };
+  if (report.ignored.length > 0) lines.push(`  not read: ${report.ignored.map((column) => `${JSON.stringify(column)}${hint(column)}`).join(', ')}`);
   if (absent.length > 0) lines.push(`  ${ABSENT_LINE}: ${absent.map((field) => `${field.field} (${field.absent.map((column) => JSON.stringify(column)).join(', ')})`).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

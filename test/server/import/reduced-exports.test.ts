@@ -233,6 +233,16 @@ describe('a header one letter off a format', () => {
     );
   });
 
+  it('in a column that is not required: the file imports, and the report asks about the column not read', async () => {
+    const db = newDb();
+    const run = await importInto(db, [file('majestic-typo.csv', 'Source URL,Target URL,SourceTrustFlw,Anchor Text\nhttps://a.seven.test/,https://acme.test/,5,x\n')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.summary).toMatchObject({ imported: 1, files: [{ format: 'majestic' }] });
+    expect(run.stderr).toContain('  not read: "SourceTrustFlw" (did you mean SourceTrustFlow?)\n');
+    expect(run.summary.files[0]!.fields['page_score']).toEqual({ kind: 'default', columns: [], absent: ['SourceTrustFlow'], absent_in: 1 });
+    expect(await links(db, ['source_url', 'page_score'])).toEqual([{ source_url: 'https://a.seven.test/', page_score: 0 }]);
+  });
+
   it('Semrush and Majestic both fit Source url and Target url alone: refused, named with --format; one more Semrush column decides', async () => {
     const db = newDb();
     const rows = 'https://a.test/,https://acme.test/\n';
