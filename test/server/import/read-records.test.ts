@@ -209,6 +209,12 @@ describe('NDJSON', () => {
       // Not a string: its JSON, 39 characters of it (`["` and 37 letters) and an ellipsis.
       { line: 2, reason: `anchor must be a string, not ["${'y'.repeat(37)}…; first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "${'z'.repeat(39)}…"` },
     ]);
+    // A CSV cell the same way.
+    const csv = await read([`${HEADER}\n${csvRow(COLUMN.page_score!, '7'.repeat(40) + 'x')}\n${csvRow(COLUMN.page_score!, '7'.repeat(39) + 'x')}\n`], 'csv');
+    expect(csv.rejected).toEqual([
+      { line: 2, reason: `page_score must be an integer from 0 to 9007199254740991, not "${'7'.repeat(39)}…"` },
+      { line: 3, reason: `page_score must be an integer from 0 to 9007199254740991, not "${'7'.repeat(39)}x"` },
+    ]);
   });
 
   it('rejects a line longer than 16 MiB characters without keeping it, and reads on', async () => {
