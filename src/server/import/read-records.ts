@@ -39,12 +39,14 @@ export type ImportFormat = 'ndjson' | 'csv';
 
 /**
  * What a file was read as: its format, and per field of the record where the value comes from
- * (a column as it is, a value derived from columns, or a default), and the columns no field reads.
+ * (a column as it is, a value derived from columns, or a default, with the columns the file lacks
+ * for it when it got its unknown value so), and the columns no field reads.
  *
  * @example
  * ```ts
  * { format: 'semrush', title: 'Semrush backlinks export', produces: 'links', headerLine: 1, delimiter: ',', encoding: 'utf-8',
- *   fields: [{ field: 'source_url', kind: 'mapped', columns: ['Source url'], note: 'a URL with a host' }, ...], ignored: ['Text', 'New link'] }
+ *   fields: [{ field: 'source_url', kind: 'mapped', columns: ['Source url'], note: 'a URL with a host', absent: [] }, ...,
+ *     { field: 'is_form', kind: 'default', columns: [], note: 'its column is not in this file: false', absent: ['Form'] }, ...], ignored: ['Text', 'New link'] }
  * ```
  */
 export interface FormatReport {
