@@ -366,6 +366,10 @@ describe('CSV', () => {
       await expect(fails(`${noTarget}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "target_url" is missing`, 1));
       const neither = HEADER.replace('source_url;target_url;', '');
       await expect(fails(`${neither}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "source_url" is missing\n  "target_url" is missing`, 1));
+      // Both misspelt, and no other column: still close to the service's record (the first format on a tie).
+      await expect(fails('sorce_url;target_ur\n')).rejects.toThrow(
+        new ImportFileError('wrong_columns', `${CLOSEST}\n  "sorce_url" is not a column of it; did you mean source_url?\n  "target_ur" is not a column of it; did you mean target_url?`, 1),
+      );
     });
 
     it('fails the whole file on an unknown (typo) column, naming the column it is one letter off', async () => {
