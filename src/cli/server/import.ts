@@ -19,6 +19,7 @@ import { integerOption, parseCommandArgs, stringOption, UsageError, type OptionT
 import { EXIT, type CliIo, type Command } from '../command.js';
 import { finishPhases, phaseProgress } from '../progress.js';
 import { painter } from '../style.js';
+import { suggest } from '../../shared/suggest.js';
 import {
   DATABASE_OPTIONS,
   databaseOptionsHelp,
@@ -41,13 +42,17 @@ const HELP = `Usage: backlink-query import FILE... [--format F] [--db FILE | --d
 
 Loads links into the store from:
   - the service's own backlink records: one JSON object per line (NDJSON), or CSV as the service
-    writes it (a header of field names, ';' between cells); every field is required but is_new;
-  - CSV exports of Semrush (backlinks), Ahrefs (backlinks, UTF-8 or UTF-16), Majestic (backlinks
-    download) and Screaming Frog (all inlinks or outlinks), found from the header: the fields
-    they lack are derived from their columns (domains from URLs, nofollow from rel) or defaulted,
-    and the import prints, per file, where each field came from;
+    writes it (a header of field names, ';' between cells);
+  - CSV exports of Semrush (backlinks), Ahrefs (backlinks), Majestic (backlinks download) and
+    Screaming Frog (all inlinks or outlinks), found from the header: the fields they lack are
+    derived from their columns (domains from URLs, nofollow from rel) or defaulted, and the
+    import prints, per file, where each field came from;
   - domains files (domain, domain_score, and ip_address, country if known; NDJSON or CSV): the
     referring domains' (and targets') own score, IP address and country.
+Only the source and target URL columns are required, in every format: a field whose column (or
+NDJSON key) is absent is left unknown (empty, 0 or false; dates: --seen-at), and the import names
+those fields. CSV: columns in any order and case, ';', ',' or tabs between cells, UTF-8 or UTF-16
+with a byte order mark.
 A link's domain_score (the service's records, Ahrefs' Domain rating) also gives its referring
 domain a score, unless that domain has a record of its own. A link is identified by its
 source_url, target_url, anchor and image_url: importing it again replaces it, so importing the
@@ -66,8 +71,9 @@ Options:
 ${databaseOptionsHelp(undefined)}
   --rejects FILE       write every rejected line as NDJSON {"file","line","reason"}
   --max-rejects N      stop the load, importing nothing, when more than N lines are rejected
-  --seen-at TIME       first and last seen time of the links of exports without dates (Screaming
-                       Frog), YYYY-MM-DDTHH:MM:SS UTC (default: each file's modification time)
+  --seen-at TIME       first and last seen time of the links of files without dates (Screaming
+                       Frog, a file without its date columns), YYYY-MM-DDTHH:MM:SS UTC (default:
+                       each file's modification time)
   --batch N            records per write (default 2000)
 ${memoryLimitHelp('the import')}
   --template F         print a one-record file in format F (ndjson or csv) to start from, and exit
@@ -152,29 +158,56 @@ function registrableDomains(parser: DomainParser): (host: string) => string {
 }
 
 /**
- * What a file was read as, on stderr: the format, then where each field came from. Nothing for the
- * service's own record, whose fields are all read as they are.
+ * What a file was read as, on stderr: the format, then where each field came from, and the fields
+ * left unknown because the file lacks their column. For the service's own record, whose fields
+ * are read as they are, only the fields its header lacks (nothing when it has them all).
  */
 function describeFormat(file: string, report: FormatReport): string {
-  if (report.format === 'service') return '';
   const where = report.headerLine === undefined ? '' : ` (header on line ${report.headerLine}, ${DELIMITER_NAMES[report.delimiter!] ?? report.delimiter} between cells, ${report.encoding.toUpperCase()})`;
+  const absent = report.fields.filter((field) => field.absent.length > 0);
+  if (report.format === 'service') return absent.length === 0 ? '' : `${file}: ${report.title}${where}\n  ${ABSENT_LINE}: ${absent.map((field) => field.field).join(', ')}\n`;
   const lines = [`${file}: ${report.title}${where}`];
   const width = Math.max(...report.fields.map((field) => field.field.length));
   for (const field of report.fields) {
     const from = field.columns.length === 0 ? '' : ` from ${field.columns.map((column) => JSON.stringify(column)).join(', ')}`;
     lines.push(`  ${field.field.padEnd(width)}  ${field.kind}${from}: ${field.note}`);
   }
-  if (report.ignored.length > 0) lines.push(`  not read: ${report.ignored.map((column) => JSON.stringify(column)).join(', ')}`);
+  // A column not read that is a few letters off one the file lacks is likely that one, misspelt.
+  const lacked = absent.flatMap((field) => field.absent);
+  const hint = (column: string) => {
+    const near = lacked.length === 0 ? undefined : suggest(column, lacked, { anyCase: true });
+    return near === undefined ? '' : ` (did you mean ${near}?)`;
+  };
+  if (report.ignored.length > 0) lines.push(`  not read: ${report.ignored.map((column) => `${JSON.stringify(column)}${hint(column)}`).join(', ')}`);
+  if (absent.length > 0) lines.push(`  ${ABSENT_LINE}: ${absent.map((field) => `${field.field} (${field.absent.map((column) => JSON.stringify(column)).join(', ')})`).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
 
+const ABSENT_LINE = 'left unknown, their column absent';
+
+/** The fields an NDJSON file's records lacked, on stderr: fields absent from as many records on one line. */
+function describeAbsent(file: string, counts: Readonly<Record<string, number>>): string {
+  const byCount = new Map<number, string[]>();
+  for (const [field, count] of Object.entries(counts)) byCount.set(count, [...(byCount.get(count) ?? []), field]);
+  const groups = [...byCount].sort(([a], [b]) => b - a).map(([count, fields]) => `from ${count.toLocaleString('en-US')} record${count === 1 ? '' : 's'}: ${fields.join(', ')}`);
+  return `${file}: fields left unknown, absent ${groups.join('; ')}\n`;
+}
+
 const DELIMITER_NAMES: Readonly<Record<string, string>> = { ';': "';'", ',': "','", '\t': 'tabs' };
+
+/** Where a field of a file came from; `absent`: the columns (NDJSON: the key) the file lacked for it, and `absent_in`: the imported records that got its unknown value so. */
+interface FieldResult {
+  readonly kind: FieldKind;
+  readonly columns: readonly string[];
+  absent?: readonly string[];
+  absent_in?: number;
+}
 
 /** What one file gave, and where each field came from. */
 interface FileResult {
   readonly file: string;
   format: string | undefined;
-  fields: Record<string, { readonly kind: FieldKind; readonly columns: readonly string[] }> | undefined;
+  fields: Record<string, FieldResult> | undefined;
   imported: number;
   domain_records: number;
   rejected: number;
@@ -262,6 +295,9 @@ async function importAll(
       job.rejectsFile?.write(`${JSON.stringify({ file, line: line.line, reason: line.reason })}\n`);
     };
     const before = doneBytes;
+    let absentCounts: Readonly<Record<string, number>> | undefined;
+    // Links without a domain_score (NDJSON) give their referring domain no score.
+    const unscored = new Set<LinkInput>();
     const records = readImportFile(createReadStream(file), {
       format: job.formats[i]!.syntax,
       shape: job.formats[i]!.shape,
@@ -270,13 +306,20 @@ async function importAll(
       onSkip: () => result.skipped++,
       onFormat: (report) => {
         result.format = report.format;
-        result.fields = Object.fromEntries(report.fields.map((field) => [field.field, { kind: field.kind, columns: field.columns }]));
+        result.fields = Object.fromEntries(
+          report.fields.map((field) => [field.field, field.absent.length > 0 ? { kind: field.kind, columns: field.columns, absent: field.absent } : { kind: field.kind, columns: field.columns }]),
+        );
         // Only a format with a domain score gives referring domains one.
         scoresDomains = report.fields.some((field) => field.field === 'domain_score' && field.kind !== 'default') && report.produces === 'links';
         const described = describeFormat(file, report);
         if (described !== '') io.stderr.write(`${bar.clear()}${described}`);
       },
       onBytes: (bytes) => bar.update(before + bytes, totalBytes),
+      onUnscored: (link) => unscored.add(link),
+      onAbsent: (counts) => {
+        absentCounts = counts;
+        for (const [field, count] of Object.entries(counts)) Object.assign(result.fields![field]!, { absent: [field], absent_in: count });
+      },
       domainOf: job.domainOf,
       seenAt: job.seenAt ?? statSync(file).mtime.toISOString().slice(0, 19),
     });
@@ -288,7 +331,9 @@ async function importAll(
           result.domain_records += batch.rows.length;
         } else {
           await writer.links(batch.rows);
-          if (scoresDomains) derived.add(batch.rows);
+          // (Each is let go once its batch is written.)
+          const scored = unscored.size === 0 ? batch.rows : batch.rows.filter((row) => !unscored.delete(row));
+          if (scoresDomains) derived.add(scored);
           result.imported += batch.rows.length;
         }
       }
@@ -298,6 +343,9 @@ async function importAll(
       return abandon(`${file} could not be read to its end`);
     }
     if (tooMany) return abandon(`More than ${job.maxRejects!.toLocaleString('en-US')} rejected line${job.maxRejects === 1 ? '' : 's'} (--max-rejects ${job.maxRejects})`);
+    // A CSV file's absent columns leave the field unknown in every record it gave.
+    for (const field of Object.values(result.fields ?? {})) if (field.absent !== undefined) field.absent_in ??= result.imported + result.domain_records;
+    if (absentCounts !== undefined) io.stderr.write(`${bar.clear()}${describeAbsent(file, absentCounts)}`);
     doneBytes += sizes[i]!;
   }
   // Last, so that a domains file of the same import keeps its records whatever the order of the files.

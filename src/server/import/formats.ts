@@ -4,7 +4,10 @@
  * produces, where the value comes from: a column read as it is (`mapped`), a value worked out from
  * one or more columns (`derived`), or a documented constant (`default`). A field may list several
  * rules: the first whose columns are all in the file's header applies, so one format covers the
- * layouts of one tool, and the import's report says per field which rule a file got.
+ * layouts of one tool, and the import's report says per field which rule a file got. Only the
+ * columns of the source and target URLs are required: every other field's list ends with a
+ * default, the field's unknown value (empty, 0, false; a date is the other date column, else the
+ * file's time), which a file without the column gets, and the report names the columns absent.
  *
  * Where each header comes from (real files in public repositories, or code that reads them) is
  * cited in docs/importing.md, which lists the same table for people.
@@ -12,6 +15,7 @@
  * @module
  * @internal
  */
+import { didYouMean, suggest } from '../../shared/suggest.js';
 import { isTimestampLiteral } from '../../validate/timestamp.js';
 import type { DomainInput, LinkInput } from '../store/inputs.js';
 import { splitHostPath } from '../target.js';
@@ -68,11 +72,13 @@ export interface ExportFormat<R = LinkInput> {
   readonly produces: 'links' | 'domains';
   /** Whether a header column no rule reads refuses the file (the service's own files), rather than being left unread (a tool's export). */
   readonly strict?: boolean;
-  /** Every one of these (any case) is in the header of a file of this format. */
+  /** The columns a file of this format must have (any case): those of the source and target URLs (a domains file: the domain and its score). */
   readonly detect: readonly string[];
-  /** Why a row is skipped rather than imported (not an error), or `undefined` to read it. */
-  readonly skip?: (cells: Cells) => string | undefined;
-  /** Rules per field, the first applicable first; the last of each list applies to every header. */
+  /** The columns of the tool's exports that no rule reads: they count as the format's when a header is matched to a format. */
+  readonly others: readonly string[];
+  /** Why a row is skipped rather than imported (not an error), or `undefined` to read it; only when the header has every one of `columns`. */
+  readonly skip?: { readonly columns: readonly string[]; readonly why: (cells: Cells) => string | undefined };
+  /** Rules per field, the first applicable first; the last of each list (a default, or the required URL) applies to every header that has the required columns. */
   readonly fields: { readonly [F in keyof R]-?: readonly FieldRule<R[F]>[] };
 }
 
@@ -94,12 +100,30 @@ const ZERO = fixed(0, NONE);
 const NO = fixed(false, NONE);
 /** The source page answered: it was fetched and held the link. */
 const OK = fixed(200, `${NONE}: the page was fetched and held the link`);
+/** The unknown values of a field whose column this file lacks (the export may have it). */
+const ABSENT = 'its column is not in this file';
+const NO_TEXT = fixed('', `${ABSENT}: empty`);
+const NO_COUNT = fixed(0, `${ABSENT}: 0`);
+const NO_FLAG = fixed(false, `${ABSENT}: false`);
+const NO_STATUS = fixed(200, `${ABSENT}: 200, the page was fetched and held the link`);
+/** The time of a file that gives no date: `--seen-at`, else the file's modification time. */
+const seenAt = (note: string): FieldRule<string> => ({ kind: 'default', columns: [], note, value: (c) => c.seenAt });
+const NO_DATE = seenAt(`${ABSENT}: --seen-at, else the file's modification time`);
+/** A date column, else the other date column of the link, else the file's time. */
+const dates = (column: string, other: string): FieldRule<string>[] => [date(column), derived([other], `${column} is not in this file: ${other}`, (c) => c.date(other)), NO_DATE];
 
-/** The anchor and the image alt of a tool that writes an image link's alt text as its anchor. */
+/**
+ * The anchor and the image alt of a tool that writes an image link's alt text as its anchor;
+ * without the column that says a link is an image, every link reads as a text link.
+ */
 function anchorOrAlt(anchor: string, isImage: (c: Cells) => boolean, flag: string): { anchor: FieldRule<string>[]; image_alt: FieldRule<string>[] } {
   return {
-    anchor: [derived([anchor, flag], `${anchor}, empty for an image link`, (c) => (isImage(c) ? '' : c.text(anchor)))],
-    image_alt: [derived([anchor, flag], `${anchor} of an image link, else empty`, (c) => (isImage(c) ? c.text(anchor) : ''))],
+    anchor: [
+      derived([anchor, flag], `${anchor}, empty for an image link`, (c) => (isImage(c) ? '' : c.text(anchor))),
+      mapped(anchor, (c) => c.text(anchor), `as written (${flag} is not in this file: a text link)`),
+      NO_TEXT,
+    ],
+    image_alt: [derived([anchor, flag], `${anchor} of an image link, else empty`, (c) => (isImage(c) ? c.text(anchor) : '')), NO_TEXT],
   };
 }
 
@@ -112,36 +136,37 @@ const semrush: ExportFormat = {
   name: 'semrush',
   title: 'Semrush backlinks export',
   produces: 'links',
-  detect: ['Source url', 'Target url', 'First seen', 'Nofollow'],
+  detect: ['Source url', 'Target url'],
+  others: ['Text', 'Sitewide', 'New link', 'Page trust score'],
   fields: {
     source_url: [url('Source url')],
     target_url: [url('Target url')],
     anchor: semrushText.anchor,
     redirect_url: [EMPTY],
-    source_title: [text('Source title')],
+    source_title: [text('Source title'), NO_TEXT],
     target_title: [EMPTY],
     image_url: [EMPTY],
     image_alt: semrushText.image_alt,
     ip_address: [EMPTY],
     lang: [EMPTY],
     source_size: [ZERO],
-    external_links_count: [count('External links')],
-    internal_links_count: [count('Internal links')],
+    external_links_count: [count('External links'), NO_COUNT],
+    internal_links_count: [count('Internal links'), NO_COUNT],
     response_code: [OK],
-    page_score: [score('Page ascore'), score('Page score'), ZERO],
+    page_score: [score('Page ascore'), score('Page score'), NO_COUNT],
     domain_score: [fixed(0, `${NONE} (a page's score only; import a domains file for domain scores)`)],
-    first_seen_at: [date('First seen')],
-    last_seen_at: [date('Last seen')],
+    first_seen_at: dates('First seen', 'Last seen'),
+    last_seen_at: dates('Last seen', 'First seen'),
     source_domain: [sourceDomain('Source url')],
-    is_nofollow: [bool('Nofollow')],
-    is_ugc: [bool('Ugc'), NO],
-    is_sponsored: [bool('Sponsored'), NO],
-    is_form: [bool('Form')],
-    is_frame: [bool('Frame')],
-    is_image: [bool('Image')],
+    is_nofollow: [bool('Nofollow'), NO_FLAG],
+    is_ugc: [bool('Ugc'), NO_FLAG],
+    is_sponsored: [bool('Sponsored'), NO_FLAG],
+    is_form: [bool('Form'), NO_FLAG],
+    is_frame: [bool('Frame'), NO_FLAG],
+    is_image: [bool('Image'), NO_FLAG],
     // Sitewide marks every link of a sitewide set, not the set's main URL, which the field means.
     is_sitewide_main: [fixed(false, "not in this export (Sitewide marks every link of a sitewide set, not its main URL)")],
-    is_lost: [bool('Lost link'), NO],
+    is_lost: [bool('Lost link'), NO_FLAG],
   },
 };
 
@@ -158,7 +183,11 @@ const ahrefs: ExportFormat = {
   name: 'ahrefs',
   title: 'Ahrefs backlinks export',
   produces: 'links',
-  detect: ['Referring page URL', 'Target URL', 'Domain rating'],
+  detect: ['Referring page URL', 'Target URL'],
+  others: [
+    'Platform', 'Domain traffic', 'Referring domains', 'Linked domains', 'Page traffic', 'Keywords', 'Left context', 'Right context', 'Redirect Chain status codes',
+    'Is spam', 'Content', 'Rendered', 'Raw', 'Lost status', 'Drop reason', 'Discovered status', 'Author', 'Page type', 'Page category', 'Links in group',
+  ],
   fields: {
     source_url: [url('Referring page URL')],
     // In real exports a filled Redirect Chain URLs holds the link's own href (and the hops after it,
@@ -166,30 +195,30 @@ const ahrefs: ExportFormat = {
     // interface's target_url, with the href as redirect_url.
     target_url: [url('Target URL')],
     anchor: ahrefsText.anchor,
-    redirect_url: [derived(['Redirect Chain URLs'], 'the first URL of Redirect Chain URLs (the href that redirects), else empty', chainStart), EMPTY],
-    source_title: [text('Referring page title')],
+    redirect_url: [derived(['Redirect Chain URLs'], 'the first URL of Redirect Chain URLs (the href that redirects), else empty', chainStart), NO_TEXT],
+    source_title: [text('Referring page title'), NO_TEXT],
     target_title: [EMPTY],
     image_url: [EMPTY],
     image_alt: ahrefsText.image_alt,
     ip_address: [EMPTY],
-    lang: [derived(['Language'], 'the first language of the list', (c) => c.text('Language').split(',')[0]!.trim()), EMPTY],
+    lang: [derived(['Language'], 'the first language of the list', (c) => c.text('Language').split(',')[0]!.trim()), NO_TEXT],
     source_size: [ZERO],
-    external_links_count: [count('External links'), ZERO],
+    external_links_count: [count('External links'), NO_COUNT],
     internal_links_count: [ZERO],
-    response_code: [mapped('Referring page HTTP code', (c) => c.count('Referring page HTTP code') || 200, 'an HTTP status; empty is 200'), OK],
-    page_score: [score('UR'), ZERO],
-    domain_score: [score('Domain rating')],
-    first_seen_at: [date('First seen')],
-    last_seen_at: [date('Last seen')],
+    response_code: [mapped('Referring page HTTP code', (c) => c.count('Referring page HTTP code') || 200, 'an HTTP status; empty is 200'), NO_STATUS],
+    page_score: [score('UR'), NO_COUNT],
+    domain_score: [score('Domain rating'), NO_COUNT],
+    first_seen_at: dates('First seen', 'Last seen'),
+    last_seen_at: dates('Last seen', 'First seen'),
     source_domain: [sourceDomain('Referring page URL')],
-    is_nofollow: [bool('Nofollow')],
-    is_ugc: [bool('UGC'), NO],
-    is_sponsored: [bool('Sponsored'), NO],
-    is_form: [derived(['Type'], 'Type is form', (c) => ahrefsType(c) === 'form')],
-    is_frame: [derived(['Type'], 'Type is frame', (c) => ahrefsType(c) === 'frame')],
-    is_image: [derived(['Type'], 'Type is image', (c) => ahrefsType(c) === 'image')],
+    is_nofollow: [bool('Nofollow'), NO_FLAG],
+    is_ugc: [bool('UGC'), NO_FLAG],
+    is_sponsored: [bool('Sponsored'), NO_FLAG],
+    is_form: [derived(['Type'], 'Type is form', (c) => ahrefsType(c) === 'form'), NO_FLAG],
+    is_frame: [derived(['Type'], 'Type is frame', (c) => ahrefsType(c) === 'frame'), NO_FLAG],
+    is_image: [derived(['Type'], 'Type is image', (c) => ahrefsType(c) === 'image'), NO_FLAG],
     is_sitewide_main: [NO],
-    is_lost: [derived(['Lost'], 'Lost holds a date (empty while the link is live)', (c) => c.text('Lost') !== '' && c.date('Lost') !== ''), NO],
+    is_lost: [derived(['Lost'], 'Lost holds a date (empty while the link is live)', (c) => c.text('Lost') !== '' && c.date('Lost') !== ''), NO_FLAG],
   },
 };
 
@@ -199,7 +228,11 @@ const majestic: ExportFormat = {
   name: 'majestic',
   title: 'Majestic backlinks download',
   produces: 'links',
-  detect: ['Source URL', 'Target URL', 'SourceTrustFlow'],
+  detect: ['Source URL', 'Target URL'],
+  others: [
+    'FlagRedirect', 'FlagAltText', 'FlagMention', 'SourceCitationFlow', 'TargetCitationFlow', 'TargetTrustFlow', 'SourceTopicalTrustFlow_Topic_0',
+    'SourceTopicalTrustFlow_Value_0', 'RefDomainTopicalTrustFlow_Topic_0', 'RefDomainTopicalTrustFlow_Value_0',
+  ],
   fields: {
     source_url: [url('Source URL')],
     target_url: [url('Target URL')],
@@ -215,26 +248,26 @@ const majestic: ExportFormat = {
     external_links_count: [ZERO],
     internal_links_count: [ZERO],
     response_code: [OK],
-    page_score: [mapped('SourceTrustFlow', (c) => c.score('SourceTrustFlow'), "the source page's Trust Flow, 0-100")],
+    page_score: [mapped('SourceTrustFlow', (c) => c.score('SourceTrustFlow'), "the source page's Trust Flow, 0-100"), NO_COUNT],
     domain_score: [fixed(0, `${NONE} (a page's Trust Flow only; import a domains file for domain scores)`)],
-    first_seen_at: [date('Source First Found Date')],
-    last_seen_at: [date('Source Crawl Date')],
+    first_seen_at: dates('Source First Found Date', 'Source Crawl Date'),
+    last_seen_at: dates('Source Crawl Date', 'Source First Found Date'),
     source_domain: [sourceDomain('Source URL')],
-    is_nofollow: [mapped('FlagNoFollow', (c) => c.flag('FlagNoFollow'), 'set by any value but empty, 0 or false')],
+    is_nofollow: [mapped('FlagNoFollow', (c) => c.flag('FlagNoFollow'), 'set by any value but empty, 0 or false'), NO_FLAG],
     is_ugc: [NO],
     is_sponsored: [NO],
     is_form: [NO],
-    is_frame: [mapped('FlagFrame', (c) => c.flag('FlagFrame'), 'set by any value but empty, 0 or false'), NO],
-    is_image: [mapped('FlagImageLink', (c) => c.flag('FlagImageLink'), 'set by any value but empty, 0 or false')],
+    is_frame: [mapped('FlagFrame', (c) => c.flag('FlagFrame'), 'set by any value but empty, 0 or false'), NO_FLAG],
+    is_image: [mapped('FlagImageLink', (c) => c.flag('FlagImageLink'), 'set by any value but empty, 0 or false'), NO_FLAG],
     is_sitewide_main: [NO],
-    is_lost: [derived(['FlagOldCrawl'], 'FlagOldCrawl set: the link was not on the latest crawl of its page', (c) => c.flag('FlagOldCrawl')), NO],
+    is_lost: [derived(['FlagOldCrawl'], 'FlagOldCrawl set: the link was not on the latest crawl of its page', (c) => c.flag('FlagOldCrawl')), NO_FLAG],
   },
 };
 
 /** Screaming Frog's `Type` values of links; every other type (images, CSS, JavaScript, canonicals) is skipped. */
 const SCREAMING_FROG_LINKS: ReadonlySet<string> = new Set(['hyperlink', 'href', 'ahref']);
 /** The time of a crawl whose export has no dates. */
-const SEEN_AT: FieldRule<string> = { kind: 'default', columns: [], note: `${NONE}: --seen-at, else the file's modification time`, value: (c) => c.seenAt };
+const SEEN_AT = seenAt(`${NONE}: --seen-at, else the file's modification time`);
 const relHas = (c: Cells, token: string) => c.text('Rel').toLowerCase().split(/\s+/).includes(token);
 
 /**
@@ -245,17 +278,19 @@ const screamingFrog: ExportFormat = {
   name: 'screaming-frog',
   title: 'Screaming Frog inlinks/outlinks export',
   produces: 'links',
-  detect: ['Type', 'Source', 'Destination', 'Follow'],
-  skip: (c) => (SCREAMING_FROG_LINKS.has(c.text('Type').toLowerCase()) ? undefined : `Type ${c.text('Type') || '(empty)'} is not a link`),
+  detect: ['Source', 'Destination'],
+  others: ['Size (Bytes)', 'Status Code', 'Status', 'Target', 'Path Type', 'Link Path', 'Link Position', 'Link Origin'],
+  // Without a Type column, every row is read as a link.
+  skip: { columns: ['Type'], why: (c) => (SCREAMING_FROG_LINKS.has(c.text('Type').toLowerCase()) ? undefined : `Type ${c.text('Type') || '(empty)'} is not a link`) },
   fields: {
     source_url: [url('Source')],
     target_url: [url('Destination')],
-    anchor: [text('Anchor')],
+    anchor: [text('Anchor'), NO_TEXT],
     redirect_url: [EMPTY],
     source_title: [EMPTY],
     target_title: [EMPTY],
     image_url: [EMPTY],
-    image_alt: [text('Alt Text'), EMPTY],
+    image_alt: [text('Alt Text'), NO_TEXT],
     ip_address: [EMPTY],
     lang: [EMPTY],
     source_size: [ZERO],
@@ -271,12 +306,14 @@ const screamingFrog: ExportFormat = {
     is_nofollow: [
       derived(['Follow', 'Rel'], 'Follow is false, or Rel holds nofollow', (c) => !c.bool('Follow') || relHas(c, 'nofollow')),
       derived(['Follow'], 'Follow is false', (c) => !c.bool('Follow')),
+      derived(['Rel'], 'Rel holds nofollow', (c) => relHas(c, 'nofollow')),
+      NO_FLAG,
     ],
-    is_ugc: [derived(['Rel'], 'Rel holds ugc', (c) => relHas(c, 'ugc')), NO],
-    is_sponsored: [derived(['Rel'], 'Rel holds sponsored', (c) => relHas(c, 'sponsored')), NO],
+    is_ugc: [derived(['Rel'], 'Rel holds ugc', (c) => relHas(c, 'ugc')), NO_FLAG],
+    is_sponsored: [derived(['Rel'], 'Rel holds sponsored', (c) => relHas(c, 'sponsored')), NO_FLAG],
     is_form: [NO],
     is_frame: [NO],
-    is_image: [derived(['Alt Text'], 'Alt Text is not empty: the link holds an image', (c) => c.text('Alt Text') !== ''), NO],
+    is_image: [derived(['Alt Text'], 'Alt Text is not empty: the link holds an image', (c) => c.text('Alt Text') !== ''), NO_FLAG],
     is_sitewide_main: [NO],
     is_lost: [fixed(false, 'not in this export: a crawl finds live links')],
   },
@@ -288,6 +325,7 @@ const domains: ExportFormat<DomainInput> = {
   title: 'domains file',
   produces: 'domains',
   detect: ['domain', 'domain_score'],
+  others: [],
   strict: true,
   fields: {
     domain: [mapped('domain', (c) => c.domain('domain'), 'a host name, in lower case')],
@@ -328,12 +366,85 @@ export interface FieldReport {
   /** The columns as the file's header spells them. */
   readonly columns: readonly string[];
   readonly note: string;
+  /** The columns the format reads for this field that the file lacks, when the field got its unknown value for that (else empty). */
+  readonly absent: readonly string[];
 }
 
-/** The formats whose identifying columns are all in a header (names compared in any case). */
+/** Every column a format knows: those its rules and its skip read, and the tool's others. */
+function knownColumns(name: ExportFormatName): string[] {
+  const format = EXPORT_FORMATS[name] as ExportFormat<unknown>;
+  const rules = Object.values(format.fields) as readonly FieldRule<unknown>[][];
+  return [...new Set([...format.detect, ...rules.flatMap((list) => list.flatMap((rule) => rule.columns)), ...(format.skip?.columns ?? []), ...format.others])];
+}
+const KNOWN_COLUMNS = new Map(EXPORT_FORMAT_NAMES.map((name) => [name, new Set(knownColumns(name).map((column) => column.toLowerCase()))]));
+
+/**
+ * The formats a header fits: of those whose required columns (`detect`) are all in it, the ones
+ * that know the most of its columns (names compared in any case, spaces around them ignored).
+ * Several on a tie (a header of Semrush's and Majestic's `Source url` and `Target url` alone).
+ */
 export function formatsOfHeader(names: readonly string[]): ExportFormatName[] {
-  const present = new Set(names.map((name) => name.trim().toLowerCase()));
-  return (Object.keys(EXPORT_FORMATS) as ExportFormatName[]).filter((name) => EXPORT_FORMATS[name].detect.every((column) => present.has(column.toLowerCase())));
+  const present = [...new Set(names.map((name) => name.trim().toLowerCase()))];
+  const fitting = EXPORT_FORMAT_NAMES.filter((name) => EXPORT_FORMATS[name].detect.every((column) => present.includes(column.toLowerCase())));
+  const known = (name: ExportFormatName) => present.filter((column) => KNOWN_COLUMNS.get(name)!.has(column)).length;
+  const most = Math.max(0, ...fitting.map(known));
+  return fitting.filter((name) => known(name) === most);
+}
+
+/** A format as {@link closestFormat} compares a header with it. */
+export interface FormatColumns {
+  /** How a message names it. */
+  readonly title: string;
+  readonly required: readonly string[];
+  /** Every column it knows, as it spells them. */
+  readonly known: readonly string[];
+  /** Whether a column it does not know refuses the file. */
+  readonly strict: boolean;
+}
+
+/** The columns of each export format, for {@link closestFormat}. */
+export function exportFormatColumns(): FormatColumns[] {
+  return EXPORT_FORMAT_NAMES.map((name) => {
+    const format = EXPORT_FORMATS[name] as ExportFormat<unknown>;
+    return { title: `${format.title} (${name})`, required: format.detect, known: knownColumns(name), strict: format.strict === true };
+  });
+}
+
+/** The lines of a header message that are listed in full; more are counted. */
+const SHOWN_DIFFERENCES = 4;
+
+/**
+ * The format a header that fits none is closest to, and how its columns differ, one line per
+ * column: the names that are not its columns but close to one (`suggest`'s "did you mean"), the
+ * required columns it lacks, and for a strict format the other names it does not know. A format is
+ * close when the header has one of its columns, or a name close to a required one; of those, the
+ * one with the most columns and close names (then the most columns). `undefined` when none is.
+ */
+export function closestFormat(names: readonly string[], formats: readonly FormatColumns[]): { readonly title: string; readonly lines: readonly string[] } | undefined {
+  const header = names.map((name) => name.trim());
+  let best: { title: string; lines: string[]; score: readonly [number, number] } | undefined;
+  for (const format of formats) {
+    const known = new Set(format.known.map((column) => column.toLowerCase()));
+    const required = new Set(format.required.map((column) => column.toLowerCase()));
+    const exact = header.filter((name) => known.has(name.toLowerCase())).length;
+    const unknown = header.filter((name) => !known.has(name.toLowerCase()));
+    const near = new Map(unknown.flatMap((name) => {
+      const column = name === '' ? undefined : suggest(name, format.known, { anyCase: true });
+      return column === undefined ? [] : [[name, column] as const];
+    }));
+    const nearRequired = [...near.values()].filter((column) => required.has(column.toLowerCase()));
+    const score = [exact + near.size, exact] as const;
+    if ((exact === 0 && nearRequired.length === 0) || (best && (score[0] < best.score[0] || (score[0] === best.score[0] && score[1] <= best.score[1])))) continue;
+    const lines = unknown.flatMap((name) => (near.has(name) ? [`${JSON.stringify(name)} is not a column of it${didYouMean(near.get(name), '')}`] : format.strict ? [`${JSON.stringify(name)} is not a column of it`] : []));
+    for (const column of format.required) {
+      if (!header.some((name) => name.toLowerCase() === column.toLowerCase()) && !nearRequired.includes(column)) lines.push(`${JSON.stringify(column)} is missing`);
+    }
+    best = { title: format.title, lines, score };
+  }
+  if (!best) return undefined;
+  const { lines } = best;
+  const shown = lines.length > SHOWN_DIFFERENCES + 1 ? [...lines.slice(0, SHOWN_DIFFERENCES), `and ${lines.length - SHOWN_DIFFERENCES} more columns`] : lines;
+  return { title: best.title, lines: shown };
 }
 
 const DATE = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2}))?$/;
@@ -363,9 +474,7 @@ class HeaderCells implements Cells {
 
   /** A problem of the cell in `column`: the column as the header spells it, what it must be, and what it holds (shortened). */
   private problem(column: string, must: string): void {
-    const cell = this.text(column);
-    const shown = cell === '' ? 'empty' : JSON.stringify(cell.length > SHOWN_CELL ? `${cell.slice(0, SHOWN_CELL - 1)}…` : cell);
-    this.problems.push(`${JSON.stringify(this.spelled.get(column.toLowerCase()) ?? column)} ${must}, not ${shown}`);
+    this.problems.push(`${JSON.stringify(this.spelled.get(column.toLowerCase()) ?? column)} ${must}, not ${shownCell(this.text(column))}`);
   }
 
   text(column: string): string {
@@ -441,7 +550,20 @@ class HeaderCells implements Cells {
 }
 
 /** The characters of a bad cell a row error quotes. */
-const SHOWN_CELL = 40;
+export const SHOWN_CELL = 40;
+
+/**
+ * A bad cell as a row error quotes it: `empty`, or in double quotes, its first 39 characters and
+ * an ellipsis when it has more than 40.
+ *
+ * @example
+ * ```ts
+ * shownCell('maybe'); // '"maybe"'
+ * ```
+ */
+export function shownCell(cell: string): string {
+  return cell === '' ? 'empty' : JSON.stringify(cell.length > SHOWN_CELL ? `${cell.slice(0, SHOWN_CELL - 1)}…` : cell);
+}
 
 /** A format made ready for one header: turns a row into a record, a skip reason, or its problems. */
 export interface CompiledFormat<R> {
@@ -468,24 +590,27 @@ export function compileFormat<R>(
     if (!index.has(key)) index.set(key, at), spelled.set(key, name.trim());
   });
   const has = (column: string) => index.has(column.toLowerCase());
-  const chosen: [keyof R, FieldRule<unknown>][] = [];
+  const chosen: [keyof R, FieldRule<unknown>, string[]][] = [];
   const missing = new Set<string>();
   for (const [field, rules] of Object.entries(format.fields) as [keyof R, readonly FieldRule<unknown>[]][]) {
-    const rule = rules.find((candidate) => candidate.columns.every(has));
-    if (rule) chosen.push([field, rule]);
+    const at = rules.findIndex((candidate) => candidate.columns.every(has));
+    // A default reached because the columns of the rules before it are not all in the header.
+    const absent = at > 0 && rules[at]!.kind === 'default' ? [...new Set(rules.slice(0, at).flatMap((rule) => rule.columns).filter((column) => !has(column)))] : [];
+    if (at !== -1) chosen.push([field, rules[at]!, absent]);
     else for (const column of rules[rules.length - 1]!.columns) if (!has(column)) missing.add(column);
   }
   if (missing.size > 0) return { missing: [...missing] };
   const read = new Set(chosen.flatMap(([, rule]) => rule.columns.map((column) => column.toLowerCase())));
-  if (format.skip) for (const column of format.detect) read.add(column.toLowerCase());
+  const skips = format.skip && format.skip.columns.every(has) ? format.skip.why : undefined;
+  if (skips) for (const column of format.skip!.columns) read.add(column.toLowerCase());
   const cells = new HeaderCells(index, spelled, options.domainOf, options.seenAt);
   const template = Object.fromEntries(chosen.map(([field]) => [field, undefined]));
   return {
-    report: chosen.map(([field, rule]) => ({ field: String(field), kind: rule.kind, columns: rule.columns.map((column) => spelled.get(column.toLowerCase())!), note: rule.note })),
+    report: chosen.map(([field, rule, absent]) => ({ field: String(field), kind: rule.kind, columns: rule.columns.map((column) => spelled.get(column.toLowerCase())!), note: rule.note, absent })),
     ignored: header.map((name) => name.trim()).filter((name) => !read.has(name.toLowerCase())),
     read(row, count) {
       cells.row(row, count);
-      const skip = format.skip?.(cells);
+      const skip = skips?.(cells);
       if (skip !== undefined) return { skip };
       const record: Record<string, unknown> = { ...template };
       for (const [field, rule] of chosen) record[field as string] = rule.value(cells);

@@ -15,8 +15,9 @@ const IMPORT_FILE_ERROR = /* @__PURE__ */ errorBrand<ImportFileError>('ImportFil
  * - `no_header`: a CSV file without a header line (empty, or blank lines only);
  * - `invalid_header`: a CSV header line that is not valid CSV (a stray or unterminated quote, a CR
  *   not followed by LF, longer than the longest record read);
- * - `wrong_columns`: a CSV header that misses a column its format needs, or for the service's own
- *   record names an unknown one or one twice;
+ * - `wrong_columns`: a CSV header that fits no format (the message names the closest one and the
+ *   columns that differ, one a line), misses a column of the format named, or names a column
+ *   twice;
  * - `ambiguous_format`: a CSV header that fits several export formats (name one with `--format`).
  */
 export type ImportFileErrorCode = 'not_text' | 'no_header' | 'invalid_header' | 'wrong_columns' | 'ambiguous_format';

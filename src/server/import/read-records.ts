@@ -3,8 +3,9 @@
  * (RFC 4180 quoting, CRLF or LF line ends, `;`, `,` or tab between cells, UTF-8 or UTF-16).
  *
  * The service's own record (the exact inverse of `toCsv` in `../csv.ts`) has the fields and types
- * of the catalogue's `links` record: every field but `is_new` is required, `is_new` is ignored (it
- * depends on the clock), any other field rejects the record. CSV exports of other tools and
+ * of the catalogue's `links` record: `source_url` and `target_url` are required, every other field
+ * absent gets its unknown value ({@link unknownValues}), `is_new` is ignored (it depends on the
+ * clock), any other field rejects the record. CSV exports of other tools and
  * domains files are read through the table of `formats.ts`. A bad record is reported with the
  * physical line it starts on and never stops the read; only a CSV file whose header is missing,
  * broken or names the wrong columns fails as a whole ({@link ImportFileError}).
@@ -16,7 +17,10 @@ import { isTimestampLiteral } from '../../validate/timestamp.js';
 import type { DomainInput, LinkInput } from '../store/inputs.js';
 import { splitHostPath } from '../target.js';
 import { CsvTokenizer, MAX_RECORD_CHARS } from './csv-tokenizer.js';
-import { compileFormat, EXPORT_FORMATS, formatsOfHeader, type CompiledFormat, type ExportFormat, type ExportFormatName, type FieldReport } from './formats.js';
+import {
+  closestFormat, compileFormat, EXPORT_FORMATS, exportFormatColumns, formatsOfHeader, SHOWN_CELL, shownCell, type CompiledFormat, type ExportFormat, type ExportFormatName,
+  type FieldReport, type FormatColumns,
+} from './formats.js';
 import { ImportFileError } from './import-error.js';
 
 export { ImportFileError, isImportFileError, type ImportFileErrorCode } from './import-error.js';
@@ -35,12 +39,14 @@ export type ImportFormat = 'ndjson' | 'csv';
 
 /**
  * What a file was read as: its format, and per field of the record where the value comes from
- * (a column as it is, a value derived from columns, or a default), and the columns no field reads.
+ * (a column as it is, a value derived from columns, or a default, with the columns the file lacks
+ * for it when it got its unknown value so), and the columns no field reads.
  *
  * @example
  * ```ts
  * { format: 'semrush', title: 'Semrush backlinks export', produces: 'links', headerLine: 1, delimiter: ',', encoding: 'utf-8',
- *   fields: [{ field: 'source_url', kind: 'mapped', columns: ['Source url'], note: 'a URL with a host' }, ...], ignored: ['Text', 'New link'] }
+ *   fields: [{ field: 'source_url', kind: 'mapped', columns: ['Source url'], note: 'a URL with a host', absent: [] }, ...,
+ *     { field: 'is_form', kind: 'default', columns: [], note: 'its column is not in this file: false', absent: ['Form'] }, ...], ignored: ['Text', 'New link'] }
  * ```
  */
 export interface FormatReport {
@@ -116,8 +122,18 @@ export interface ReadImportOptions extends ReadOptions {
   readonly onSkip?: (skipped: RejectedLine) => void;
   /** The registrable domain of a host, for a `source_domain` derived from a URL (default: the host). */
   readonly domainOf?: (host: string) => string;
-  /** The `first_seen_at` and `last_seen_at` of formats without dates, `YYYY-MM-DDTHH:MM:SS` (default: now). */
+  /** The `first_seen_at` and `last_seen_at` of files without dates, `YYYY-MM-DDTHH:MM:SS` (default: now). */
   readonly seenAt?: string;
+  /**
+   * Called once at the end of an NDJSON file of links, when some of its imported records lack
+   * fields: per such field, how many (they got its unknown value).
+   */
+  readonly onAbsent?: (counts: Readonly<Record<string, number>>) => void;
+  /**
+   * Called for each link of an NDJSON file imported without a `domain_score`: its score is
+   * unknown (0), and gives its referring domain none.
+   */
+  readonly onUnscored?: (link: LinkInput) => void;
 }
 
 const DEFAULT_BATCH_SIZE = 5000;
@@ -146,7 +162,13 @@ function notText(data: Uint8Array): string | undefined {
   const head = data.subarray(0, SNIFFED_BYTES);
   const signature = SIGNATURES.find(([, magic]) => magic.every((byte, i) => head[i] === byte));
   if (signature) return `it starts with the bytes of ${signature[0]}`;
-  if (head.includes(0)) return 'it holds NUL bytes, which no text file has';
+  if (head.includes(0)) {
+    // ASCII in UTF-16: every other byte is NUL.
+    const pairs = Math.floor(Math.min(head.length, 64) / 2);
+    const at = (odd: number) => pairs > 0 && Array.from({ length: pairs }, (_, i) => head[2 * i + odd] === 0 && head[2 * i + 1 - odd] !== 0).every(Boolean);
+    if (at(0) || at(1)) return 'it looks like UTF-16 without a byte order mark: save it as UTF-8, or as UTF-16 with one';
+    return 'it holds NUL bytes, which no text file has';
+  }
   try {
     // A sequence cut at the end of the bytes read is held back, not an error.
     new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
@@ -182,6 +204,40 @@ const DIGITS = /^\d+$/;
 const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
 const isTimestamp = (value: unknown): boolean => typeof value === 'string' && value.length === 19 && isTimestampLiteral(value);
 
+/**
+ * The value a field of the service's record gets when its file does not give it: its type's
+ * unknown value (empty, 0, false), but a time is the record's other time, else the file's
+ * (`seenAt`), `response_code` is 200 (a listed link was found on a page that answered), and
+ * `source_domain` the registrable domain of `source_url`'s host (worked out per record).
+ */
+const UNKNOWN: Readonly<Record<Exclude<LinkFieldType, 'timestamp'>, unknown>> = { string: '', integer: 0, boolean: false };
+const REQUIRED: ReadonlySet<string> = new Set(['source_url', 'target_url']);
+
+/** Every field's value when absent, `source_domain` left to work out. */
+function unknownValues(seenAt: string): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(TEMPLATE).map((name) => {
+      const type = record[name as LinkField].type;
+      return [name, name === 'source_domain' ? undefined : name === 'response_code' ? 200 : type === 'timestamp' ? seenAt : UNKNOWN[type]];
+    }),
+  );
+}
+
+/** How the report says what an absent field got. */
+function unknownNote(name: LinkField): string {
+  if (name === 'source_domain') return "its column is not in this file: the registrable domain of source_url's host";
+  if (name === 'response_code') return 'its column is not in this file: 200, the page was fetched and held the link';
+  const type = record[name].type;
+  return `its column is not in this file: ${type === 'timestamp' ? "the record's other date, else --seen-at, else the file's modification time" : type === 'string' ? 'empty' : type === 'integer' ? '0' : 'false'}`;
+}
+
+/** A JSON value as a row error quotes it: a string as a cell, anything else as JSON, shortened the same way. */
+const shownJson = (value: unknown): string => {
+  if (typeof value === 'string') return shownCell(value);
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > SHOWN_CELL ? `${json.slice(0, SHOWN_CELL - 1)}…` : json;
+};
+
 /** One converter per type the links record uses: a new type in the catalogue fails to compile here. */
 const CONVERTERS: Readonly<Record<LinkFieldType, Converter>> = {
   string: { json: (value) => typeof value === 'string', csv: (text) => text, expected: 'a string' },
@@ -202,19 +258,20 @@ const CONVERTERS: Readonly<Record<LinkFieldType, Converter>> = {
   timestamp: { json: isTimestamp, csv: (text) => (isTimestamp(text) ? text : undefined), expected: 'a timestamp YYYY-MM-DDTHH:MM:SS' },
 };
 
-/** A required field, with what a record's value must be. */
+/** A field of the service's record, with what a record's value must be. */
 interface FieldCheck {
   readonly name: LinkField;
   readonly converter: Converter;
-  /** `<field> must be ...` */
+  /** `<field> must be ...` (the value shown is added after it). */
   readonly invalid: string;
-  /** An extra check on a valid value: the reason it fails, or `undefined`. */
-  readonly extra?: (value: unknown) => string | undefined;
+  /** An extra check on a valid value: whether it fails (the reason is `invalid`). */
+  readonly extra?: (value: unknown) => boolean;
 }
 
-const EXTRA_CHECKS: Partial<Record<LinkField, (value: unknown) => string | undefined>> = {
-  target_url: (value) => (splitHostPath(value as string) === undefined ? 'target_url has no host' : undefined),
+const EXTRA_CHECKS: Partial<Record<LinkField, (value: unknown) => boolean>> = {
+  target_url: (value) => splitHostPath(value as string) === undefined,
 };
+const EXTRA_EXPECTED: Partial<Record<LinkField, string>> = { target_url: 'a URL with a host' };
 
 /** The fields the import reads, in the links record's CSV column order (`is_new` is not read). */
 export const IMPORT_FIELDS: readonly LinkField[] = (Object.keys(record) as (keyof typeof record)[]).filter((name): name is LinkField => name !== IGNORED_FIELD);
@@ -222,10 +279,12 @@ export const IMPORT_FIELDS: readonly LinkField[] = (Object.keys(record) as (keyo
 const FIELDS: readonly FieldCheck[] = IMPORT_FIELDS.map((name) => ({
     name,
     converter: CONVERTERS[record[name].type],
-    invalid: `${name} must be ${CONVERTERS[record[name].type].expected}`,
+    invalid: `${name} must be ${EXTRA_EXPECTED[name] ?? CONVERTERS[record[name].type].expected}`,
     extra: EXTRA_CHECKS[name],
   }));
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(record));
+/** The service's record as {@link closestFormat} compares a header with it. */
+const SERVICE_COLUMNS: FormatColumns = { title: "the service's own record", required: [...REQUIRED], known: Object.keys(record), strict: true };
 /**
  * Every field, in catalogue order: records are clones of it, filled in. (Adding the properties one
  * by one to `{}` reallocates the object's property store several times, which makes holding a
@@ -263,29 +322,45 @@ interface Parser {
 /** `missing field a` or `missing fields a, b`. */
 const listed = (what: string, names: readonly string[]) => `${what} field${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
 
-/** Checks a parsed NDJSON object: the record, or the reason it is rejected. */
-function linkOfObject(object: Record<string, unknown>): LinkInput | string {
-  const link: Record<string, unknown> = { ...TEMPLATE };
+/** The registrable domain of a URL's host, or empty. */
+const domainOfUrl = (url: unknown, domainOf: (host: string) => string): string => {
+  const parts = typeof url === 'string' ? splitHostPath(url) : undefined;
+  return parts === undefined ? '' : domainOf(parts.host);
+};
+
+/**
+ * Checks a parsed NDJSON object: the record, or the reason it is rejected. A field absent gets
+ * its value of `unknown`, and is added to `absent`.
+ */
+function linkOfObject(object: Record<string, unknown>, unknown: Readonly<Record<string, unknown>>, domainOf: (host: string) => string, absent: string[]): LinkInput | string {
+  const link: Record<string, unknown> = { ...unknown };
   let missing: string[] | undefined;
   let invalid: string[] | undefined;
   let known = 0;
+  absent.length = 0;
   for (const field of FIELDS) {
     const value = object[field.name];
     if (value === undefined && !Object.hasOwn(object, field.name)) {
-      (missing ??= []).push(field.name);
+      if (REQUIRED.has(field.name)) (missing ??= []).push(field.name);
+      else absent.push(field.name);
       continue;
     }
     known++;
-    const problem = field.converter.json(value) ? field.extra?.(value) : field.invalid;
-    if (problem !== undefined) (invalid ??= []).push(problem);
-    else link[field.name] = value;
+    if (field.converter.json(value) && !field.extra?.(value)) link[field.name] = value;
+    else (invalid ??= []).push(`${field.invalid}, not ${shownJson(value)}`);
   }
   if (Object.hasOwn(object, IGNORED_FIELD)) known++;
-  const unknown = Object.keys(object).length === known ? undefined : Object.keys(object).filter((key) => !KNOWN_FIELDS.has(key));
-  if (missing === undefined && unknown === undefined && invalid === undefined) return link as LinkInput;
+  const unknownKeys = Object.keys(object).length === known ? undefined : Object.keys(object).filter((key) => !KNOWN_FIELDS.has(key));
+  if (missing === undefined && unknownKeys === undefined && invalid === undefined) {
+    if (link['source_domain'] === undefined) link['source_domain'] = domainOfUrl(link['source_url'], domainOf);
+    // A date absent: the record's other date, when it has one.
+    const first = Object.hasOwn(object, 'first_seen_at');
+    if (first !== Object.hasOwn(object, 'last_seen_at')) link[first ? 'last_seen_at' : 'first_seen_at'] = link[first ? 'first_seen_at' : 'last_seen_at'];
+    return link as LinkInput;
+  }
   const problems: string[] = [];
   if (missing !== undefined) problems.push(listed('missing', missing));
-  if (unknown !== undefined) problems.push(listed('unknown', unknown));
+  if (unknownKeys !== undefined) problems.push(listed('unknown', unknownKeys));
   if (invalid !== undefined) problems.push(...invalid);
   return problems.join('; ');
 }
@@ -295,7 +370,7 @@ const DOMAIN_FIELDS = ['domain', 'domain_score', 'ip_address', 'country'];
 /** The report of an NDJSON domains file. */
 const DOMAINS_NDJSON_REPORT = (encoding: string): FormatReport => ({
   format: 'domains', title: EXPORT_FORMATS.domains.title, produces: 'domains', headerLine: undefined, delimiter: undefined, encoding, ignored: [],
-  fields: DOMAIN_FIELDS.map((field) => ({ field, kind: 'mapped', columns: [field], note: field === 'domain_score' ? 'an integer 0-100' : field === 'domain' ? 'a host name, in lower case' : 'a string; empty when missing' })),
+  fields: DOMAIN_FIELDS.map((field) => ({ field, kind: 'mapped', columns: [field], note: field === 'domain_score' ? 'an integer 0-100' : field === 'domain' ? 'a host name, in lower case' : 'a string; empty when missing', absent: [] })),
 });
 
 /** Checks an NDJSON domain record: `domain` and `domain_score` required, `ip_address` and `country` strings or missing. */
@@ -318,8 +393,17 @@ class NdjsonParser implements Parser {
   private line = 1;
 
   private kind: 'links' | 'domains' | undefined;
+  private readonly unknown: Readonly<Record<string, unknown>>;
+  private readonly domainOf: (host: string) => string;
+  /** The fields absent from the record just read. */
+  private readonly absent: string[] = [];
+  /** Per field, the records imported without it. */
+  private readonly absentCounts: Record<string, number> = {};
 
-  constructor(private readonly sink: Sink) {}
+  constructor(private readonly sink: Sink) {
+    this.unknown = unknownValues(sink.seenAt);
+    this.domainOf = sink.options.domainOf ?? ((host) => host);
+  }
 
   private onReject(rejected: RejectedLine): void {
     this.sink.options.onReject(rejected);
@@ -342,6 +426,7 @@ class NdjsonParser implements Parser {
 
   end(): void {
     if (this.pending !== '' || this.tooLong) this.lineEnded(this.pending);
+    if (Object.keys(this.absentCounts).length > 0) this.sink.options.onAbsent?.(this.absentCounts);
   }
 
   private lineEnded(text: string): void {
@@ -382,9 +467,13 @@ class NdjsonParser implements Parser {
       else this.sink.domains.add(domain);
       return;
     }
-    const link = linkOfObject(object);
-    if (typeof link === 'string') this.onReject({ line, reason: link });
-    else this.sink.links.add(link);
+    const link = linkOfObject(object, this.unknown, this.domainOf, this.absent);
+    if (typeof link === 'string') return this.onReject({ line, reason: link });
+    this.sink.links.add(link);
+    for (const field of this.absent) {
+      this.absentCounts[field] = (this.absentCounts[field] ?? 0) + 1;
+      if (field === 'domain_score') this.sink.options.onUnscored?.(link);
+    }
   }
 }
 
@@ -417,40 +506,77 @@ function sniffDelimiter(text: string, final: boolean): Delimiter | undefined {
   return final || lines === 2 ? ';' : undefined;
 }
 
-/** The service's own CSV record: its header checked strictly, its rows converted fast. */
+/**
+ * Why a header fits no format, for a file whose header is not the service's record either: the
+ * format it is closest to and how its columns differ, one line per column, or the formats import
+ * knows when no column is close to any of theirs.
+ */
+function noFormat(names: readonly string[], line: number, forcedService: boolean): ImportFileError {
+  const closest = closestFormat(names, forcedService ? [SERVICE_COLUMNS] : [SERVICE_COLUMNS, ...exportFormatColumns()]);
+  if (closest !== undefined && closest.lines.length > 0) {
+    return new ImportFileError('wrong_columns', `CSV header (line ${line}) fits no format; the closest is ${closest.title}, whose columns differ:\n  ${closest.lines.join('\n  ')}`, line);
+  }
+  return new ImportFileError(
+    'wrong_columns',
+    `CSV header (line ${line}) fits no format import reads: the service's own record (columns source_url, target_url, ...), ${KNOWN_FORMATS}; see docs/importing.md, or name one with --format`,
+    line,
+  );
+}
+
+/** The service's own CSV record: its header checked strictly (names in any case), its rows converted fast. */
 class ServiceShape {
-  private readonly columns: number[];
+  /** The fields the header has, and the cell of each. */
+  private readonly present: readonly FieldCheck[];
+  private readonly columns: readonly number[];
+  private readonly unknown: Readonly<Record<string, unknown>>;
+  private readonly sourceDomain: boolean;
+  private readonly domainOf: (host: string) => string;
+  /** The date the header lacks, and the one it has, which gives it. */
+  private readonly otherDate: readonly [string, string] | undefined;
   readonly report: FormatReport;
 
-  constructor(names: readonly string[], line: number, delimiter: Delimiter, encoding: string, noKnownColumn: boolean) {
-    const problems: string[] = [];
-    const missing = FIELDS.filter((field) => !names.includes(field.name)).map((field) => field.name);
-    const unknown = names.filter((name) => !KNOWN_FIELDS.has(name)).map(shown);
-    const duplicate = names.filter((name, index) => names.indexOf(name) !== index).map(shown);
-    if (missing.length > 0) problems.push(`missing ${plural(missing.length, 'column')} ${missing.join(', ')}`);
-    if (unknown.length > 0) problems.push(`unknown ${plural(unknown.length, 'column')} ${unknown.join(', ')}`);
-    if (duplicate.length > 0) problems.push(`duplicate ${plural(duplicate.length, 'column')} ${duplicate.join(', ')}`);
-    if (problems.length > 0) {
-      const hint = noKnownColumn ? ` (neither the service's record nor an export format import knows: ${KNOWN_FORMATS}; see docs/importing.md, or name one with --format)` : '';
-      throw new ImportFileError('wrong_columns', `CSV header (line ${line}): ${problems.join('; ')}${hint}`, line);
-    }
-    this.columns = FIELDS.map((field) => names.indexOf(field.name));
-    this.report = serviceReport(line, delimiter, encoding, names.filter((name) => name === IGNORED_FIELD));
+  constructor(names: readonly string[], line: number, delimiter: Delimiter, sink: Sink, forced: boolean) {
+    const lower = names.map((name) => name.trim().toLowerCase());
+    const missing = [...REQUIRED].filter((name) => !lower.includes(name));
+    const unknown = lower.filter((name) => !KNOWN_FIELDS.has(name));
+    if (missing.length > 0 || unknown.length > 0) throw noFormat(names, line, forced);
+    const duplicate = names.filter((_, index) => lower.indexOf(lower[index]!) !== index).map((name) => shown(name.trim()));
+    if (duplicate.length > 0) throw new ImportFileError('wrong_columns', `CSV header (line ${line}): duplicate ${plural(duplicate.length, 'column')} ${duplicate.join(', ')}`, line);
+    this.present = FIELDS.filter((field) => lower.includes(field.name));
+    this.columns = this.present.map((field) => lower.indexOf(field.name));
+    this.unknown = unknownValues(sink.seenAt);
+    this.sourceDomain = lower.includes('source_domain');
+    const first = lower.includes('first_seen_at');
+    const last = lower.includes('last_seen_at');
+    this.otherDate = first === last ? undefined : first ? ['last_seen_at', 'first_seen_at'] : ['first_seen_at', 'last_seen_at'];
+    this.domainOf = sink.options.domainOf ?? ((host: string) => host);
+    const spelled = (name: string) => names[lower.indexOf(name)]!.trim();
+    this.report = {
+      ...serviceReport(line, delimiter, sink.encoding, names.filter((_, at) => lower[at] === IGNORED_FIELD).map((name) => name.trim())),
+      fields: FIELDS.map((field) =>
+        lower.includes(field.name)
+          ? { field: field.name, kind: 'mapped', columns: [spelled(field.name)], note: 'as written', absent: [] }
+          : { field: field.name, kind: 'default', columns: [], note: unknownNote(field.name), absent: [field.name] },
+      ),
+    };
   }
 
   /** A row: the link, or the reason it is rejected. */
   row(cells: readonly string[]): LinkInput | string {
-    const columns = this.columns;
-    const link: Record<string, unknown> = { ...TEMPLATE };
+    const { columns, present } = this;
+    const link: Record<string, unknown> = { ...this.unknown };
     let problems: string[] | undefined;
-    for (let f = 0; f < FIELDS.length; f++) {
-      const field = FIELDS[f]!;
-      const value = field.converter.csv(cells[columns[f]!]!);
-      const problem = value === undefined ? field.invalid : field.extra?.(value);
-      if (problem !== undefined) (problems ??= []).push(problem);
+    for (let f = 0; f < present.length; f++) {
+      const field = present[f]!;
+      const cell = cells[columns[f]!]!;
+      const value = field.converter.csv(cell);
+      if (value === undefined || field.extra?.(value)) (problems ??= []).push(`${field.invalid}, not ${shownCell(cell)}`);
       else link[field.name] = value;
     }
-    return problems === undefined ? (link as LinkInput) : problems.join('; ');
+    if (problems !== undefined) return problems.join('; ');
+    if (!this.sourceDomain) link['source_domain'] = domainOfUrl(link['source_url'], this.domainOf);
+    if (this.otherDate !== undefined) link[this.otherDate[0]] = link[this.otherDate[1]];
+    return link as LinkInput;
   }
 }
 
@@ -462,6 +588,8 @@ interface Sink {
   readonly domains: Batches<DomainInput>;
   readonly options: ReadImportOptions;
   readonly encoding: string;
+  /** The time of the records of a file that gives none. */
+  readonly seenAt: string;
 }
 
 /**
@@ -476,6 +604,8 @@ class CsvReader implements Parser {
   private service: ServiceShape | undefined;
   private foreign: { readonly format: ExportFormat<LinkInput> | ExportFormat<DomainInput>; readonly compiled: CompiledFormat<LinkInput | DomainInput> } | undefined;
   private titleLine: string | undefined;
+  /** Whether line 1 is a spreadsheet's `sep=;` line, which names the delimiter. */
+  private sepLine = false;
 
   constructor(private readonly sink: Sink) {}
 
@@ -484,12 +614,19 @@ class CsvReader implements Parser {
     this.buffered += text;
     // Only a line end can decide (a header line is read whole first).
     if (!text.includes('\n') && this.buffered.length <= MAX_RECORD_CHARS) return;
-    const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : sniffDelimiter(this.buffered, false);
+    const delimiter = this.buffered.length > MAX_RECORD_CHARS ? ';' : (this.named() ?? sniffDelimiter(this.buffered, false));
     if (delimiter !== undefined) this.start(delimiter);
   }
 
+  /** The delimiter a first line `sep=;` (`sep=,`, `sep=` and a tab) names, as Excel writes and reads it. */
+  private named(): Delimiter | undefined {
+    const match = /^sep=([;,\t])\r?\n/i.exec(this.buffered);
+    this.sepLine = match !== null;
+    return match ? (match[1] as Delimiter) : undefined;
+  }
+
   end(): void {
-    if (!this.tokenizer) this.start(sniffDelimiter(this.buffered, true)!);
+    if (!this.tokenizer) this.start(this.named() ?? sniffDelimiter(this.buffered, true)!);
     this.tokenizer!.end();
     if (!this.service && !this.foreign) throw new ImportFileError('no_header', 'CSV file has no header line');
   }
@@ -519,7 +656,7 @@ class CsvReader implements Parser {
       else if ('problems' in result) this.reject(line, result.problems.join('; '));
       else if (this.foreign.format.produces === 'domains') this.sink.domains.add(result.record as DomainInput);
       else this.sink.links.add(result.record as LinkInput);
-    } else {
+    } else if (!(this.sepLine && line === 1)) {
       this.header(cells.slice(0, count), line, error);
     }
   }
@@ -537,22 +674,23 @@ class CsvReader implements Parser {
     }
     const name = found[0];
     // Old Screaming Frog files put the export's name on a line of its own above the header.
-    const title = names.length === 1 && this.titleLine === undefined && !KNOWN_FIELDS.has(names[0]!);
+    const title = names.length === 1 && this.titleLine === undefined && !KNOWN_FIELDS.has(names[0]!.trim().toLowerCase());
     if (name === undefined) {
-      const noKnownColumn = !names.some((column) => KNOWN_FIELDS.has(column));
       if (forced === undefined && title) return void (this.titleLine = names[0]);
-      this.service = new ServiceShape(names, line, this.delimiter, this.sink.encoding, noKnownColumn);
+      this.service = new ServiceShape(names, line, this.delimiter, this.sink, forced === 'service');
       this.width = names.length;
       return this.sink.options.onFormat?.(this.service.report);
     }
     const format = EXPORT_FORMATS[name] as ExportFormat<LinkInput> | ExportFormat<DomainInput>;
     const compiled = compileFormat<LinkInput | DomainInput>(format as ExportFormat<LinkInput | DomainInput>, names, {
       domainOf: this.sink.options.domainOf ?? ((host) => host),
-      seenAt: this.sink.options.seenAt ?? formatTimestamp(new Date()),
+      seenAt: this.sink.seenAt,
     });
     if ('missing' in compiled) {
       if (title) return void (this.titleLine = names[0]);
-      throw new ImportFileError('wrong_columns', `CSV header (line ${line}): a ${format.title} needs ${plural(compiled.missing.length, 'column')} ${compiled.missing.map(shown).join(', ')}`, line);
+      const [columns] = exportFormatColumns().filter((candidate) => candidate.title.endsWith(`(${name})`));
+      const differ = closestFormat(names, [columns!])?.lines ?? compiled.missing.map((column) => `${JSON.stringify(column)} is missing`);
+      throw new ImportFileError('wrong_columns', `CSV header (line ${line}) is not a ${format.title} (named with --format): its columns differ:\n  ${differ.join('\n  ')}`, line);
     }
     if (format.strict && compiled.ignored.length > 0) {
       throw new ImportFileError('wrong_columns', `CSV header (line ${line}): unknown ${plural(compiled.ignored.length, 'column')} ${compiled.ignored.map(shown).join(', ')} in a ${format.title}`, line);
@@ -570,7 +708,7 @@ class CsvReader implements Parser {
 function serviceReport(headerLine: number | undefined, delimiter: Delimiter | undefined, encoding: string, ignored: readonly string[]): FormatReport {
   return {
     format: 'service', title: "the service's own record", produces: 'links', headerLine, delimiter, encoding,
-    fields: FIELDS.map((field) => ({ field: field.name, kind: 'mapped', columns: [field.name], note: 'as written' })), ignored,
+    fields: FIELDS.map((field) => ({ field: field.name, kind: 'mapped', columns: [field.name], note: 'as written', absent: [] })), ignored,
   };
 }
 
@@ -620,7 +758,7 @@ export async function* readImportFile(input: AsyncIterable<Uint8Array | string>,
   let atStart = true;
   let bytes = 0;
   const open = (encoding: string): Parser => {
-    const sink = { links, domains, options, encoding };
+    const sink = { links, domains, options, encoding, seenAt: options.seenAt ?? formatTimestamp(new Date()) };
     return options.format === 'csv' ? new CsvReader(sink) : new NdjsonParser(sink);
   };
   const feed = (text: string) => {

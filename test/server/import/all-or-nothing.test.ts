@@ -42,7 +42,7 @@ describe('import: a file that cannot be read stops the whole load before anythin
     const run = await runCli(['import', empty(), good(), misnamed(), '--db', db]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/zero\.csv: CSV file has no header line$/m);
-    expect(run.stderr).toMatch(/bad\.csv: CSV header \(line 1\): missing columns target_url, .*; unknown column target_urll$/m);
+    expect(run.stderr).toMatch(/bad\.csv: CSV header \(line 1\) fits no format; the closest is the service's own record, whose columns differ:\n  "target_urll" is not a column of it; did you mean target_url\?$/m);
     expect(run.stderr).toMatch(/^Nothing was imported: 2 of 3 files cannot be read \(each named above\)\.$/m);
     expect(await links(db, ['source_url'])).toEqual([]);
   });

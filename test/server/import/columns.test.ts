@@ -272,9 +272,11 @@ describe('headers', () => {
     ]);
   });
 
-  it('fails the whole file when a column a format needs is missing, or a domains file has one it does not know', async () => {
-    const semrush = 'Page ascore,Source title,Source url,Target url,Anchor,External links,Internal links,Nofollow,Frame,Form,First seen,Last seen\n';
-    await expect(read(semrush)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): a Semrush backlinks export needs column Image', 1));
+  it('fails the whole file when its target URL column is missing, or a domains file has one it does not know', async () => {
+    const semrush = 'Page ascore,Source title,Source url,Anchor,External links,Internal links,Nofollow,Frame,Form,First seen,Last seen\n';
+    await expect(read(semrush)).rejects.toThrow(
+      new ImportFileError('wrong_columns', 'CSV header (line 1) fits no format; the closest is Semrush backlinks export (semrush), whose columns differ:\n  "Target url" is missing', 1),
+    );
     await expect(read('domain,domain_score,owner\na.example,1,me\n')).rejects.toThrow(
       new ImportFileError('wrong_columns', 'CSV header (line 1): unknown column owner in a domains file', 1),
     );
@@ -342,12 +344,12 @@ describe("the service's own record: an unknown value never becomes a value", () 
     const result = await read(text, 'ndjson');
     expect(result.links).toEqual([LINK]);
     expect(result.rejected).toEqual([
-      { line: 2, reason: 'anchor must be a string' },
-      { line: 3, reason: 'page_score must be an integer from 0 to 9007199254740991' },
-      { line: 4, reason: 'is_lost must be true or false' },
-      { line: 5, reason: 'is_ugc must be true or false' },
-      { line: 6, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 7, reason: 'page_score must be an integer from 0 to 9007199254740991' },
+      { line: 2, reason: 'anchor must be a string, not null' },
+      { line: 3, reason: 'page_score must be an integer from 0 to 9007199254740991, not "4"' },
+      { line: 4, reason: 'is_lost must be true or false, not 1' },
+      { line: 5, reason: 'is_ugc must be true or false, not 0' },
+      { line: 6, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2025-01-01"' },
+      { line: 7, reason: 'page_score must be an integer from 0 to 9007199254740991, not null' },
     ]);
   });
 
@@ -367,13 +369,78 @@ describe("the service's own record: an unknown value never becomes a value", () 
     const result = await read(text);
     expect(result.links).toEqual([LINK]);
     expect(result.rejected).toEqual([
-      { line: 3, reason: 'is_lost must be true or false' },
-      { line: 4, reason: 'is_ugc must be true or false' },
-      { line: 5, reason: 'is_form must be true or false' },
-      { line: 6, reason: 'source_size must be an integer from 0 to 9007199254740991' },
-      { line: 7, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 8, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 9, reason: 'is_image must be true or false' },
+      { line: 3, reason: 'is_lost must be true or false, not empty' },
+      { line: 4, reason: 'is_ugc must be true or false, not "1"' },
+      { line: 5, reason: 'is_form must be true or false, not "0"' },
+      { line: 6, reason: 'source_size must be an integer from 0 to 9007199254740991, not empty' },
+      { line: 7, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not empty' },
+      { line: 8, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2025-01-02"' },
+      { line: 9, reason: 'is_image must be true or false, not "yes"' },
+    ]);
+  });
+});
+
+describe('exports reduced to their URL columns and a few others: each absent field at its unknown value', () => {
+  it('Semrush: an Anchor with Image splits anchor and alt text; without Image, every anchor is a text link; one date gives the other', async () => {
+    const withImage = await read('Source url,Target url,Anchor,Image,Last seen\nhttps://a.one.test/p,https://acme.test/,Logo,true,2025-05-06\nhttps://b.one.test/p,https://acme.test/,Text,false,2025-05-07\n');
+    expect(withImage).toMatchObject({ format: ['semrush'], rejected: [] });
+    expect(withImage.links).toEqual([
+      exported({ source_url: 'https://a.one.test/p', target_url: 'https://acme.test/', image_alt: 'Logo', is_image: true, first_seen_at: '2025-05-06T00:00:00', last_seen_at: '2025-05-06T00:00:00', source_domain: 'one.test' }),
+      exported({ source_url: 'https://b.one.test/p', target_url: 'https://acme.test/', anchor: 'Text', first_seen_at: '2025-05-07T00:00:00', last_seen_at: '2025-05-07T00:00:00', source_domain: 'one.test' }),
+    ]);
+    const noImage = await read('source url;target url;anchor\nhttps://a.one.test/p;https://acme.test/;Logo\n');
+    expect(noImage.links).toEqual([
+      exported({ source_url: 'https://a.one.test/p', target_url: 'https://acme.test/', anchor: 'Logo', first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05', source_domain: 'one.test' }),
+    ]);
+  });
+
+  it('Ahrefs: Anchor without Type, and a bad value in a column that is present still rejects its row', async () => {
+    const result = await read('Target URL\tReferring page URL\tAnchor\tUR\nhttps://acme.test/\thttps://ref.two.test/\tclick\t7.5\nhttps://acme.test/\thttps://ref.two.test/b\tx\tlots\n');
+    expect(result.format).toEqual(['ahrefs']);
+    expect(result.links).toEqual([
+      exported({ source_url: 'https://ref.two.test/', target_url: 'https://acme.test/', anchor: 'click', page_score: 8, first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05', source_domain: 'two.test' }),
+    ]);
+    expect(result.rejected).toEqual([{ line: 3, reason: '"UR" must be a score from 0 to 100, not "lots"' }]);
+  });
+
+  it('Majestic: its crawl date alone gives both dates', async () => {
+    const result = await read('SOURCE URL,TARGET URL,SOURCE CRAWL DATE,ANCHOR TEXT\nhttps://m.three.test/,https://acme.test/,2014-06-15,majestic\n');
+    expect(result.format).toEqual(['majestic']);
+    expect(result.links).toEqual([
+      exported({ source_url: 'https://m.three.test/', target_url: 'https://acme.test/', anchor: 'majestic', first_seen_at: '2014-06-15T00:00:00', last_seen_at: '2014-06-15T00:00:00', source_domain: 'three.test' }),
+    ]);
+  });
+
+  it('Screaming Frog: a Type column still skips what is not a link; without it every row is a link; Rel alone gives nofollow', async () => {
+    const typed = await read('Source,Destination,Type\nhttps://f.four.test/,https://acme.test/,Hyperlink\nhttps://f.four.test/,https://f.four.test/a.css,CSS\n');
+    expect(typed.skipped).toEqual([{ line: 3, reason: 'Type CSS is not a link' }]);
+    expect(typed.links).toHaveLength(1);
+    const untyped = await read('source,destination,rel\nhttps://f.four.test/,https://acme.test/,nofollow ugc\nhttps://f.four.test/,https://f.four.test/a.css,\n');
+    expect(untyped).toMatchObject({ format: ['screaming-frog'], skipped: [], rejected: [] });
+    expect(untyped.links).toEqual([
+      exported({ source_url: 'https://f.four.test/', target_url: 'https://acme.test/', first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05', source_domain: 'four.test', is_nofollow: true, is_ugc: true }),
+      exported({ source_url: 'https://f.four.test/', target_url: 'https://f.four.test/a.css', first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05', source_domain: 'four.test' }),
+    ]);
+  });
+
+  it("a spreadsheet's sep= line names the delimiter and is skipped: the header is on line 2", async () => {
+    for (const [sep, text] of [[';', 'Source url;Target url;Anchor\nhttps://s.five.test/;https://acme.test/;a, b\n'], [',', 'Source url,Target url,Anchor\nhttps://s.five.test/,https://acme.test/,a; b\n'], ['\t', 'Source url\tTarget url\tAnchor\nhttps://s.five.test/\thttps://acme.test/\ta; b, c\n']] as const) {
+      const result = await read(`SEP=${sep}\r\n${text}`);
+      expect(result, JSON.stringify(sep)).toMatchObject({ format: ['semrush'], headerLine: [2], rejected: [], links: [{ source_url: 'https://s.five.test/', anchor: sep === ';' ? 'a, b' : sep === ',' ? 'a; b' : 'a; b, c' }] });
+    }
+  });
+
+  it("the service's record: a date absent is the record's other date, else the file's time; both in CSV and NDJSON", async () => {
+    const csv = await read('source_url;target_url;last_seen_at\nhttps://x.six.test/;https://acme.test/;2025-04-05T06:07:08\n');
+    expect(csv.links).toEqual([exported({ source_url: 'https://x.six.test/', target_url: 'https://acme.test/', first_seen_at: '2025-04-05T06:07:08', last_seen_at: '2025-04-05T06:07:08', source_domain: 'six.test' })]);
+    const lines = [
+      '{"source_url":"https://x.six.test/","target_url":"https://acme.test/","first_seen_at":"2025-01-01T00:00:00"}',
+      '{"source_url":"https://y.six.test/","target_url":"https://acme.test/","source_domain":"y.six.test"}',
+    ];
+    const ndjson = await read(`${lines.join('\n')}\n`, 'ndjson');
+    expect(ndjson.links).toEqual([
+      exported({ source_url: 'https://x.six.test/', target_url: 'https://acme.test/', first_seen_at: '2025-01-01T00:00:00', last_seen_at: '2025-01-01T00:00:00', source_domain: 'six.test' }),
+      exported({ source_url: 'https://y.six.test/', target_url: 'https://acme.test/', first_seen_at: '2026-01-02T03:04:05', last_seen_at: '2026-01-02T03:04:05', source_domain: 'y.six.test' }),
     ]);
   });
 });

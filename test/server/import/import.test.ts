@@ -34,12 +34,12 @@ const valid = [
   link('beta.net', 'https://www.example.com/blog', 'semi;colon "quoted"\nline', { is_nofollow: true }),
   link('alpha.org', 'https://rival.com/', 'Rival'),
 ];
-const { anchor: _dropped, ...noAnchor } = valid[0]!;
+const { target_url: _dropped, ...noTarget } = valid[0]!;
 const lines = [
   JSON.stringify(valid[0]), //                                          line 1: valid
   '{"source_url": "https://x.org/", "target_url": ', //                 line 2: not JSON
   JSON.stringify(valid[1]), //                                          line 3: valid
-  JSON.stringify(noAnchor), //                                          line 4: no anchor
+  JSON.stringify(noTarget), //                                          line 4: no target_url (required)
   JSON.stringify({ ...valid[2], is_lost: 'no' }), //                    line 5: is_lost not a boolean
   JSON.stringify({ ...valid[2], target_url: '/no/host' }), //           line 6: no host
   JSON.stringify(valid[2]), //                                          line 7: valid
@@ -75,7 +75,7 @@ const importSuite = (name: string, location: () => Promise<{ args: string[]; loc
       expect(first.stderr).not.toMatch(/export\.ndjson:(1|3|7): /);
       const reported = readFileSync(rejects, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { line: number; reason: string });
       expect(reported.map((r) => r.line)).toEqual([2, 4, 5, 6, 8]);
-      expect(reported[1]!.reason).toMatch(/anchor/);
+      expect(reported[1]!.reason).toBe('missing field target_url');
       // example.com: 2 links, 2 domains, 1 follow (beta.net's is nofollow); rival.com: 1 link.
       expect(await counts(where)).toEqual({ example: [2, 2, 1], rival: 1 });
 

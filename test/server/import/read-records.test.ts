@@ -167,44 +167,53 @@ describe('NDJSON', () => {
       /* 20 */ '{"source_url":"https://blog.exa',
     ];
     const result = await read([lines.join('\r\n')], 'ndjson');
-    expect(result.links).toEqual([LINK, LINK]);
+    // Line 5 lacks its anchor: no longer required, it is empty.
+    expect(result.links).toEqual([LINK, { ...LINK, anchor: '' }, LINK]);
     expect(result.rejected[0]!.line).toBe(2);
     expect(result.rejected[0]!.reason).toMatch(/^invalid JSON: Expected double-quoted property name in JSON at position 37\b/);
     expect(result.rejected.slice(1, -1)).toEqual([
-      { line: 4, reason: 'page_score must be an integer from 0 to 9007199254740991' },
-      { line: 5, reason: 'missing field anchor' },
-      { line: 6, reason: 'missing field anchor; unknown field anchr' },
+      { line: 4, reason: 'page_score must be an integer from 0 to 9007199254740991, not "31"' },
+      { line: 6, reason: 'unknown field anchr' },
       { line: 7, reason: 'unknown field colour' },
-      { line: 8, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 9, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 10, reason: 'source_size must be an integer from 0 to 9007199254740991' },
-      { line: 11, reason: 'response_code must be an integer from 0 to 9007199254740991' },
-      { line: 12, reason: 'domain_score must be an integer from 0 to 9007199254740991' },
-      { line: 13, reason: 'target_url has no host' },
-      { line: 14, reason: 'is_lost must be true or false' },
-      { line: 15, reason: 'anchor must be a string; is_ugc must be true or false' },
+      { line: 8, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-02-29T00:00:00"' },
+      { line: 9, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-04-01 08:30:00"' },
+      { line: 10, reason: 'source_size must be an integer from 0 to 9007199254740991, not -1' },
+      { line: 11, reason: 'response_code must be an integer from 0 to 9007199254740991, not 200.5' },
+      { line: 12, reason: 'domain_score must be an integer from 0 to 9007199254740991, not 9007199254740992' },
+      { line: 13, reason: 'target_url must be a URL with a host, not "/pricing"' },
+      { line: 14, reason: 'is_lost must be true or false, not "false"' },
+      { line: 15, reason: 'anchor must be a string, not null; is_ugc must be true or false, not 0' },
       { line: 16, reason: 'not a JSON object' },
       { line: 17, reason: 'not a JSON object' },
-      { line: 19, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
+      { line: 19, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-04-01"' },
     ]);
     // The truncated last line: rejected, never half a record.
     // (V8's message: later versions add the line and column.)
     expect(result.rejected.at(-1)!.line).toBe(20);
     expect(result.rejected.at(-1)!.reason).toMatch(/^invalid JSON: Unterminated string in JSON at position 31\b/);
-    expect(result.rejected).toHaveLength(17);
+    expect(result.rejected).toHaveLength(16);
   });
 
-  it('names every missing and unknown field', async () => {
-    const result = await read(['{"url":"https://example.com/","is_new":false}\n'], 'ndjson');
+  it('names the missing required fields (source_url, target_url) and every unknown one', async () => {
+    const result = await read(['{"url":"https://example.com/","is_new":false}\n{"source_url":"https://a.example/","Target_url":"https://b.example/"}\n'], 'ndjson');
     expect(result.rejected).toEqual([
-      {
-        line: 1,
-        reason:
-          'missing fields source_url, target_url, anchor, redirect_url, source_title, target_title, image_url, image_alt, ' +
-          'ip_address, lang, source_size, external_links_count, internal_links_count, response_code, page_score, domain_score, ' +
-          'first_seen_at, last_seen_at, source_domain, is_nofollow, is_ugc, is_sponsored, is_form, is_frame, is_image, ' +
-          'is_sitewide_main, is_lost; unknown field url',
-      },
+      { line: 1, reason: 'missing fields source_url, target_url; unknown field url' },
+      { line: 2, reason: 'missing field target_url; unknown field Target_url' },
+    ]);
+  });
+
+  it('quotes a bad value shortened to 40 characters: 40 whole, 41 cut to 39 and an ellipsis', async () => {
+    const result = await read([`${jsonRow({ anchor: 7, first_seen_at: 'z'.repeat(40) })}\n${jsonRow({ anchor: ['y'.repeat(40)], first_seen_at: 'z'.repeat(41) })}\n`], 'ndjson');
+    expect(result.rejected).toEqual([
+      { line: 1, reason: `anchor must be a string, not 7; first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "${'z'.repeat(40)}"` },
+      // Not a string: its JSON, 39 characters of it (`["` and 37 letters) and an ellipsis.
+      { line: 2, reason: `anchor must be a string, not ["${'y'.repeat(37)}…; first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "${'z'.repeat(39)}…"` },
+    ]);
+    // A CSV cell the same way.
+    const csv = await read([`${HEADER}\n${csvRow(COLUMN.page_score!, '7'.repeat(40) + 'x')}\n${csvRow(COLUMN.page_score!, '7'.repeat(39) + 'x')}\n`], 'csv');
+    expect(csv.rejected).toEqual([
+      { line: 2, reason: `page_score must be an integer from 0 to 9007199254740991, not "${'7'.repeat(39)}…"` },
+      { line: 3, reason: `page_score must be an integer from 0 to 9007199254740991, not "${'7'.repeat(39)}x"` },
     ]);
   });
 
@@ -297,19 +306,19 @@ describe('CSV', () => {
     expect(result.rejected).toEqual([
       { line: 5, reason: 'expected 28 cells, found 27' },
       { line: 6, reason: 'expected 28 cells, found 29' },
-      { line: 7, reason: 'is_lost must be true or false' },
-      { line: 8, reason: 'source_size must be an integer from 0 to 9007199254740991' },
-      { line: 9, reason: 'page_score must be an integer from 0 to 9007199254740991' },
-      { line: 10, reason: 'response_code must be an integer from 0 to 9007199254740991' },
-      { line: 11, reason: 'domain_score must be an integer from 0 to 9007199254740991' },
-      { line: 12, reason: 'external_links_count must be an integer from 0 to 9007199254740991' },
-      { line: 13, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 14, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS' },
-      { line: 15, reason: 'target_url has no host' },
+      { line: 7, reason: 'is_lost must be true or false, not "TRUE"' },
+      { line: 8, reason: 'source_size must be an integer from 0 to 9007199254740991, not "-1"' },
+      { line: 9, reason: 'page_score must be an integer from 0 to 9007199254740991, not "+5"' },
+      { line: 10, reason: 'response_code must be an integer from 0 to 9007199254740991, not "200.0"' },
+      { line: 11, reason: 'domain_score must be an integer from 0 to 9007199254740991, not empty' },
+      { line: 12, reason: 'external_links_count must be an integer from 0 to 9007199254740991, not "9007199254740992"' },
+      { line: 13, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-04-31T00:00:00"' },
+      { line: 14, reason: 'last_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-04-01T08:30"' },
+      { line: 15, reason: 'target_url must be a URL with a host, not "https:///pricing"' },
       { line: 16, reason: 'quote inside an unquoted cell' },
       { line: 17, reason: 'text after a closing quote' },
       { line: 18, reason: 'CR outside quotes not followed by LF' },
-      { line: 19, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS; is_nofollow must be true or false' },
+      { line: 19, reason: 'first_seen_at must be a timestamp YYYY-MM-DDTHH:MM:SS, not "2023-4-1"; is_nofollow must be true or false, not "yes"' },
       { line: 21, reason: 'unterminated quoted cell at end of file' },
     ]);
   });
@@ -331,9 +340,12 @@ describe('CSV', () => {
       { line: 2, reason: 'expected 28 cells, found 29' },
       { line: 3, reason: 'expected 28 cells, found 29' },
     ]);
-    await expect(read([`${HEADER};\r\n`], 'csv')).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): unknown column ""', 1));
-    const spaced = HEADER.replace(';anchor;', ';anchor ;');
-    await expect(read([`${spaced}\r\n`], 'csv')).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor; unknown column "anchor "', 1));
+    await expect(read([`${HEADER};\r\n`], 'csv')).rejects.toThrow(
+      new ImportFileError('wrong_columns', 'CSV header (line 1) fits no format; the closest is the service\'s own record, whose columns differ:\n  "" is not a column of it', 1),
+    );
+    // Spaces around a name are not part of it.
+    const spaced = HEADER.replace(';anchor;', '; Anchor ;');
+    expect(await read([`${spaced}\r\n${LINK_CSV}\r\n`], 'csv')).toEqual({ links: [LINK], batchSizes: [1], rejected: [] });
   });
 
   it('rejects a record longer than 16 MiB characters without keeping it, and reads on', async () => {
@@ -347,24 +359,63 @@ describe('CSV', () => {
   describe('header', () => {
     const fails = (text: string) => read([text], 'csv');
 
-    it('fails the whole file on a missing column, naming it', async () => {
-      const noAnchor = HEADER.replace(';anchor;', ';');
-      await expect(fails(`${noAnchor}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor', 1));
+    const CLOSEST = "CSV header (line 1) fits no format; the closest is the service's own record, whose columns differ:";
+
+    it('fails the whole file without target_url (or source_url), naming it', async () => {
+      const noTarget = HEADER.replace(';target_url;', ';');
+      await expect(fails(`${noTarget}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "target_url" is missing`, 1));
+      const neither = HEADER.replace('source_url;target_url;', '');
+      await expect(fails(`${neither}\r\n`)).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "source_url" is missing\n  "target_url" is missing`, 1));
+      // Both misspelt, and no other column: still close to the service's record (the first format on a tie).
+      await expect(fails('sorce_url;target_ur\n')).rejects.toThrow(
+        new ImportFileError('wrong_columns', `${CLOSEST}\n  "sorce_url" is not a column of it; did you mean source_url?\n  "target_ur" is not a column of it; did you mean target_url?`, 1),
+      );
     });
 
-    it('fails the whole file on an unknown (typo) column, naming both sides', async () => {
+    it('fails the whole file on an unknown (typo) column, naming the column it is one letter off', async () => {
       const rejected: RejectedLine[] = [];
       const typo = HEADER.replace(';anchor;', ';anchr;');
       const reading = readLinkRecords(chunked([`${typo}\r\n${LINK_CSV}\r\n${LINK_CSV}\r\n`]), { format: 'csv', onReject: (r) => rejected.push(r) });
-      await expect(reading.next()).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): missing column anchor; unknown column anchr', 1));
+      await expect(reading.next()).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "anchr" is not a column of it; did you mean anchor?`, 1));
       expect(rejected).toEqual([]);
+      // A required column one letter off: one line, not also "missing".
+      await expect(fails(`${HEADER.replace('source_url', 'sorce_url')}\n`)).rejects.toThrow(
+        new ImportFileError('wrong_columns', `${CLOSEST}\n  "sorce_url" is not a column of it; did you mean source_url?`, 1),
+      );
     });
 
-    it('names several columns, and duplicates', async () => {
-      const header = HEADER.replace(';lang;', ';language;').replace(';ip_address;', ';ip;').replace('is_lost', 'is_lost;is_ugc');
-      await expect(fails(`${header}\n`)).rejects.toThrow(
-        new ImportFileError('wrong_columns', 'CSV header (line 1): missing columns ip_address, lang; unknown columns ip, language; duplicate column is_ugc', 1),
+    it('names several columns, one a line; duplicates in any case', async () => {
+      const header = HEADER.replace(';lang;', ';language;').replace(';ip_address;', ';ip;');
+      await expect(fails(`${header}\n`)).rejects.toThrow(new ImportFileError('wrong_columns', `${CLOSEST}\n  "ip" is not a column of it\n  "language" is not a column of it`, 1));
+      await expect(fails(`${HEADER.replace('is_lost', 'is_lost;IS_UGC')}\n`)).rejects.toThrow(new ImportFileError('wrong_columns', 'CSV header (line 1): duplicate column IS_UGC', 1));
+    });
+
+    it('lists five differing columns in full, and of six the first four and a count', async () => {
+      const typos = (n: number) => HEADER.split(';').map((name, at) => (at >= 2 && at < 2 + n ? `${name}x` : name)).join(';');
+      const first4 = [
+        '"anchorx" is not a column of it; did you mean anchor?', '"redirect_urlx" is not a column of it; did you mean redirect_url?',
+        '"source_titlex" is not a column of it; did you mean source_title?', '"target_titlex" is not a column of it; did you mean target_title?',
+      ];
+      await expect(fails(`${typos(5)}\n`)).rejects.toThrow(
+        new ImportFileError('wrong_columns', [CLOSEST, ...first4, '"image_urlx" is not a column of it; did you mean image_url?'].join('\n  '), 1),
       );
+      await expect(fails(`${typos(6)}\n`)).rejects.toThrow(new ImportFileError('wrong_columns', [CLOSEST, ...first4, 'and 2 more columns'].join('\n  '), 1));
+    });
+
+    it('reads a header without optional columns, in any case: each absent field gets its unknown value', async () => {
+      const text = 'Target_URL;SOURCE_URL;Anchor;Page_Score\nhttps://example.com/pricing;https://blog.example.org/post-1;best;7\n';
+      const { reports, ...result } = await readAny([text], { seenAt: '2026-02-03T04:05:06' });
+      expect(result.rejected).toEqual([]);
+      expect(result.links).toEqual([{
+        source_url: 'https://blog.example.org/post-1', target_url: 'https://example.com/pricing', anchor: 'best', redirect_url: '', source_title: '', target_title: '',
+        image_url: '', image_alt: '', ip_address: '', lang: '', source_size: 0, external_links_count: 0, internal_links_count: 0, response_code: 200, page_score: 7,
+        domain_score: 0, first_seen_at: '2026-02-03T04:05:06', last_seen_at: '2026-02-03T04:05:06', source_domain: 'example.org', is_nofollow: false, is_ugc: false,
+        is_sponsored: false, is_form: false, is_frame: false, is_image: false, is_sitewide_main: false, is_lost: false,
+      }]);
+      expect(reports[0]!.fields.filter((field) => field.kind === 'mapped').map((field) => [field.field, field.columns])).toEqual([
+        ['source_url', ['SOURCE_URL']], ['target_url', ['Target_URL']], ['anchor', ['Anchor']], ['page_score', ['Page_Score']],
+      ]);
+      expect(reports[0]!.fields.filter((field) => field.absent.length > 0)).toHaveLength(23);
     });
 
     it('fails an empty file and a broken header line', async () => {
@@ -395,7 +446,7 @@ describe('CSV', () => {
         name: 'ImportFileError',
         code: 'wrong_columns',
         line: 2,
-        message: 'CSV header (line 2): missing column anchor; unknown column anchr',
+        message: 'CSV header (line 2) fits no format; the closest is the service\'s own record, whose columns differ:\n  "anchr" is not a column of it; did you mean anchor?',
       });
       expect(isImportFileError(new Error('CSV file has no header line'))).toBe(false);
       expect(isImportFileError(Object.assign(new Error('x'), { name: 'ImportFileError', code: 'no_header' }))).toBe(false);
@@ -436,7 +487,7 @@ describe('chunks', () => {
     const csv = await read([FILES[1]![1]], 'csv');
     expect(csv.links).toEqual([{ ...LINK, anchor: 'multi\r\nline; "quoted" 😀' }, { ...LINK, source_title: 'é€𝄞 日本' }]);
     expect(csv.rejected).toEqual([
-      { line: 5, reason: 'is_lost must be true or false' },
+      { line: 5, reason: 'is_lost must be true or false, not "nope"' },
       { line: 6, reason: 'expected 28 cells, found 2' },
       { line: 8, reason: 'CR outside quotes not followed by LF' },
       { line: 9, reason: 'text after a closing quote' },
@@ -610,12 +661,18 @@ describe('export formats', () => {
     expect((error as Error).message).toBe('CSV header (line 1) fits several formats: semrush, screaming-frog; name one with --format');
     // Named, it reads.
     expect((await readAny([both], { shape: 'screaming-frog' })).reports).toMatchObject([{ format: 'screaming-frog' }]);
+    // One more column that only Semrush has: Semrush's (6 known columns against 5).
+    expect((await readAny([both.replace('Anchor', 'Anchor,Image')])).reports).toMatchObject([{ format: 'semrush' }]);
   });
 
-  it('refuses a named format whose header lacks a column it needs', async () => {
-    const error = await readAny(['Type,Source,Destination\n'], { shape: 'screaming-frog' }).catch((caught: unknown) => caught);
+  it('refuses a named format whose header lacks a column it needs, naming the column one letter off', async () => {
+    const error = await readAny(['Type,Source,Destinaton\n'], { shape: 'screaming-frog' }).catch((caught: unknown) => caught);
     expect(isImportFileError(error) && error.code).toBe('wrong_columns');
-    expect((error as Error).message).toBe('CSV header (line 1): a Screaming Frog inlinks/outlinks export needs columns Anchor, Follow');
+    expect((error as Error).message).toBe(
+      'CSV header (line 1) is not a Screaming Frog inlinks/outlinks export (named with --format): its columns differ:\n  "Destinaton" is not a column of it; did you mean Destination?',
+    );
+    // Its source and target columns are enough.
+    expect((await readAny(['Source,Destination\nhttps://a.test/p,https://acme.test/\n'], { shape: 'screaming-frog' })).links).toHaveLength(1);
   });
 
   it('skips the title line of a file whose format is named', async () => {
@@ -683,5 +740,25 @@ describe('formatOfFile', () => {
     ['.csv', undefined],
   ])('%s: %s', (path, format) => {
     expect(formatOfFile(path)).toBe(format);
+  });
+});
+
+describe('a UTF-16 file without its byte order mark', () => {
+  const text = 'source_url;target_url\nhttps://a.example/;https://b.example/\n';
+  const refusal = async (data: Uint8Array) => (await read([data], 'csv').catch((caught: unknown) => caught)) as ImportFileError;
+
+  it.each([false, true])('is told apart from other bytes with NULs (big-endian: %s), and refused', async (bigEndian) => {
+    const data = Buffer.from(text, 'utf16le');
+    if (bigEndian) data.swap16();
+    expect(await refusal(data)).toEqual(new ImportFileError('not_text', 'not a text file: it looks like UTF-16 without a byte order mark: save it as UTF-8, or as UTF-16 with one'));
+    // With its byte order mark, it reads.
+    const marked = Buffer.from(`\uFEFF${text}`, 'utf16le');
+    if (bigEndian) marked.swap16();
+    expect((await read([marked], 'csv')).links).toHaveLength(1);
+  });
+
+  it('one character outside Latin-1 among its first 32 (no NUL in its pair) makes it bytes with NULs', async () => {
+    const data = Buffer.from(`日${text}`, 'utf16le');
+    expect((await refusal(data)).message).toBe('not a text file: it holds NUL bytes, which no text file has');
   });
 });

@@ -4,8 +4,9 @@
  * tool's header line in its first `text` block, and its table lists, per field of the record, the
  * kind and the columns of the rule that header gets, the value of a default, and every column any
  * other rule of the field reads (an older layout's). Its "Not read:" line names the header's
- * columns no rule reads, every other header it shows is read as the same format, and the table of
- * identifying columns lists each format's `detect` columns.
+ * columns no rule reads, every other header it shows is read as the same format, every column of
+ * the headers it shows is one the format knows (read, or listed in `others`: a reduced export is
+ * found by them), and the table of required columns lists each format's `detect` columns.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -100,9 +101,11 @@ describe('docs/importing.md, the export formats', () => {
       expect(formatsOfHeader(other), other.join(',')).toEqual([name]);
       expect(compileFormat(format, other, OPTIONS), other.join(',')).not.toHaveProperty('missing');
     }
+    const read = new Set(Object.values(format.fields as Record<string, readonly FieldRule<unknown>[]>).flatMap((list) => list.flatMap((rule) => rule.columns)));
+    for (const column of [header!, ...others].flat()) expect(read.has(column) || format.others.includes(column) || format.skip?.columns.includes(column), column).toBe(true);
   });
 
-  it("lists each format's identifying columns and --format name", () => {
+  it("lists each format's required columns and --format name", () => {
     const listed = new Map(
       [...PAGE.matchAll(/^\| ([^|`]+) \| `([a-z-]+)` \| (.+) \|$/gm)].map(([, title, name, columns]) => [name!, { title: title!.trim(), detect: quoted(columns!) }]),
     );
