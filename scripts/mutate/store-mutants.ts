@@ -30,6 +30,8 @@ const LOADS = ['test/server/store/engines/embedded/loads.test.ts'];
 const ON_DISK = ['test/server/store/engines/embedded/column-file.test.ts'];
 /** The embedded store's column file: rebuilt, left, refused (spawns the CLI for two cases). */
 const COLUMN_FILE = ['test/server/store/engines/embedded/embedded-store.test.ts'];
+/** A server's store following the generations loads commit. */
+const GENERATIONS = ['test/server/store/engines/sqlite/generations.test.ts'];
 /** The bounded cache, totals worked out by hand: every side of the bound, the order of use, reads shared, failed, cleared. */
 const BOUNDED_TESTS = ['test/unit/shared/bounded-cache.test.ts'];
 /** DuckDB's rollups against the JavaScript reference, and hand-worked cases. */
@@ -474,21 +476,48 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     project: 'all',
   },
   {
-    name: 'read-only-open-of-missing-column-file',
+    name: 'next-generation-not-moved-into-place',
     area: 'refresh',
     file: EMBEDDED,
-    find: 'if (readOnly && !existsSync(columnsFile)) throw new StaleColumnsError();',
-    replace: 'void existsSync;',
+    find: '        renameSync(place.next, place.file);\n',
+    replace: '',
     tests: COLUMN_FILE,
     project: 'all',
   },
   {
-    name: 'refresh-cache-not-given-back',
+    name: 'group-memory-never-raised',
     area: 'refresh',
     file: EMBEDDED,
-    find: '      db.pragma(`cache_size = ${cache}`);\n',
-    replace: '',
-    tests: COLUMN_FILE,
+    find: 'if (!isOutOfMemory(error) || most === undefined || most === this.memoryLimit) throw error;',
+    replace: 'throw error;',
+    tests: ['test/server/import/memory.test.ts'],
+    project: 'all',
+  },
+  {
+    name: 'generation-read-not-checked',
+    area: 'refresh',
+    file: 'src/server/store/engines/sqlite/connection.ts',
+    find: 'if (generationNow.get() !== workerData.generation) {',
+    replace: 'if (generationNow.get() === null) {',
+    tests: GENERATIONS,
+    project: 'all',
+  },
+  {
+    name: 'generation-not-moved-by-a-load',
+    area: 'refresh',
+    file: 'src/server/store/engines/sqlite/sqlite-store.ts',
+    find: 'String(Number(dataGeneration(db)) + 1),',
+    replace: 'String(Number(dataGeneration(db)) + 0),',
+    tests: GENERATIONS,
+    project: 'all',
+  },
+  {
+    name: 'server-never-follows-a-load',
+    area: 'refresh',
+    file: 'src/server/store/engines/sqlite/generations.ts',
+    find: 'if (dataGeneration(own.db) === current.generation) seen = version;',
+    replace: 'if (true) seen = version;',
+    tests: GENERATIONS,
     project: 'all',
   },
   {
