@@ -479,7 +479,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'next-generation-not-moved-into-place',
     area: 'refresh',
     file: EMBEDDED,
-    find: '        renameSync(place.next, place.file);\n',
+    find: '        moveNextIntoPlace(place);\n',
     replace: '',
     tests: COLUMN_FILE,
     project: 'all',

@@ -212,6 +212,15 @@ async function recordGeneration(columns: DuckdbConnection, fileId: string, gener
   ]);
 }
 
+/** Moves the next generation's column file into place; one another process has moved already is left as it is. */
+function moveNextIntoPlace(place: ColumnPlace): void {
+  try {
+    renameSync(place.next, place.file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
 /** Removes a column file and its write-ahead log, when there. */
 function removeColumnFile(path: string): void {
   for (const suffix of ['', '.wal']) rmSync(`${path}${suffix}`, { force: true });
@@ -249,7 +258,7 @@ async function openCurrentColumns(place: ColumnPlace, db: Database, how: { reado
     if (await isCopyOf(columns, fileId, generation)) {
       if (path === place.file || !how.promote) return columns;
       await columns.close();
-      renameSync(place.next, place.file);
+      moveNextIntoPlace(place);
       return openDuckdbConnection(place.file, place.reading);
     }
     await columns.close();
@@ -441,7 +450,7 @@ class ColumnSide {
 
   async close(): Promise<void> {
     await this.#next?.close();
-    await this.#columns?.close();
+    if (this.#columns !== this.#next) await this.#columns?.close();
   }
 
   /** In memory: rebuilds the column side from SQLite unless it is the copy of SQLite's current generation. */
@@ -494,7 +503,7 @@ class ColumnSide {
           throw error;
         }
         // Committed: the next generation is the current one.
-        renameSync(place.next, place.file);
+        moveNextIntoPlace(place);
         await this.#use(await openDuckdbConnection(place.file, place.reading));
       },
     };
