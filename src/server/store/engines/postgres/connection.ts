@@ -359,3 +359,78 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     },
   };
 }
+
+/**
+ * One client of a pool inside `BEGIN ... COMMIT`, as a connection: every statement run on it
+ * (its `transaction` and `withTransaction` included, which run within this one) sees what the
+ * others wrote, and nothing of it is seen elsewhere until {@link PostgresTransaction.commit}.
+ */
+export interface PostgresTransaction {
+  readonly connection: PostgresConnection;
+  /** Commits and gives the client back; the first call ends the transaction, later calls of either do nothing. */
+  commit(): Promise<void>;
+  /** Rolls back and gives the client back (a client whose ROLLBACK failed is closed instead). */
+  rollback(): Promise<void>;
+}
+
+/**
+ * Takes a client of `connection`'s pool and begins a transaction on it, for work that spans many
+ * calls (a load). Its `close` does nothing: the transaction ends with `commit` or `rollback`.
+ *
+ * @internal
+ */
+export async function beginTransaction(connection: PostgresConnection): Promise<PostgresTransaction> {
+  let client: PoolClient;
+  try {
+    client = await connection.pool.connect();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+  try {
+    await client.query('BEGIN');
+  } catch (error) {
+    client.release(true);
+    throw toStoreError(error);
+  }
+  let ended = false;
+  const on = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+    if (ended) throw new TypeError('This transaction has ended.');
+    try {
+      return await work(client);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  };
+  const rows = <Row>(query: Fragment): Promise<Row[]> => on(async (c) => (await c.query<QueryResultRow>(toQuery(query))).rows as Row[]);
+  const end = async (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    if (ended) return;
+    ended = true;
+    let destroy = false;
+    try {
+      await client.query(statement);
+    } catch (error) {
+      destroy = true;
+      if (statement === 'COMMIT') throw toStoreError(error);
+    } finally {
+      client.release(destroy);
+    }
+  };
+  return {
+    connection: {
+      dialect: postgresStoreDialect,
+      ...NO_COUNT_BEFORE_LIMIT,
+      pool: connection.pool,
+      withClient: on,
+      withTransaction: on,
+      all: rows,
+      write: rows,
+      transaction: (statements) =>
+        on(async (c) => {
+          for (const statement of statements) await c.query(toQuery(statement));
+        }),
+      close: async () => {},
+    },
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK'),
+  };
+}
