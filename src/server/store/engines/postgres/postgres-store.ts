@@ -56,6 +56,12 @@ export interface PostgresStoreOptions {
    * statement" in docs/server.md for what the default trades.
    */
   readonly parallelWorkers?: number;
+  /**
+   * Answer each call from one snapshot (default true): its reads run in one `REPEATABLE READ READ
+   * ONLY` transaction, so that a list's count and its page are of the same data even when a load
+   * commits between them; `false` runs each read on a client of its own (tests and benches compare the two).
+   */
+  readonly snapshotPerCall?: boolean;
 }
 
 /**
@@ -95,6 +101,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
     defaultSettings: { max_parallel_workers_per_gather: String(parallelWorkers) },
+    snapshotPerCall: options.snapshotPerCall !== false,
   });
   const bulk = await openPostgresConnection({ ...common, poolSize: 2, statementTimeoutMs: 0, lockTimeoutMs: 0, applicationName: 'backlink-query bulk', settings: BULK_SETTINGS });
   try {

@@ -419,10 +419,17 @@ describe('PostgreSQL store: a load is one transaction', () => {
   it('into an empty store, stopped half way, it leaves the database as it was: every index, none recorded, no link', async () => {
     const url = await freshDatabase();
     const store = await open(url);
-    const writer = await store.writer();
-    await writer.links(fx.exampleLinks);
-    // No finish: the process stops here.
-    await store.close();
+    const other = await open(url, { lockTimeoutMs: 100 });
+    try {
+      const writer = await store.writer();
+      await writer.links(fx.exampleLinks);
+      // The indexes it dropped hold the links table until the load ends: a read of the links waits, then gives up.
+      await expect(other.hasLinks()).rejects.toThrow(StoreUnavailableError);
+      // No finish: the process stops here.
+    } finally {
+      await store.close();
+      await other.close();
+    }
     expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
   });
 
