@@ -21,7 +21,7 @@ import { deferLinkIndexes, MIGRATIONS, migrate } from '../../../../../src/server
 import { StoreUnavailableError } from '../../../../../src/server/store/connection.js';
 import { sql } from '../../../../../src/server/store/fragment.js';
 import { ROLLUP_TABLES } from '../../../../../src/server/store/loads/rollups.js';
-import type { GroupedOperation, Page, Store } from '../../../../../src/server/store/store.js';
+import { forCall, type GroupedOperation, type Page, type Store } from '../../../../../src/server/store/store.js';
 import { toTarget, type Scope } from '../../../../../src/server/target.js';
 import type { LinkInput } from '../../../../../src/server/store/inputs.js';
 import * as fx from '../../../support/fixture.js';
@@ -472,6 +472,50 @@ describe('PostgreSQL store: a load is one transaction', () => {
     const store = await open(url);
     await store.close();
     expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
+  });
+});
+
+describe('PostgreSQL store: a call reads one snapshot', () => {
+  /** The example.com link of zeta.com, followed: the overview counts one more link, the followed list one more row. */
+  const zeta: LinkInput = { ...fx.exampleLinks[0]!, source_url: 'https://zeta.com/new', source_domain: 'zeta.com', is_nofollow: false };
+  const follows = (store: Store) => list(store, 'links', { filter: 'is_nofollow = false', page: { orderBy: 'source_url', direction: 'ASC' } });
+
+  it('a load that commits between two reads of one call is seen by neither; the next call sees it; with snapshotPerCall false, the second read sees it', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const separate = await open(url, { snapshotPerCall: false });
+    const loader = await open(url);
+    try {
+      await loadFixture(loader);
+      const before = { overview: await store.overview(ROOT, CLOCK), follows: await follows(store) };
+      const load = async () => {
+        const writer = await loader.writer();
+        await writer.links([zeta]);
+        await writer.finish();
+      };
+      const inCall = <T>(work: () => Promise<T>) => forCall(new AbortController().signal, work);
+      await inCall(async () => {
+        expect(await store.overview(ROOT, CLOCK)).toEqual(before.overview);
+        await load();
+        // The same call: its snapshot was taken at its first read, before the commit.
+        expect(await follows(store)).toEqual(before.follows);
+        expect(await store.overview(ROOT, CLOCK)).toEqual(before.overview);
+      });
+      const after = await inCall(async () => ({ overview: await store.overview(ROOT, CLOCK), follows: await follows(store) }));
+      expect(after).toMatchObject({ overview: { backlinks_count: before.overview.backlinks_count + 1 }, follows: { total: before.follows.total + 1 } });
+      // Without snapshots, a call's second read sees what committed after its first.
+      await inCall(async () => {
+        expect(await separate.overview(ROOT, CLOCK)).toEqual(after.overview);
+        const writer = await loader.writer();
+        await writer.links([{ ...zeta, source_url: 'https://zeta.com/second' }]);
+        await writer.finish();
+        expect((await follows(separate)).total).toBe(before.follows.total + 2);
+      });
+      // Every call's client went back to the pool.
+      expect(store.connection.pool.idleCount).toBe(store.connection.pool.totalCount);
+    } finally {
+      await Promise.all([store.close(), separate.close(), loader.close()]);
+    }
   });
 });
 
