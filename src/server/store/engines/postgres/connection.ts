@@ -432,6 +432,8 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
  * One client of a pool inside `BEGIN ... COMMIT`, as a connection: every statement run on it
  * (its `transaction` and `withTransaction` included, which run within this one) sees what the
  * others wrote, and nothing of it is seen elsewhere until {@link PostgresTransaction.commit}.
+ *
+ * @internal
  */
 export interface PostgresTransaction {
   readonly connection: PostgresConnection;
