@@ -30,7 +30,7 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/unit\/kysely\/postgres\.test\.ts$/,
     SETUP_SELF_TESTS,
     /^test\/server\/store\/engines\/postgres\/.*\.test\.ts$/,
-    /^test\/server\/(import\/import|http\/migrations|store\/query-plans|store\/engines\/cancel-engines)\.test\.ts$/,
+    /^test\/server\/(import\/(import|beside-server-postgres)|http\/migrations|store\/query-plans|store\/engines\/cancel-engines)\.test\.ts$/,
     /^test\/server\/load\/(mixed-load|postgres-outage|abort-storm)\.test\.ts$/,
   ],
   mysql: [
@@ -43,7 +43,11 @@ export const ENGINE_FILES: Readonly<Record<ServerName, readonly RegExp[]>> = {
     /^test\/injection\/.*\.test\.ts$/,
     SETUP_SELF_TESTS,
   ],
-  clickhouseCluster: [/^test\/setup\/clickhouse-cluster\.test\.ts$/, /^test\/server\/store\/engines\/clickhouse\/.*\.test\.ts$/, /^test\/server\/import\/import\.test\.ts$/],
+  clickhouseCluster: [
+    /^test\/setup\/clickhouse-cluster\.test\.ts$/,
+    /^test\/server\/store\/engines\/clickhouse\/.*\.test\.ts$/,
+    /^test\/server\/import\/(import|beside-server-clickhouse)\.test\.ts$/,
+  ],
 };
 
 /** Projects (vitest.config.ts) that run every one of their files on a server. @internal */
@@ -96,7 +100,7 @@ export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
   'the MCP server over stdio': /^test\/mcp\/(?!cost\.test\.ts$).*\.test\.ts$/,
   'builds of the package and bundlers': /^test\/entries\/.*\.test\.ts$/,
   'server processes (serve, --workers, a second server on the column file, imports, an import killed midway, an import out of memory)':
-    /^test\/server\/(workers|commands|worker-accounts|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at|all-or-nothing|beside-server|no-ips))\.test\.ts$/,
+    /^test\/server\/(workers|commands|worker-accounts|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at|all-or-nothing|beside-server(-postgres|-clickhouse)?|no-ips))\.test\.ts$/,
   'the test service with its server packages hidden, and node --test': /^test\/testing\/test-service-entry\.test\.ts$/,
   'the playground build script': /^test\/playground\/build\.test\.ts$/,
   'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/store\/engines\/(embedded|sqlite)\/rollups|unit\/errors\/bounded)\.test\.ts$/,

@@ -60,8 +60,8 @@ same file twice changes nothing. Lines that are not valid records are reported w
 number and skipped; the others are imported. Rollups of the touched domains are updated at the end.
 One command is one load: a file that cannot be read (no header, not the format named) stops it
 before anything is written, and each such file is named with what is wrong. An import into the
-embedded store or SQLite is all or nothing: stopped midway (Ctrl+C, a kill, --max-rejects), it
-leaves the database as it was; on PostgreSQL or ClickHouse, run the same command again.
+embedded store, SQLite or PostgreSQL is all or nothing: stopped midway (Ctrl+C, a kill,
+--max-rejects), it leaves the database as it was; on ClickHouse, run the same command again.
 Every format, field, default and source: docs/importing.md (in the package), or --template.
 
 Options:
@@ -134,7 +134,7 @@ export const importCommand: Command = {
     const rejectsFile = rejectsPath === undefined ? undefined : createWriteStream(rejectsPath);
     const domainOf = registrableDomains(deps.tldts);
     try {
-      const atomic = location.kind === 'embedded' || location.kind === 'sqlite';
+      const atomic = location.kind !== 'clickhouse';
       return await importFiles(io, { store, files, formats, batchSize, maxRejects, rejectsFile, target: describeLocation(location), seenAt, domainOf, atomic });
     } catch (error) {
       if (!explainStoreError(io, location, error)) throw error;
@@ -227,7 +227,7 @@ async function importFiles(
     target: string;
     seenAt: string | undefined;
     domainOf: (host: string) => string;
-    /** Whether the store's load is one transaction (the embedded store, SQLite). */
+    /** Whether the store's load is one transaction (every store but ClickHouse). */
     atomic: boolean;
   },
 ): Promise<number> {
@@ -236,7 +236,7 @@ async function importFiles(
   const bar = phaseProgress(io.stderr, { paint: painter(io.stderr, io.env) });
   const finish = finishPhases(bar);
   bar.phase('importing records', 'bytes');
-  // Stopped midway, the load is rolled back (embedded, SQLite) or stays as far as it got: say which.
+  // Stopped midway, the load is rolled back (embedded, SQLite, PostgreSQL) or stays as far as it got (ClickHouse): say which.
   const stop = (signal: NodeJS.Signals) => {
     io.stderr.write(
       `${bar.clear()}\nInterrupted (${signal}): ${job.atomic ? `nothing of this import was written; ${job.target} is as it was before it` : `the records written so far stay in ${job.target}, without their rollups`}. ` +

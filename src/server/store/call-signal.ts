@@ -18,7 +18,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { errorBrand } from '../../shared/brand.js';
 
-const calls = new AsyncLocalStorage<AbortSignal>();
+/** One run of a call's work: its signal, and what runs when the run has ended. */
+interface CallRun {
+  readonly signal: AbortSignal;
+  readonly ends: (() => void)[];
+}
+
+const calls = new AsyncLocalStorage<CallRun>();
 
 const QUERY_CANCELLED = /* @__PURE__ */ errorBrand<QueryCancelledError>('QueryCancelledError');
 
@@ -38,7 +44,24 @@ export class QueryCancelledError extends Error {
 export const isQueryCancelled = (error: unknown): error is QueryCancelledError => QUERY_CANCELLED.is(error);
 
 /** The signal of the call the current statement runs for (none outside a call: loads, the CLI). */
-export const callSignal = (): AbortSignal | undefined => calls.getStore();
+export const callSignal = (): AbortSignal | undefined => calls.getStore()?.signal;
+
+/**
+ * The current run of a call's work (an object of its own for each run, see {@link forCall}), or
+ * undefined outside a call: the key of what a connection keeps for one call (PostgreSQL's snapshot).
+ */
+export const currentCall = (): object | undefined => calls.getStore();
+
+/**
+ * Runs `end` once the current run of a call's work has settled (answered, failed or abandoned);
+ * returns false, and never runs it, outside a call.
+ */
+export function onCallEnd(end: () => void): boolean {
+  const run = calls.getStore();
+  if (!run) return false;
+  run.ends.push(end);
+  return true;
+}
 
 /** Times a call's work is started again after a statement it shared with an abandoned call was cancelled. */
 const SHARED_RETRIES = 3;
@@ -50,10 +73,13 @@ const SHARED_RETRIES = 3;
 export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) throw new QueryCancelledError();
+    const run: CallRun = { signal, ends: [] };
     try {
-      return await calls.run(signal, work);
+      return await calls.run(run, work);
     } catch (error) {
       if (!isQueryCancelled(error) || signal.aborted || attempt > SHARED_RETRIES) throw error;
+    } finally {
+      for (const end of run.ends.splice(0)) end();
     }
   }
 }
@@ -63,7 +89,7 @@ export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): P
  * Outside a call, or for a call already abandoned, see {@link cancelledAlready}.
  */
 export function onCallAbort(onAbort: () => void): () => void {
-  const signal = calls.getStore();
+  const signal = calls.getStore()?.signal;
   if (!signal) return () => undefined;
   signal.addEventListener('abort', onAbort, { once: true });
   return () => signal.removeEventListener('abort', onAbort);
@@ -71,5 +97,5 @@ export function onCallAbort(onAbort: () => void): () => void {
 
 /** Throws {@link QueryCancelledError} when the current call was abandoned already (before a statement starts). */
 export function cancelledAlready(): void {
-  if (calls.getStore()?.aborted) throw new QueryCancelledError();
+  if (calls.getStore()?.signal.aborted) throw new QueryCancelledError();
 }

@@ -3,131 +3,14 @@
  * while a steady stream of calls runs against the server. No call fails; every answer is the
  * data as it was before the load or as it is after it, never half of it; once an answer shows the
  * load, no later call shows the data before it; and the first call after the import has ended
- * shows all of it. On the embedded store (the default) and on SQLite alone.
- *
- * The states are counted by hand from the records below (the bulk file adds links to other
- * targets only: its generated domains end in `-site.` names, never acme.test).
+ * shows all of it. On the embedded store (the default) and on SQLite alone; PostgreSQL and
+ * ClickHouse in beside-server-postgres.test.ts and beside-server-clickhouse.test.ts. The states,
+ * counted by hand, and the streams: beside-server-kit.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { writeExport } from '../../../bench/import-file.js';
-import { spawnCli, waitFor } from '../support/cli-process.js';
-import { importFiles, link, ndjson } from './import-helpers.js';
+import { AFTER, besideServer, expectOneStateEach } from './beside-server-kit.js';
 
-const { dir, file, newDb } = importFiles('bq-import-beside-server-');
-
-/** Before the load: acme.test has three links, from three domains; two follow (one.test, two.test). */
-const BEFORE_RECORDS = [link('one.test', 'a'), link('two.test', 'b'), link('three.test', 'c', { is_nofollow: true })];
-/**
- * The load adds four.test and five.test (both follow), and replaces one.test's link (the same
- * source, target and anchor) by a nofollow one: five links from five domains, three follow
- * (two.test, four.test, five.test). The follow count differs from before, so that a page of one
- * state with the count of the other shows.
- */
-const ADDED_RECORDS = [link('four.test', 'd'), link('five.test', 'e'), link('one.test', 'a', { is_nofollow: true })];
-
-/** One call's answer, reduced to what tells the states apart. */
-type Seen = { readonly overview: string; readonly follows: string };
-const BEFORE: Seen = { overview: 'backlinks 3, domains 3, follows 2, nofollows 1', follows: 'total 2: https://one.test/post, https://two.test/post' };
-const AFTER: Seen = {
-  overview: 'backlinks 5, domains 5, follows 3, nofollows 2',
-  follows: 'total 3: https://five.test/post, https://four.test/post, https://two.test/post',
-};
-
-const KEY = 'ci-key-123456';
-/** Lines of the bulk file: enough to keep the load going for some seconds. */
-const BULK_LINES = 20_000;
-
-let bulk: string | undefined;
-async function bulkFile(): Promise<string> {
-  if (bulk === undefined) {
-    const path = `${dir()}/bulk.ndjson`;
-    await writeExport(path, BULK_LINES, 'ndjson', 11);
-    bulk = path;
-  }
-  return bulk;
-}
-
-/** The two calls each stream makes, each reduced to what tells the states apart. */
-type Call = keyof Seen;
-const CALLS: readonly Call[] = ['overview', 'follows'];
-
-/** One call against the server: acme.test's overview, or its follow links (a count and a page: two reads of the store in one call). */
-async function call(url: string, kind: Call): Promise<string> {
-  const path =
-    kind === 'overview'
-      ? 'overview?url=acme.test&scope=ROOT_DOMAIN'
-      : `links?url=acme.test&scope=ROOT_DOMAIN&filter=${encodeURIComponent('is_nofollow = false')}&fields=source_url&limit=100`;
-  const response = await fetch(`${url}/_api/apis/v4/backlinks/v1/${path}`, { headers: { authorization: `Apikey ${KEY}` } });
-  const body = (await response.json()) as { data: unknown; meta: { total?: number } };
-  expect(response.status, JSON.stringify(body)).toBe(200);
-  if (kind === 'overview') {
-    const o = (Array.isArray(body.data) ? body.data[0] : body.data) as Record<string, number>;
-    return `backlinks ${o['backlinks_count']}, domains ${o['domains_count']}, follows ${o['follows_count']}, nofollows ${o['nofollows_count']}`;
-  }
-  const sources = (body.data as { source_url: string }[]).map((row) => row.source_url).sort();
-  return `total ${body.meta.total}: ${sources.join(', ')}`;
-}
-
-/** Both calls, one after the other. */
-async function ask(url: string): Promise<Seen> {
-  return { overview: await call(url, 'overview'), follows: await call(url, 'follows') };
-}
-
-/** What one call of a stream saw, and when. */
-interface Answered {
-  readonly kind: Call;
-  readonly started: number;
-  readonly ended: number;
-  readonly seen: string;
-}
-
-/** Imports `files` with `store` options while four streams of calls run against a server of the same database; returns what the streams saw. */
-async function loadWhileServing(store: readonly string[]) {
-  const before = await runImport([file('before.ndjson', ndjson(BEFORE_RECORDS))], store);
-  expect(before.code, before.err).toBe(0);
-  const serve = spawnCli(['serve', '--port', '0', ...store, '--now', '2026-06-15', '--quiet'], { BACKLINK_QUERY_KEYS: JSON.stringify([{ id: 'ci', key: KEY, units: 100_000_000, rate: 100_000, concurrency: 100 }]) });
-  try {
-    const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-    expect(await ask(url!)).toEqual(BEFORE);
-    const calls: Answered[] = [];
-    let importing = true;
-    const stream = async (offset: number) => {
-      for (let i = offset; importing; i++) {
-        const kind = CALLS[i % CALLS.length]!;
-        const started = performance.now();
-        const seen = await call(url!, kind);
-        calls.push({ kind, started, ended: performance.now(), seen });
-      }
-    };
-    const streams = [stream(0), stream(1), stream(0), stream(1)];
-    const load = runImport([await bulkFile(), file('added.ndjson', ndjson(ADDED_RECORDS))], store);
-    const loaded = await load.finally(() => (importing = false));
-    await Promise.all(streams);
-    expect(loaded.code, loaded.err).toBe(0);
-    // The first call after the load has ended.
-    const first = await ask(url!);
-    return { calls, first };
-  } finally {
-    serve.child.kill('SIGTERM');
-    await serve.exit;
-  }
-}
-
-async function runImport(files: readonly string[], store: readonly string[]): Promise<{ code: number | null; err: string }> {
-  const run = spawnCli(['import', ...files, ...store]);
-  return { code: await run.exit, err: run.err() };
-}
-
-function expectOneStateEach(calls: readonly Answered[]): void {
-  // Enough calls ran during the load for the test to mean something, and each saw one whole state.
-  expect(calls.length).toBeGreaterThanOrEqual(8);
-  for (const { kind, seen } of calls) expect([BEFORE[kind], AFTER[kind]]).toContain(seen);
-  // Once a call has shown the load, no call begun after it shows the data before it.
-  const firstAfter = Math.min(...calls.filter((answered) => answered.seen === AFTER[answered.kind]).map((answered) => answered.ended));
-  for (const answered of calls) if (answered.started > firstAfter) expect(answered.seen).toBe(AFTER[answered.kind]);
-  // Some calls were answered before the load committed: the server kept answering during it.
-  expect(calls.some((answered) => answered.seen === BEFORE[answered.kind])).toBe(true);
-}
+const { loadWhileServing, newDb } = besideServer('bq-import-beside-server-');
 
 describe('import beside a running server', () => {
   it('into the embedded store: no call fails, each answer is the data before or after the load, the first after it sees all of it', async () => {

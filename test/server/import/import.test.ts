@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { clockAt } from '../../../src/server/clock.js';
 import { loadServerDeps } from '../../../src/server/deps.js';
@@ -159,4 +160,32 @@ afterAll(async () => {
   for (const url of inject('clickhouseClusterUrl')?.split(',') ?? []) {
     for (const name of clickhouseDatabases) await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${name}` });
   }
+});
+
+describe('import (PostgreSQL) stopped by --max-rejects', () => {
+  it('writes nothing of the load, not even the batches written before the stop, and says so', async () => {
+    const url = await freshPostgresDatabase(inject('postgresUrl'), 'import');
+    const args = ['--database-url', url];
+    // A load before: rival.com's link, so that the stopped load is not into an empty store.
+    const first = join(dir, 'postgres-first.ndjson');
+    writeFileSync(first, `${JSON.stringify(valid[2])}\n`);
+    expect((await runCli(['import', first, ...args])).code).toBe(0);
+    // 3,000 valid records to example.com (some megabytes: read in many chunks, most written in batches of 100
+    // before the end of the file is read), then two lines that are not JSON: the second is one too many.
+    const stopped = join(dir, 'postgres-stopped.ndjson');
+    const many = Array.from({ length: 3_000 }, (_, i) => JSON.stringify(link(`s${i}.org`, 'https://example.com/', 'Example')));
+    writeFileSync(stopped, `${many.join('\n')}\nnot json\nnot json either\n`);
+    const run = await runCli(['import', stopped, ...args, '--batch', '100', '--max-rejects', '1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^More than 1 rejected line \(--max-rejects 1\): nothing of this import was written; .* is as it was before it\.$/m);
+    expect(await counts({ kind: 'postgres', url })).toEqual({ example: [0, 0, 0], rival: 1 });
+    // The links table too, rollups aside: rival.com's link alone.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      expect((await client.query<{ n: string }>('SELECT count(*) AS n FROM links')).rows).toEqual([{ n: '1' }]);
+    } finally {
+      await client.end();
+    }
+  });
 });

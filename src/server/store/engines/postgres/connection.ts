@@ -21,7 +21,7 @@
 import type { CustomTypesConfig, Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { importPeer, loadOnce } from '../../../../peers.js';
 import { SERVER } from '../../../deps.js';
-import { callSignal, cancelledAlready, isQueryCancelled, onCallAbort, QueryCancelledError } from '../../call-signal.js';
+import { callSignal, cancelledAlready, currentCall, isQueryCancelled, onCallAbort, onCallEnd, QueryCancelledError } from '../../call-signal.js';
 import { isStoreUnavailable, StoreUnavailableError, type SqlConnection, type StoreDialect, NO_COUNT_BEFORE_LIMIT } from '../../connection.js';
 import { numbered, type Fragment } from '../../fragment.js';
 
@@ -59,6 +59,12 @@ export interface PostgresConnectionOptions {
   readonly settings?: Readonly<Record<string, string>>;
   /** Server settings every session starts with unless the URL's own `options` set them too. */
   readonly defaultSettings?: Readonly<Record<string, string>>;
+  /**
+   * Run the reads of one call (`forCall`) in one `REPEATABLE READ READ ONLY` transaction on one
+   * client, so that they all see the database as it was at its first (default false: each read on
+   * a client of its own, seeing what was committed when it began). `write` is never in it.
+   */
+  readonly snapshotPerCall?: boolean;
 }
 
 /** A {@link SqlConnection} on PostgreSQL, with its pool for engine-specific work (COPY, migrations). */
@@ -275,6 +281,18 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     });
   };
 
+  /** The error a caller sees when no client could be had. */
+  const connectError = (error: unknown): unknown => {
+    if (isQueryCancelled(error)) return error;
+    if (closed) return new StoreUnavailableError('The store is closed.', { cause: error });
+    // Waiting for a connection timed out while every connection of the pool was open and in use:
+    // the database is up but busy, which is not what "cannot be reached" would tell an operator.
+    if (pool.totalCount >= (pool.options.max ?? 10) && /timeout exceeded when trying to connect/i.test(String((error as Error).message))) {
+      return new StoreUnavailableError(`Every database connection stayed busy past the wait bound; retry shortly.`, { cause: error });
+    }
+    return toStoreError(error);
+  };
+
   const withClient = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     if (closed) throw new StoreUnavailableError('The store is closed.');
     cancelledAlready();
@@ -282,14 +300,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     try {
       client = await connect(callSignal());
     } catch (error) {
-      if (isQueryCancelled(error)) throw error;
-      if (closed) throw new StoreUnavailableError('The store is closed.', { cause: error });
-      // Waiting for a connection timed out while every connection of the pool was open and in use:
-      // the database is up but busy, which is not what "cannot be reached" would tell an operator.
-      if (pool.totalCount >= (pool.options.max ?? 10) && /timeout exceeded when trying to connect/i.test(String((error as Error).message))) {
-        throw new StoreUnavailableError(`Every database connection stayed busy past the wait bound; retry shortly.`, { cause: error });
-      }
-      throw toStoreError(error);
+      throw connectError(error);
     }
     let destroy = false;
     try {
@@ -319,25 +330,82 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
   // A statement of an abandoned call is cancelled (see canceller); its session goes back to the
   // pool once the cancel has returned, or is closed when the cancel could not be sent.
   const cancels = canceller(pg, config);
-  const rows = <Row>(query: Fragment): Promise<Row[]> =>
-    withClient(async (client) => {
-      cancelledAlready();
-      let cancelling: Promise<void> | undefined;
-      const done = onCallAbort(() => {
-        const pid = (client as unknown as { processID: number | null }).processID;
-        // Without a backend pid no cancel can be sent: the session is closed instead.
-        if (pid === null) broken.add(client);
-        cancelling = pid === null ? Promise.resolve() : cancels.cancel(pid).catch(() => void broken.add(client));
-      });
+  /** One statement on a client, cancelled when the call it runs for is abandoned. */
+  const statement = async <Row>(client: PoolClient, query: Fragment): Promise<Row[]> => {
+    cancelledAlready();
+    let cancelling: Promise<void> | undefined;
+    const done = onCallAbort(() => {
+      const pid = (client as unknown as { processID: number | null }).processID;
+      // Without a backend pid no cancel can be sent: the session is closed instead.
+      if (pid === null) broken.add(client);
+      cancelling = pid === null ? Promise.resolve() : cancels.cancel(pid).catch(() => void broken.add(client));
+    });
+    try {
+      return (await client.query<QueryResultRow>(toQuery(query))).rows as Row[];
+    } catch (error) {
+      throw cancelling ? new QueryCancelledError(undefined, { cause: error }) : error;
+    } finally {
+      done();
+      await cancelling;
+    }
+  };
+
+  /** A call's snapshot: its client inside `BEGIN`, until the call has ended. */
+  interface Snapshot {
+    readonly client: Promise<PoolClient>;
+    ended: boolean;
+    destroy: boolean;
+  }
+  const snapshots = new WeakMap<object, Snapshot>();
+  /** The current call's snapshot, begun by its first read; none outside a call, or once it has ended. */
+  const snapshotOfCall = (): Snapshot | undefined => {
+    const call = options.snapshotPerCall ? currentCall() : undefined;
+    if (call === undefined) return undefined;
+    const known = snapshots.get(call);
+    if (known) return known.ended ? undefined : known;
+    const client = connect(callSignal()).then(async (opened) => {
       try {
-        return (await client.query<QueryResultRow>(toQuery(query))).rows as Row[];
+        await opened.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        return opened;
       } catch (error) {
-        throw cancelling ? new QueryCancelledError(undefined, { cause: error }) : error;
-      } finally {
-        done();
-        await cancelling;
+        opened.release(true);
+        throw error;
       }
     });
+    const snapshot: Snapshot = { client, ended: false, destroy: false };
+    snapshots.set(call, snapshot);
+    onCallEnd(() => {
+      snapshot.ended = true;
+      // The call has its answer: the client goes back once COMMIT has run after its last statement.
+      client.then(
+        (opened) => opened.query('COMMIT').then(
+          () => opened.release(snapshot.destroy || broken.has(opened)),
+          () => opened.release(true),
+        ),
+        () => undefined,
+      );
+    });
+    return snapshot;
+  };
+
+  const rows = async <Row>(query: Fragment): Promise<Row[]> => {
+    if (closed) throw new StoreUnavailableError('The store is closed.');
+    const snapshot = snapshotOfCall();
+    if (!snapshot) return withClient((client) => statement<Row>(client, query));
+    let client: PoolClient;
+    try {
+      client = await snapshot.client;
+    } catch (error) {
+      throw connectError(error);
+    }
+    try {
+      return await statement<Row>(client, query);
+    } catch (error) {
+      if (isConnectionFailure(error)) snapshot.destroy = true;
+      throw toStoreError(error);
+    }
+  };
+  const writeRows = <Row>(query: Fragment): Promise<Row[]> => withClient((client) => statement<Row>(client, query));
 
   return {
     dialect: postgresStoreDialect,
@@ -346,7 +414,7 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
     withClient,
     withTransaction,
     all: rows,
-    write: rows,
+    write: writeRows,
     transaction: (statements) =>
       withTransaction(async (client) => {
         for (const statement of statements) await client.query(toQuery(statement));
@@ -357,5 +425,82 @@ export async function openPostgresConnection(options: PostgresConnectionOptions)
       await cancels.close();
       await pool.end();
     },
+  };
+}
+
+/**
+ * One client of a pool inside `BEGIN ... COMMIT`, as a connection: every statement run on it
+ * (its `transaction` and `withTransaction` included, which run within this one) sees what the
+ * others wrote, and nothing of it is seen elsewhere until {@link PostgresTransaction.commit}.
+ *
+ * @internal
+ */
+export interface PostgresTransaction {
+  readonly connection: PostgresConnection;
+  /** Commits and gives the client back; the first call ends the transaction, later calls of either do nothing. */
+  commit(): Promise<void>;
+  /** Rolls back and gives the client back (a client whose ROLLBACK failed is closed instead). */
+  rollback(): Promise<void>;
+}
+
+/**
+ * Takes a client of `connection`'s pool and begins a transaction on it, for work that spans many
+ * calls (a load). Its `close` does nothing: the transaction ends with `commit` or `rollback`.
+ *
+ * @internal
+ */
+export async function beginTransaction(connection: PostgresConnection): Promise<PostgresTransaction> {
+  let client: PoolClient;
+  try {
+    client = await connection.pool.connect();
+  } catch (error) {
+    throw toStoreError(error);
+  }
+  try {
+    await client.query('BEGIN');
+  } catch (error) {
+    client.release(true);
+    throw toStoreError(error);
+  }
+  let ended = false;
+  const on = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+    if (ended) throw new TypeError('This transaction has ended.');
+    try {
+      return await work(client);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  };
+  const rows = <Row>(query: Fragment): Promise<Row[]> => on(async (c) => (await c.query<QueryResultRow>(toQuery(query))).rows as Row[]);
+  const end = async (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    if (ended) return;
+    ended = true;
+    let destroy = false;
+    try {
+      await client.query(statement);
+    } catch (error) {
+      destroy = true;
+      if (statement === 'COMMIT') throw toStoreError(error);
+    } finally {
+      client.release(destroy);
+    }
+  };
+  return {
+    connection: {
+      dialect: postgresStoreDialect,
+      ...NO_COUNT_BEFORE_LIMIT,
+      pool: connection.pool,
+      withClient: on,
+      withTransaction: on,
+      all: rows,
+      write: rows,
+      transaction: (statements) =>
+        on(async (c) => {
+          for (const statement of statements) await c.query(toQuery(statement));
+        }),
+      close: async () => {},
+    },
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK'),
   };
 }

@@ -174,16 +174,22 @@ function uniqueRows(rows: readonly LinkRow[]): readonly LinkRow[] {
 }
 
 /**
- * A {@link LinkSink} writing each batch with COPY into a temporary table and one merge, in one
- * transaction: a batch is stored whole or not at all.
+ * A {@link LinkSink} writing each batch with COPY into a temporary table and one merge. A load runs
+ * it on the connection of its transaction (`beginTransaction`): the temporary table is made by the
+ * first batch and emptied for each later one, and dropped when the load commits.
  */
 export function copyLinkSink(connection: PostgresConnection): LinkSink {
+  let staged = false;
   return async (input) => {
     if (input.length === 0) return;
     const rows = uniqueRows(input);
     await connection.withTransaction(async (client) => {
-      await client.query(`CREATE TEMP TABLE ${STAGE} (LIKE links INCLUDING DEFAULTS) ON COMMIT DROP`);
-      await client.query(`ALTER TABLE ${STAGE} DROP COLUMN id, ADD COLUMN ord integer NOT NULL`);
+      if (staged) await client.query(`TRUNCATE ${STAGE}`);
+      else {
+        await client.query(`CREATE TEMP TABLE ${STAGE} (LIKE links INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await client.query(`ALTER TABLE ${STAGE} DROP COLUMN id, ADD COLUMN ord integer NOT NULL`);
+        staged = true;
+      }
       await copyFrom(client, `COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`, copyChunks(rows));
       await client.query(
         `INSERT INTO links (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord

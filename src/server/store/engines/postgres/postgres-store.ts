@@ -25,7 +25,7 @@ import { ROLLUP_TABLES } from '../../loads/rollups.js';
 import type { Store } from '../../store.js';
 import type { Target } from '../../../target.js';
 import { noLinks, sqlEngine, sqlLoad } from '../sql-engine.js';
-import { openPostgresConnection, type PostgresConnection } from './connection.js';
+import { beginTransaction, openPostgresConnection, type PostgresConnection, type PostgresTransaction } from './connection.js';
 import { copyLinkSink } from './copy.js';
 import { CLUSTER_INDEX, deferLinkIndexes, migrate, restoreLinkIndexes } from './schema.js';
 
@@ -56,6 +56,12 @@ export interface PostgresStoreOptions {
    * statement" in docs/server.md for what the default trades.
    */
   readonly parallelWorkers?: number;
+  /**
+   * Answer each call from one snapshot (default true): its reads run in one `REPEATABLE READ READ
+   * ONLY` transaction, so that a list's count and its page are of the same data even when a load
+   * commits between them; `false` runs each read on a client of its own (tests and benches compare the two).
+   */
+  readonly snapshotPerCall?: boolean;
 }
 
 /**
@@ -95,6 +101,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
     ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
     defaultSettings: { max_parallel_workers_per_gather: String(parallelWorkers) },
+    snapshotPerCall: options.snapshotPerCall !== false,
   });
   const bulk = await openPostgresConnection({ ...common, poolSize: 2, statementTimeoutMs: 0, lockTimeoutMs: 0, applicationName: 'backlink-query bulk', settings: BULK_SETTINGS });
   try {
@@ -124,49 +131,85 @@ function postgresEngine(connection: PostgresConnection, bulk: PostgresConnection
   const linksOfIds = (_target: Target, ids: readonly unknown[]) => sql`(SELECT * FROM links WHERE id = ANY (${ids.map(Number)}::bigint[])) l`;
   const keysFirst: ListPlan = { keys: here, rows: { kind: 'links-by-id', at: here, linksOfIds }, totals: here, window: false };
   const onBulk: ReadPlace = { connection: bulk, sources: SQL_SOURCES };
+  // Loads begun and not yet committed: closing the engine rolls them back.
+  const open = new Set<PostgresTransaction>();
   return {
     ...base,
     // Unfiltered in the default order (page score, descending), the links list reads the first rows of `links_by_domain` and stops.
     list: (operation, query) =>
       operation === 'links' && options.rollups && !(query.filter === null && query.page.orderBy === 'page_score' && query.page.direction === 'DESC') ? keysFirst : whole,
-    load: { begin: () => postgresLoad(bulk, options.copy), linkedFrom: onBulk },
+    load: { begin: () => postgresLoad(bulk, options.copy, open), linkedFrom: onBulk },
+    close: async () => {
+      await Promise.allSettled([...open].map((load) => load.rollback()));
+      await base.close();
+    },
   };
 }
 
 /**
- * The writer of a load, on the bulk pool. Into an empty links table: the secondary indexes are
- * dropped first (`deferLinkIndexes`) and built at the end, the table clustered by target, then the
- * rollups rebuilt from scratch; a later load keeps the indexes and appends. `links` is vacuumed
- * after every load, so that index-only scans need no heap visits. Why, and CLUSTER's lock:
- * docs/design-store.md, "PostgreSQL: its links clustered, its counts from covering indexes".
+ * The key of the advisory lock a load holds until it ends (`pg_advisory_xact_lock`): one load at
+ * a time on a database; a second waits for the first to commit or roll back.
  */
-async function postgresLoad(bulk: PostgresConnection, copy: boolean): Promise<LoadSink> {
-  const fresh = await noLinks(bulk);
-  const shared = sqlLoad(bulk, fresh);
-  const writeLinks = copy ? copyLinkSink(bulk) : shared.links;
-  let deferred = false;
-  return {
-    ...shared,
-    links: async (rows) => {
-      if (fresh && !deferred) {
-        deferred = true;
-        await deferLinkIndexes(bulk);
-      }
-      return writeLinks(rows);
-    },
-    finish: async (domains, onProgress) => {
-      if (deferred) {
-        deferred = false;
-        await restoreLinkIndexes(bulk, [CLUSTER_INDEX]);
-        await bulk.all(raw(`CLUSTER links USING ${CLUSTER_INDEX}`));
-        await restoreLinkIndexes(bulk);
-      }
-      // Before the rollups are read from the links: their reads, too, want the new statistics.
-      await vacuumLinks(bulk);
-      await shared.finish(domains, onProgress);
-      if (domains === 'all') await bulk.all(raw(`ANALYZE domains, target_pages, ${ROLLUP_TABLES.join(', ')}`));
-    },
+const LOAD_LOCK = 0x62716c64;
+
+/**
+ * The writer of a load: one transaction on a client of the bulk pool, from its start to its commit
+ * at the end of `finish`, so that readers see the data as it was until the commit, then all of the
+ * load, and a load that stops before then leaves nothing (see {@link beginTransaction}). It takes
+ * {@link LOAD_LOCK} first. Into an empty links table: the secondary indexes are dropped first
+ * (`deferLinkIndexes`) and built at the end, the table clustered by target, then the rollups
+ * rebuilt from scratch, all in the transaction (the dropped indexes and CLUSTER hold the links
+ * table until the commit); a later load keeps the indexes and appends. `links` is analyzed before
+ * the rollups are read from it, and vacuumed after the commit, so that index-only scans need no heap
+ * visits. Why, and CLUSTER's lock: docs/design-store.md, "PostgreSQL: its links clustered, its
+ * counts from covering indexes".
+ */
+async function postgresLoad(bulk: PostgresConnection, copy: boolean, open: Set<PostgresTransaction>): Promise<LoadSink> {
+  const load = await beginTransaction(bulk);
+  open.add(load);
+  const ended = async (how: 'commit' | 'rollback') => {
+    open.delete(load);
+    await load[how]();
   };
+  try {
+    const tx = load.connection;
+    await tx.all(sql`SELECT 1 AS one FROM pg_advisory_xact_lock(${LOAD_LOCK})`);
+    const fresh = await noLinks(tx);
+    const shared = sqlLoad(tx, fresh);
+    const writeLinks = copy ? copyLinkSink(tx) : shared.links;
+    let deferred = false;
+    return {
+      ...shared,
+      links: async (rows) => {
+        if (fresh && !deferred) {
+          deferred = true;
+          await deferLinkIndexes(tx);
+        }
+        return writeLinks(rows);
+      },
+      finish: async (domains, onProgress) => {
+        try {
+          if (deferred) {
+            await restoreLinkIndexes(tx, [CLUSTER_INDEX]);
+            await tx.all(raw(`CLUSTER links USING ${CLUSTER_INDEX}`));
+            await restoreLinkIndexes(tx);
+          }
+          // Before the rollups are read from the links: their reads, too, want the new statistics.
+          await tx.all(raw('ANALYZE links'));
+          await shared.finish(domains, onProgress);
+        } catch (error) {
+          await ended('rollback');
+          throw error;
+        }
+        await ended('commit');
+        await vacuumLinks(bulk);
+        if (domains === 'all') await bulk.all(raw(`ANALYZE domains, target_pages, ${ROLLUP_TABLES.join(', ')}`));
+      },
+    };
+  } catch (error) {
+    await ended('rollback');
+    throw error;
+  }
 }
 
 /**

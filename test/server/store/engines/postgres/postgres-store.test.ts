@@ -17,11 +17,11 @@ import { clockAt } from '../../../../../src/server/clock.js';
 import { openPostgresConnection, startupOptions } from '../../../../../src/server/store/engines/postgres/connection.js';
 import { copyField } from '../../../../../src/server/store/engines/postgres/copy.js';
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../../../../../src/server/store/engines/postgres/postgres-store.js';
-import { MIGRATIONS, migrate } from '../../../../../src/server/store/engines/postgres/schema.js';
+import { deferLinkIndexes, MIGRATIONS, migrate } from '../../../../../src/server/store/engines/postgres/schema.js';
 import { StoreUnavailableError } from '../../../../../src/server/store/connection.js';
 import { sql } from '../../../../../src/server/store/fragment.js';
 import { ROLLUP_TABLES } from '../../../../../src/server/store/loads/rollups.js';
-import type { GroupedOperation, Page, Store } from '../../../../../src/server/store/store.js';
+import { forCall, type GroupedOperation, type Page, type Store } from '../../../../../src/server/store/store.js';
 import { toTarget, type Scope } from '../../../../../src/server/target.js';
 import type { LinkInput } from '../../../../../src/server/store/inputs.js';
 import * as fx from '../../../support/fixture.js';
@@ -401,35 +401,125 @@ describe('PostgreSQL store: links in target order, covering indexes, pages keys 
   });
 });
 
-describe('PostgreSQL store: indexes a load drops', () => {
-  it('a load that stops half way leaves them recorded, and the next open builds them', async () => {
-    const url = await freshDatabase();
-    let store = await open(url);
-    const migrated = await linkIndexes(store);
-    const writer = await store.writer();
-    await writer.links(fx.exampleLinks);
-    // No finish: the process stops here.
-    await store.close();
+describe('PostgreSQL store: a load is one transaction', () => {
+  /** The indexes of `links`, the recorded ones and the count of links, read on a session of their own. */
+  async function seen(url: string) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      const left = await admin.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
-      expect(left.rows.map((row) => row.indexname)).toEqual(['links_link_key_key', 'links_pkey']);
+      const indexes = await admin.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
       const recorded = await admin.query<{ name: string }>('SELECT name FROM deferred_indexes ORDER BY name');
-      expect(recorded.rows.map((row) => row.name)).toEqual(DEFERRED);
+      const links = await admin.query<{ n: string }>('SELECT count(*) AS n FROM links');
+      return { indexes: indexes.rows.map((row) => row.indexname), recorded: recorded.rows.map((row) => row.name), links: Number(links.rows[0]!.n) };
     } finally {
       await admin.end();
     }
-    store = await open(url);
+  }
+
+  it('into an empty store, stopped half way, it leaves the database as it was: every index, none recorded, no link', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const other = await open(url, { lockTimeoutMs: 100 });
     try {
-      expect(await linkIndexes(store)).toEqual(migrated);
-      expect(await store.connection.all(sql`SELECT name FROM deferred_indexes`)).toEqual([]);
-      expect(await store.connection.all(sql`SELECT count(*) AS n FROM links`)).toEqual([{ n: 7 }]);
+      const writer = await store.writer();
+      await writer.links(fx.exampleLinks);
+      // The indexes it dropped hold the links table until the load ends: a read of the links waits, then gives up.
+      await expect(other.hasLinks()).rejects.toThrow(StoreUnavailableError);
+      // No finish: the process stops here.
     } finally {
       await store.close();
+      await other.close();
     }
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
   });
 
+  it('into a store with links: another store sees none of it until its finish commits; stopped half way, it leaves the links as they were', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const other = await open(url);
+    try {
+      await loadFixture(store);
+      const before = await other.overview(ROOT, CLOCK);
+      const added: LinkInput = { ...fx.exampleLinks[0]!, source_url: 'https://zeta.com/new', source_domain: 'zeta.com' };
+      const writer = await store.writer();
+      await writer.links([added]);
+      // Written, not committed: the other store answers as before, from the links and from the rollups.
+      expect(await seen(url)).toMatchObject({ links: allLinks().length });
+      expect(await other.overview(ROOT, CLOCK)).toEqual(before);
+      await writer.finish();
+      expect(await seen(url)).toMatchObject({ links: allLinks().length + 1 });
+      expect((await other.overview(ROOT, CLOCK)).backlinks_count).toBe(before.backlinks_count + 1);
+      const stopped = await store.writer();
+      await stopped.links([{ ...added, source_url: 'https://zeta.com/never' }]);
+    } finally {
+      await store.close();
+      await other.close();
+    }
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: allLinks().length + 1 });
+  });
+
+  it('indexes recorded as dropped by a load of an earlier version that stopped are built when a store is next opened', async () => {
+    const url = await freshDatabase();
+    const connection = await openPostgresConnection({ url });
+    try {
+      await migrate(connection);
+      // What a load of an earlier version committed before it stopped.
+      await deferLinkIndexes(connection);
+    } finally {
+      await connection.close();
+    }
+    expect(await seen(url)).toEqual({ indexes: ['links_link_key_key', 'links_pkey'], recorded: DEFERRED, links: 0 });
+    const store = await open(url);
+    await store.close();
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
+  });
+});
+
+describe('PostgreSQL store: a call reads one snapshot', () => {
+  /** The example.com link of zeta.com, followed: the overview counts one more link, the followed list one more row. */
+  const zeta: LinkInput = { ...fx.exampleLinks[0]!, source_url: 'https://zeta.com/new', source_domain: 'zeta.com', is_nofollow: false };
+  const follows = (store: Store) => list(store, 'links', { filter: 'is_nofollow = false', page: { orderBy: 'source_url', direction: 'ASC' } });
+
+  it('a load that commits between two reads of one call is seen by neither; the next call sees it; with snapshotPerCall false, the second read sees it', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const separate = await open(url, { snapshotPerCall: false });
+    const loader = await open(url);
+    try {
+      await loadFixture(loader);
+      const before = { overview: await store.overview(ROOT, CLOCK), follows: await follows(store) };
+      const load = async () => {
+        const writer = await loader.writer();
+        await writer.links([zeta]);
+        await writer.finish();
+      };
+      const inCall = <T>(work: () => Promise<T>) => forCall(new AbortController().signal, work);
+      await inCall(async () => {
+        expect(await store.overview(ROOT, CLOCK)).toEqual(before.overview);
+        await load();
+        // The same call: its snapshot was taken at its first read, before the commit.
+        expect(await follows(store)).toEqual(before.follows);
+        expect(await store.overview(ROOT, CLOCK)).toEqual(before.overview);
+      });
+      const after = await inCall(async () => ({ overview: await store.overview(ROOT, CLOCK), follows: await follows(store) }));
+      expect(after).toMatchObject({ overview: { backlinks_count: before.overview.backlinks_count + 1 }, follows: { total: before.follows.total + 1 } });
+      // Without snapshots, a call's second read sees what committed after its first.
+      await inCall(async () => {
+        expect(await separate.overview(ROOT, CLOCK)).toEqual(after.overview);
+        const writer = await loader.writer();
+        await writer.links([{ ...zeta, source_url: 'https://zeta.com/second' }]);
+        await writer.finish();
+        expect((await follows(separate)).total).toBe(before.follows.total + 2);
+      });
+      // Every call's client went back to the pool.
+      expect(store.connection.pool.idleCount).toBe(store.connection.pool.totalCount);
+    } finally {
+      await Promise.all([store.close(), separate.close(), loader.close()]);
+    }
+  });
+});
+
+describe('PostgreSQL store: indexes of earlier schemas', () => {
   it('a database at schema 4 gets the covering indexes and the cluster mark', async () => {
     const url = await freshDatabase();
     const connection = await openPostgresConnection({ url });
