@@ -179,7 +179,8 @@ describe('import --memory-limit', () => {
     } finally {
       await store.close();
     }
-  });
+    // 200,000 lines through the CLI: a minute or more on a busy 2-core machine.
+  }, 180_000);
 
   it.each([
     ['lots', /--memory-limit must be a size of at least 128MiB, such as 512MB, 2GB or 1\.5GiB; got "lots"/],
@@ -219,7 +220,8 @@ describe('seed --memory-limit', () => {
     } finally {
       await store.close();
     }
-  });
+    // 200,000 lines through the CLI: a minute or more on a busy 2-core machine.
+  }, 180_000);
 
   it('refuses a size it cannot read, and a store other than the embedded one, as usage errors', async () => {
     const unreadable = await runCli(['seed', '--links', '100', '--db', newFile(), '--memory-limit', 'lots']);
