@@ -100,7 +100,7 @@ export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
   'the MCP server over stdio': /^test\/mcp\/(?!cost\.test\.ts$).*\.test\.ts$/,
   'builds of the package and bundlers': /^test\/entries\/.*\.test\.ts$/,
   'server processes (serve, --workers, a second server on the column file, imports, an import killed midway, an import out of memory)':
-    /^test\/server\/(workers|commands|worker-accounts|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at|all-or-nothing|beside-server(-postgres|-clickhouse)?|no-ips))\.test\.ts$/,
+    /^test\/server\/(workers|commands|worker-accounts|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at|all-or-nothing|beside-server(-postgres|-clickhouse)?|no-ips|reduced-exports))\.test\.ts$/,
   'the test service with its server packages hidden, and node --test': /^test\/testing\/test-service-entry\.test\.ts$/,
   'the playground build script': /^test\/playground\/build\.test\.ts$/,
   'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/store\/engines\/(embedded|sqlite)\/rollups|unit\/errors\/bounded)\.test\.ts$/,

@@ -117,7 +117,7 @@ describe('hand-made links', () => {
 
   it('a link that is not a valid record is refused, named by its index, with the import\'s reason', async () => {
     const error = await failure(createTestService({ links: [LINKS[0]!, { source_url: 'https://a.org/', target_url: 'not a url' }, { source_url: 'x', target_url: 'https://b.org/', domain_score: -1 }] }));
-    expect(error).toMatchObject({ name: 'StoreError', code: 'invalid_record', message: 'links[1]: target_url has no host (and 1 more)' });
+    expect(error).toMatchObject({ name: 'StoreError', code: 'invalid_record', message: 'links[1]: target_url must be a URL with a host, not "not a url" (and 1 more)' });
   });
 });
 
