@@ -107,7 +107,7 @@ export const MEMORY_LIMIT_OPTION = { 'memory-limit': { type: 'string' } } as con
 /** The help lines of `--memory-limit`, for a command that loads (`what`: "the import", "the seed"). @internal */
 export const memoryLimitHelp = (what: string): string => `  --memory-limit SIZE  the embedded store's column side (DuckDB) during ${what}, such as 1GB or
                        512MB; past it, its working tables spill to files beside FILE.duckdb
-                       (default 768MiB, raised once to 2GiB for domains that need more;
+                       (default 512MiB, raised once to 2GiB for domains that need more;
                        at most a quarter of the machine's memory)`;
 
 /** Bytes per unit of a memory size, as DuckDB reads them (KB = 1,000 bytes, KiB = 1,024). */

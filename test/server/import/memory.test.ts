@@ -1,6 +1,6 @@
 /**
  * The memory the embedded store's column side (DuckDB) may take, as docs/importing.md ("Large files
- * and interrupted imports") and `import --help` say it: opened for writing, 768 MiB or a quarter of
+ * and interrupted imports") and `import --help` say it: opened for writing, 512 MiB or a quarter of
  * the machine's memory, whichever is less, and for a group of domains that needs more, 2 GiB (or
  * the quarter) once; opened read-only to serve, half the machine's memory;
  * `columns.memoryLimit` (`import --memory-limit`, `seed --memory-limit`) wins. A load that needs
@@ -35,11 +35,11 @@ async function limitOf(store: EmbeddedStore): Promise<string> {
 const gib = (bytes: number) => `${(Math.floor((bytes / 2 ** 30) * 10) / 10).toFixed(1)} GiB`;
 
 describe("the column side's memory limit", () => {
-  it('opened for writing (a load): 768 MiB, or a quarter of the machine when that is less', async () => {
+  it('opened for writing (a load): 512 MiB, or a quarter of the machine when that is less', async () => {
     const store = await openEmbeddedStore({ file: newFile(), readers: 1 });
     try {
       const quarter = Math.floor(totalmem() / 4 / 2 ** 20);
-      expect(await limitOf(store)).toBe(Math.min(768, quarter) === 768 ? '768.0 MiB' : gib(quarter * 2 ** 20));
+      expect(await limitOf(store)).toBe(Math.min(512, quarter) === 512 ? '512.0 MiB' : gib(quarter * 2 ** 20));
     } finally {
       await store.close();
     }

@@ -46,7 +46,7 @@ export interface DuckdbConnectionOptions {
   /**
    * DuckDB's memory limit, such as `'4GB'` (default: half the machine's memory, leaving the rest to
    * Node and SQLite; past it DuckDB spills to temporary files). The embedded store opened for
-   * writing has a smaller default: 768 MiB, and 2 GiB once for a group of domains that needs more
+   * writing has a smaller default: 512 MiB, and 2 GiB once for a group of domains that needs more
    * (each at most a quarter of the machine's memory), see `loadMemoryLimits`.
    */
   readonly memoryLimit?: string;
@@ -203,7 +203,7 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
 
 /**
  * DuckDB's memory limits for loads (the embedded store's column files, when a load does not name
- * one): `first` 768 MiB, and `most`, which a group of domains that needs more than `first` is given
+ * one): `first` 512 MiB, and `most`, which a group of domains that needs more than `first` is given
  * once, 2 GiB; each at most a quarter of the machine's memory. A load's working tables grow with
  * its file; past the limit they spill to temporary files beside the column file, so that a load's
  * memory is bounded whatever the size of its file (the peaks: docs/importing.md, "Memory").
@@ -211,7 +211,7 @@ const TO_CHUNK: Readonly<Record<AppendType, (value: unknown) => DuckDBValue>> = 
  */
 export const loadMemoryLimits = (): { readonly first: string; readonly most: string } => {
   const quarter = Math.floor(totalmem() / 4 / 2 ** 20);
-  return { first: `${Math.max(64, Math.min(768, quarter))}MiB`, most: `${Math.max(64, Math.min(2048, quarter))}MiB` };
+  return { first: `${Math.max(64, Math.min(512, quarter))}MiB`, most: `${Math.max(64, Math.min(2048, quarter))}MiB` };
 };
 
 /** Opens (creating when needed) a DuckDB database file and the connections the store uses. */

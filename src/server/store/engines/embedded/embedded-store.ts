@@ -50,7 +50,7 @@ export interface EmbeddedStoreOptions extends WorkerConnectionOptions {
   /** The public-suffix parser (default: tldts). */
   readonly parser?: DomainParser;
   /**
-   * Options of the column side's connections. A store that loads gives DuckDB 768 MiB, and 2 GiB
+   * Options of the column side's connections. A store that loads gives DuckDB 512 MiB, and 2 GiB
    * once for a group of domains that needs more (each at most a quarter of the machine's memory),
    * unless `columns.memoryLimit` names a limit, which is never raised; opened `readOnly` (a
    * server), half the machine's memory.
