@@ -583,32 +583,26 @@ class ColumnSide {
   }
 
   /**
-   * A group's rollups, computed by DuckDB and those read by key written into SQLite (`compute`),
-   * under a savepoint: a group that needs more memory than the load's first limit is given the
-   * most a load may take (`ColumnPlace.most`), once, and computed again.
+   * A step of the refresh on DuckDB (a group's staging, its rollups with those read by key written
+   * into SQLite, the columns moved into place), under a SQLite savepoint: a step that needs more
+   * memory than the load's first limit is given the most a load may take (`ColumnPlace.most`) and
+   * run again; from then on the refresh keeps that limit. A limit the caller named is never raised.
    */
-  async #computeGroup(db: Database, columns: DuckdbConnection, compute: () => Promise<void>): Promise<void> {
-    db.exec('SAVEPOINT rollup_group');
+  async #withRoom(db: Database, columns: DuckdbConnection, step: () => Promise<void>): Promise<void> {
+    db.exec('SAVEPOINT rollup_step');
     try {
-      await compute();
+      await step();
     } catch (error) {
-      db.exec('ROLLBACK TO rollup_group');
-      db.exec('RELEASE rollup_group');
+      db.exec('ROLLBACK TO rollup_step');
+      db.exec('RELEASE rollup_step');
       const most = this.place?.most;
       if (!isOutOfMemory(error) || most === undefined || most === this.memoryLimit) throw error;
       // A limit of this module's own making (never the caller's text).
       await columns.all(raw(`SET memory_limit = '${most}'`));
       this.memoryLimit = most;
-      db.exec('SAVEPOINT rollup_group');
-      try {
-        await compute();
-      } catch (again) {
-        db.exec('ROLLBACK TO rollup_group');
-        db.exec('RELEASE rollup_group');
-        throw again;
-      }
+      return this.#withRoom(db, columns, step);
     }
-    db.exec('RELEASE rollup_group');
+    db.exec('RELEASE rollup_step');
   }
 
   /**
@@ -653,7 +647,11 @@ class ColumnSide {
         const hosts = new Set<string>();
         // The stage committed before DuckDB reads it (temporary tables: no reader sees them): rows
         // appended in the same transaction read more slowly (docs/design-store.md, "Measurements behind the store's code").
-        await columns.writeTransaction(async (tx) => {
+        const stageGroup = () => columns.writeTransaction(async (tx) => {
+          // From the group's first domain again when the stage is run again (`#withRoom`).
+          done = from;
+          sources.clear();
+          hosts.clear();
           for (const statement of stageInputTables()) await tx.run(raw(statement));
           // Rows go from SQLite's iterator to DuckDB's appender a chunk at a time, with no await between.
           const stage = await tx.appender('temp.stage_links', STAGE_LINK_TYPES);
@@ -676,7 +674,8 @@ class ColumnSide {
           await tx.append('temp.stage_sources', STAGE_SOURCE_COLUMNS.map((c) => c.type), byKeys(db, 'SELECT domain, ip_address, country, domain_score FROM domains WHERE domain = ?', sources));
           await tx.append('temp.stage_pages', STAGE_PAGE_COLUMNS.map((c) => c.type), byKeys(db, `SELECT ${STAGE_PAGE_COLUMNS.map((c) => c.name).join(', ')} FROM target_pages WHERE host = ?`, hosts));
         });
-        await this.#computeGroup(db, columns, () =>
+        await this.#withRoom(db, columns, stageGroup);
+        await this.#withRoom(db, columns, () =>
           columns.writeTransaction(async (tx) => {
             for (const statement of [...computeRollups(), ...setAside(group)]) await tx.run(raw(statement));
             // In the order of each table's primary key (its first two columns): SQLite then appends to its B-tree.
@@ -690,9 +689,11 @@ class ColumnSide {
       },
       end: async (list, counted) => {
         if (list.length === 0) return;
-        await columns.writeTransaction(async (tx) => {
-          for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
-        });
+        await this.#withRoom(db, columns, () =>
+          columns.writeTransaction(async (tx) => {
+            for (const statement of moveIntoPlace(rebuild, groups)) await tx.run(raw(statement));
+          }),
+        );
         counted(list.length);
         await columns.checkpoint();
       },
