@@ -486,7 +486,19 @@ class ColumnSide {
     const place = this.place;
     const inner = await sqliteLoad(db, this.rows.local, (domains, onProgress) => (place ? this.#writeNext(db, domains, onProgress) : this.refresh(db, domains, onProgress)), LOAD_CACHE_KIB);
     // Under the load's write lock: the column file of the generation the load begins from.
-    if (place) await this.#settle(db, place);
+    if (place) {
+      try {
+        await this.#settle(db, place);
+      } catch (error) {
+        // The load does not begin: its transaction and the next generation are let go.
+        if (db.inTransaction) db.exec('ROLLBACK');
+        if (this.#next) await this.#next.close();
+        if (this.#columns === this.#next) this.#columns = undefined;
+        this.#next = undefined;
+        removeColumnFile(place.next);
+        throw error;
+      }
+    }
     return {
       ...inner,
       finish: async (domains, onProgress) => {
