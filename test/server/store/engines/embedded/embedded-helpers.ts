@@ -7,7 +7,7 @@
 import { clockAt, type Clock } from '../../../../../src/server/clock.js';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
 import { openEmbeddedStore, type EmbeddedStore } from '../../../../../src/server/store/engines/embedded/embedded-store.js';
-import type { GroupedOperation, Page } from '../../../../../src/server/store/store.js';
+import type { GroupedOperation, Page, Store } from '../../../../../src/server/store/store.js';
 import { toTarget, type Scope } from '../../../../../src/server/target.js';
 import type { LinkInput } from '../../../../../src/server/sample/dataset.js';
 import { parseFilter } from '../../../../../src/syntax/parse.js';
@@ -33,7 +33,7 @@ export interface Ask {
 }
 
 /** A list's total and each row's `pick` fields. */
-export async function list(store: EmbeddedStore, ask: Ask, pick: readonly string[]): Promise<{ total: number; rows: unknown[][] }> {
+export async function list(store: Pick<Store, 'grouped'>, ask: Ask, pick: readonly string[]): Promise<{ total: number; rows: unknown[][] }> {
   const op = ask.op ?? 'links';
   const filter = ask.filter ?? null;
   const result = await store.grouped(op, {

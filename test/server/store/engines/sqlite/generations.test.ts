@@ -3,50 +3,35 @@
  * the embedded store: a generation's reader threads refuse a read once a load has committed the
  * next generation (`GENERATION_MOVED`), and a serving store answers the first call after a load's
  * commit from the new generation. Expected answers come from the fixture, worked out by hand
- * (fixture.ts): example.com's nofollow links by page score are L4 (70), L2 (45), L3 (30).
+ * (fixture.ts, and the second load of embedded-helpers.ts: kappa.com's nofollow link, page score 99).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clockAt } from '../../../../../src/server/clock.js';
-import { loadServerDeps } from '../../../../../src/server/deps.js';
 import { openEmbeddedStore } from '../../../../../src/server/store/engines/embedded/embedded-store.js';
 import { openSqliteFile, openSqliteStore } from '../../../../../src/server/store/engines/sqlite/sqlite-store.js';
 import { isStoreError, isStoreQueryError } from '../../../../../src/server/store/errors.js';
 import { raw } from '../../../../../src/server/store/fragment.js';
 import type { Store } from '../../../../../src/server/store/store.js';
-import { toTarget } from '../../../../../src/server/target.js';
-import { parseFilter } from '../../../../../src/syntax/parse.js';
 import * as fx from '../../../support/fixture.js';
 import { loadFixture } from '../../../support/helpers.js';
+import { list, NOFOLLOW, NOFOLLOW_AFTER, SECOND_LOAD } from '../embedded/embedded-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bq-generations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const newFile = () => join(dir, `store-${++files}.db`);
 
-async function nofollowLinks(store: Store): Promise<{ total: number; sources: string[] }> {
-  const { tldts } = await loadServerDeps();
-  const result = await store.grouped('links', {
-    target: toTarget('example.com', 'ROOT_DOMAIN', tldts)!,
-    page: { orderBy: 'page_score', direction: 'DESC', limit: 10, offset: 0 },
-    filter: parseFilter('is_nofollow = true', { operation: 'links' }),
-    clock: clockAt(fx.NOW),
-  });
-  return { total: result.total, sources: result.rows.map((row) => row.source_url) };
-}
-const NOFOLLOW = { total: 3, sources: ['https://gamma.io/review', 'https://alpha.org/post-2', 'https://beta.net/links'] };
-/** A fourth nofollow link to example.com, from a new page of delta.de, with the highest page score. */
-const LATE = { ...fx.exampleLinks[5]!, source_url: 'https://delta.de/late', is_nofollow: true, page_score: 99 };
-const AFTER = { total: 4, sources: ['https://delta.de/late', ...NOFOLLOW.sources] };
+/** example.com's nofollow links by page score, as `list` gives them. */
+const nofollowLinks = (store: Store) => list(store, { filter: 'is_nofollow = true' }, ['source_url']);
 
-/** Loads LATE through a store that loads (another connection, as `import` in another process would). */
+/** Loads the second load (kappa.com's nofollow link, page score 99) through a store that loads (another connection, as `import` in another process would). */
 async function loadLate(open: () => Promise<Store>): Promise<void> {
   const store = await open();
   try {
     const writer = await store.writer();
-    await writer.links([LATE]);
+    await writer.links(SECOND_LOAD);
     await writer.finish();
   } finally {
     await store.close();
@@ -90,7 +75,7 @@ describe.each(Object.entries(kinds))('a serving store on %s', (_, kind) => {
       expect(await nofollowLinks(serving)).toEqual(NOFOLLOW);
       expect(await nofollowLinks(serving)).toEqual(NOFOLLOW);
       await loadLate(() => kind.loading(file));
-      expect(await nofollowLinks(serving)).toEqual(AFTER);
+      expect(await nofollowLinks(serving)).toEqual(NOFOLLOW_AFTER);
       const refused = await serving.writer().then(() => expect.unreachable('a writer was given'), (error: unknown) => error);
       expect(isStoreError(refused) && refused.code).toBe('read_only');
     } finally {
