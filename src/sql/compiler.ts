@@ -132,7 +132,7 @@ export class FilterCompiler {
     const ref = resolveField(node.field, this.#context.columns, this.#context.array);
     this.refuseLoneSurrogate(node.pattern.value);
     this.checkText(node.pattern.value, 'like');
-    return this.like(this.column(ref), this.parameter(this.likePattern(node.pattern.value)), node.negated === true);
+    return this.likeMatch(this.column(ref), node.pattern.value, node.negated === true);
   }
 
   /** Binds a value and returns its marker. */
@@ -209,6 +209,14 @@ export class FilterCompiler {
   /** The bound form of a filter-language LIKE pattern (only `%` is a wildcard). */
   protected likePattern(pattern: string): string {
     return escapeLikePattern(pattern, this.likeEscape);
+  }
+
+  /**
+   * `left [NOT] LIKE pattern` for a filter-language pattern (only `%` is a wildcard), its parts
+   * bound with {@link parameter}; a dialect may match a pattern of a simple shape another way.
+   */
+  protected likeMatch(left: string, pattern: string, negated: boolean): string {
+    return this.like(left, this.parameter(this.likePattern(pattern)), negated);
   }
 
   /** A case-sensitive whole-value LIKE. */

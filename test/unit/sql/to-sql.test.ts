@@ -76,11 +76,36 @@ describe('toSql', () => {
         sql: "(`anchor` LIKE CAST(? AS BINARY) ESCAPE '!' OR `anchor` NOT LIKE CAST(? AS BINARY) ESCAPE '!')",
         parameters: ['%50!_off!!*?[x]\\%', 'a%'],
       },
-      duckdb: { sql: `("anchor" LIKE $1 ESCAPE '!' OR "anchor" NOT LIKE $2 ESCAPE '!')`, parameters: ['%50!_off!!*?[x]\\%', 'a%'] },
+      duckdb: { sql: `(contains("anchor", $1) OR NOT (starts_with("anchor", $2)))`, parameters: ['50_off!*?[x]\\', 'a'] },
       // The backslash is ClickHouse's one LIKE escape; written into a string literal, each is doubled again.
       clickhouse: { sql: '("anchor" LIKE {p1:String} OR "anchor" NOT LIKE {p2:String})', parameters: [String.raw`%50\_off!*?[x]\\%`, 'a%'] },
       'clickhouse-literals': { sql: String.raw`("anchor" LIKE '%50\\_off!*?[x]\\\\%' OR "anchor" NOT LIKE 'a%')`, parameters: [] },
     });
+  });
+
+  // DuckDB plans a statement before its values are bound, so a bound LIKE pattern runs the general
+  // matcher; a pattern whose only % are at its ends is the string function that matches it.
+  it('lowers a LIKE of a simple shape to a string function on DuckDB, and any other as LIKE', () => {
+    const cases: readonly [string, string, readonly unknown[]][] = [
+      ["anchor LIKE '%seo%'", 'contains("anchor", $1)', ['seo']],
+      ["anchor LIKE 'seo%'", 'starts_with("anchor", $1)', ['seo']],
+      ["anchor LIKE '%seo'", 'suffix("anchor", $1)', ['seo']],
+      ["anchor LIKE 'seo'", '"anchor" COLLATE "binary" = $1', ['seo']],
+      ["anchor LIKE ''", '"anchor" COLLATE "binary" = $1', ['']],
+      ["anchor NOT LIKE '%s%'", 'NOT (contains("anchor", $1))', ['s']],
+      ["anchor LIKE '%_%'", 'contains("anchor", $1)', ['_']],
+      // A % inside, or no text between the %: the general matcher.
+      ["anchor LIKE '%'", `"anchor" LIKE $1 ESCAPE '!'`, ['%']],
+      ["anchor LIKE '%%'", `"anchor" LIKE $1 ESCAPE '!'`, ['%%']],
+      ["anchor LIKE '%%%'", `"anchor" LIKE $1 ESCAPE '!'`, ['%%%']],
+      ["anchor LIKE '%a%%'", `"anchor" LIKE $1 ESCAPE '!'`, ['%a%%']],
+      ["anchor LIKE 'a%b'", `"anchor" LIKE $1 ESCAPE '!'`, ['a%b']],
+      ["anchor NOT LIKE '%a%b%'", `"anchor" NOT LIKE $1 ESCAPE '!'`, ['%a%b%']],
+    ];
+    for (const [filter, sql, parameters] of cases) {
+      const compiled = toSql(links(filter), { dialect: 'duckdb' });
+      expect({ filter, sql: compiled.sql, parameters: compiled.parameters }).toEqual({ filter, sql, parameters });
+    }
   });
 
   it('binds booleans as the engine stores them', () => {
