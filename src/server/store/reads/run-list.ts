@@ -67,7 +67,7 @@ interface Window {
   bytes: number;
 }
 
-/** Rows (or keys) a window reads at least: ten pages of the default limit. */
+/** Rows (or keys) a window reads at least once past its first page: ten pages of the default limit. */
 const WINDOW_ROWS = 1_000;
 
 /** Estimated bytes of a key and of a row in a window. */
@@ -75,10 +75,11 @@ const KEY_BYTES = 16;
 const ROW_BYTES = 400;
 
 /**
- * Lists read ahead, for a caller paging through one filter and order: the first call reads the
- * list's first {@link WINDOW_ROWS} rows (or keys) in order and its count, later pages inside that
- * window cost no query (a list read keys first reads a page's rows once, the first time the page
- * is asked for), and a page past it reads a window twice as long. The store's read-cache holds them
+ * Lists read ahead, for a caller paging through one filter and order: the first call reads what
+ * its page needs and the list's count, in one statement (a cold first page costs no more than
+ * it must); the next page past it reads the first {@link WINDOW_ROWS} rows (or keys) in order,
+ * later pages inside that window cost no query (a list read keys first reads a page's rows once,
+ * the first time the page is asked for), and a page past it reads a window twice as long. The store's read-cache holds them
  * (`cache/read-cache.ts`) and forgets them after every load. The windows are kept in a
  * {@link BoundedCache} by their estimated bytes.
  */
@@ -126,7 +127,8 @@ async function windowed(
   const known = where === null ? options.total : undefined;
   if (known !== undefined) window.total ??= Promise.resolve(typeof known === 'number' ? known : known());
   const end = page.offset + page.limit;
-  const limit = Math.max(end, 2 * window.items.length, WINDOW_ROWS);
+  // The first read takes what its page needs (with the count); a page past it reads far ahead.
+  const limit = window.items.length === 0 ? end : Math.max(end, 2 * window.items.length, WINDOW_ROWS);
   let read: Promise<Record<string, unknown>[]> | undefined;
   if (!window.complete && window.items.length < end) {
     // A window read while the total is not known counts in the same statement (`count(*) OVER ()`,

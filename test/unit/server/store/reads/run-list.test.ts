@@ -26,13 +26,19 @@ const insert = db.prepare('INSERT INTO t VALUES (?, ?, ?)');
 db.transaction(() => ROWS.forEach((r) => insert.run(r._key, r.score, r.name)))();
 afterAll(() => db.close());
 
-/** The connection, with every statement it runs recorded. */
-function counted(): { connection: SqlConnection; statements: string[] } {
+/** The connection, with every statement it runs recorded, and the bound LIMIT of each that ends with one. */
+function counted(): { connection: SqlConnection; statements: string[]; limits: unknown[] } {
   const real = inThreadConnection(db);
   const statements: string[] = [];
+  const limits: unknown[] = [];
+  const record = (query: Fragment) => {
+    statements.push(query.sql);
+    if (/LIMIT \?$/.test(query.sql)) limits.push(query.params.at(-1));
+  };
   return {
     statements,
-    connection: { ...real, all: (query: Fragment) => (statements.push(query.sql), real.all(query)) } as SqlConnection,
+    limits,
+    connection: { ...real, all: (query: Fragment) => (record(query), real.all(query)) } as SqlConnection,
   };
 }
 
@@ -120,34 +126,52 @@ describe('runList through a list window', () => {
     }
   });
 
-  it('reads the first 1,000 rows with the count in one statement; a page that ends at 1,000 reads nothing more, one past it reads 2,000', async () => {
-    const { connection, statements } = counted();
+  it('reads the first page with the count in one statement, the next page 1,000 rows without it; a page that ends at 1,000 reads nothing more, one past it reads 2,000', async () => {
+    const { connection, statements, limits } = counted();
     const cache = windows();
-    const at = (offset: number) => plain(runList(connection, RELATION, WHERE, page(offset), { window: { cache, key: 'list' } }));
+    const at = (offset: number, limit = 100) => plain(runList(connection, RELATION, WHERE, page(offset, limit), { window: { cache, key: 'list' } }));
     expect(await at(0)).toEqual(expected(page(0), true));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/count\(\*\) OVER \(\) AS _total .* LIMIT \?$/);
-    expect(await at(900)).toEqual(expected(page(900), true));
+    expect(limits).toEqual([100]);
+    // Inside the first page: nothing more.
+    expect(await at(50, 50)).toEqual(expected(page(50, 50), true));
     expect(statements).toHaveLength(1);
-    expect(await at(901)).toEqual(expected(page(901), true));
+    expect(await at(100)).toEqual(expected(page(100), true));
     expect(statements).toHaveLength(2);
-    // The total is known by now: the second read does not count again.
+    // The total is known by now: the second read does not count again, and reads 1,000 ahead.
     expect(statements[1]).not.toContain('count(*)');
+    expect(limits).toEqual([100, 1_000]);
+    expect(await at(900)).toEqual(expected(page(900), true));
+    expect(statements).toHaveLength(2);
+    expect(await at(901)).toEqual(expected(page(901), true));
+    expect(statements).toHaveLength(3);
+    expect(limits).toEqual([100, 1_000, 2_000]);
     // 2,000 rows ahead: 1,820 match, so the list is whole and no later page reads anything.
     for (const offset of [1_700, 1_800, 1_900, 0]) expect(await at(offset)).toEqual(expected(page(offset), true));
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(3);
   });
 
-  it('a list read whole at first (fewer rows than 1,000) never reads again', async () => {
+  it('a list read whole (fewer rows than it asked for) never reads again', async () => {
     const { connection, statements } = counted();
     const cache = windows();
     const few = sql`score = ${9}`; // 260 rows
     const p = (offset: number) => ({ ...page(offset), limit: 50 });
-    for (const offset of [0, 200, 250, 260, 1_000]) {
-      const all = ROWS.filter((r) => r.score === 9).sort((a, b) => a._key - b._key);
+    const all = ROWS.filter((r) => r.score === 9).sort((a, b) => a._key - b._key);
+    for (const offset of [0, 200, 250, 260, 1_000, 0]) {
       expect(await plain(runList(connection, RELATION, few, p(offset), { window: { cache, key: 'few' } }))).toEqual({ rows: all.slice(offset, offset + 50), total: 260 });
     }
-    expect(statements).toHaveLength(1);
+    // The first page (50 rows and the count), then 1,000 ahead, which holds all 260.
+    expect(statements).toHaveLength(2);
+    // A list shorter than its first page is whole at once.
+    const fewer = sql`score = ${9} AND _key < ${300}`;
+    const short = ROWS.filter((r) => r.score === 9 && r._key < 300).sort((a, b) => a._key - b._key);
+    expect(short.length).toBeGreaterThan(0);
+    expect(short.length).toBeLessThan(50);
+    for (const offset of [0, 10, 50]) {
+      expect(await plain(runList(connection, RELATION, fewer, p(offset), { window: { cache, key: 'fewer' } }))).toEqual({ rows: short.slice(offset, offset + 50), total: short.length });
+    }
+    expect(statements).toHaveLength(3);
   });
 
   it('keys first: a page reads its rows by key the first time only, and only the keys it lacks', async () => {
@@ -194,8 +218,8 @@ describe('runList through a list window', () => {
     expect(statements).toHaveLength(2);
     await read('a');
     expect(statements).toHaveLength(3);
-    // Room for exactly two windows of 1,000 rows (400 bytes a row and 64 for the entry, by the estimate): a third drops the oldest.
-    const roomy = new ListWindows(2 * (1_000 * 400 + 64));
+    // Room for exactly two windows of a first page, 100 rows (400 bytes a row and 64 for the entry, by the estimate): a third drops the oldest.
+    const roomy = new ListWindows(2 * (100 * 400 + 64));
     const count = statements.length;
     const readIn = (key: string, where: Fragment) => runList(connection, RELATION, where, page(0), { window: { cache: roomy, key } });
     await readIn('a', WHERE);
