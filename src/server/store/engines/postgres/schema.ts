@@ -271,56 +271,42 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
  */
 export const NEXT_LINKS = 'links_next' satisfies LinksTable;
 
-/** An index (or the constraint it backs) of {@link NEXT_LINKS}, with the name its counterpart has on `links`. */
+/** An index of {@link NEXT_LINKS}: the name its counterpart has on `links`, which it takes at the swap, and its name until then. */
 interface NextIndex {
-  /** Its name on `links`, which it takes at the swap. */
   readonly name: string;
-  /** Its name on {@link NEXT_LINKS} until then. */
   readonly next: string;
-  /** `CREATE INDEX` on {@link NEXT_LINKS}, for an index that backs no constraint (built at the end of the load). */
-  readonly create?: string;
-  /** Whether it backs a constraint (renamed with `RENAME CONSTRAINT`, which renames the index too). */
-  readonly constraint: boolean;
+  /** `CREATE INDEX` on {@link NEXT_LINKS}, for an index that backs no constraint (built once the links are in). */
+  readonly create: string | null;
 }
 
 /** What {@link createNextLinks} made, for {@link buildNextLinks} and {@link swapInNextLinks}. */
 export interface NextLinks {
   readonly indexes: readonly NextIndex[];
-  /** The name of the identity sequence of `links` (the table's new one takes it). */
+  /** The name of the identity sequence of `links` (the new table's takes it). */
   readonly sequence: string;
 }
-
-/** The name an index of `links` has on {@link NEXT_LINKS} until the swap: `links_x` becomes `links_next_x`. */
-const nextName = (name: string): string => `${NEXT_LINKS}_${name.startsWith('links_') ? name.slice('links_'.length) : name}`;
 
 /**
  * Makes {@link NEXT_LINKS} for a load into an empty store, in the load's transaction: the columns of
  * `links` with their types, defaults, identity and checks, and the constraints that have an index
- * (the primary key, and the identity's unique key that the upsert needs), under names of its own;
- * the secondary indexes are built once the links are in ({@link buildNextLinks}), their
- * definitions read from `links`, so they are the migrations' own. A table of that name left over
- * (none can be: it is made and renamed in one transaction) is dropped first. Its identity starts
- * afresh: nothing outside `links` refers to a link's id.
+ * (the primary key, and the identity's unique key that the upsert needs), each index named
+ * `links_next_...` until the swap; the secondary indexes are built once the links are in
+ * ({@link buildNextLinks}), from the definitions of those of `links`, so they are the migrations'
+ * own. A table of that name left over (none can be: it is made and renamed in one transaction) is
+ * dropped first. Its identity starts afresh: nothing outside `links` refers to a link's id.
  */
 export async function createNextLinks(client: Pick<PoolClient, 'query'>): Promise<NextLinks> {
-  await client.query(`DROP TABLE IF EXISTS ${NEXT_LINKS}`);
-  await client.query(`CREATE TABLE ${NEXT_LINKS} (LIKE links INCLUDING ALL EXCLUDING INDEXES)`);
-  const constraints = await client.query<{ name: string; definition: string }>(
-    `SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint
-     WHERE conrelid = 'links'::regclass AND conindid <> 0 ORDER BY conname`,
+  await client.query(`DROP TABLE IF EXISTS ${NEXT_LINKS}; CREATE TABLE ${NEXT_LINKS} (LIKE links INCLUDING ALL EXCLUDING INDEXES)`);
+  const { rows } = await client.query<{ name: string; definition: string; constraint: boolean }>(
+    `SELECT c.relname AS name, coalesce(pg_get_constraintdef(k.oid), pg_get_indexdef(i.indexrelid)) AS definition, k.oid IS NOT NULL AS constraint
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid
+     WHERE i.indrelid = 'links'::regclass ORDER BY c.relname`,
   );
-  for (const { name, definition } of constraints.rows) await client.query(`ALTER TABLE ${NEXT_LINKS} ADD CONSTRAINT ${quoted(nextName(name))} ${definition}`);
-  const secondary = await client.query<{ name: string; definition: string }>(
-    `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
-     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-     WHERE i.indrelid = 'links'::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-     ORDER BY c.relname`,
-  );
-  const indexes: NextIndex[] = constraints.rows.map(({ name }) => ({ name, next: nextName(name), constraint: true }));
-  for (const { name, definition } of secondary.rows) {
-    const on = /^CREATE (UNIQUE )?INDEX \S+ ON \S+ (USING .*)$/s.exec(definition);
-    if (!on) throw new Error(`Unexpected definition of the index ${name} of links: ${definition}`);
-    indexes.push({ name, next: nextName(name), create: `CREATE ${on[1] ?? ''}INDEX ${quoted(nextName(name))} ON ${NEXT_LINKS} ${on[2]!}`, constraint: false });
+  const indexes: NextIndex[] = [];
+  for (const { name, definition, constraint } of rows) {
+    const next = `${NEXT_LINKS}_${name.replace(/^links_/, '')}`;
+    if (constraint) await client.query(`ALTER TABLE ${NEXT_LINKS} ADD CONSTRAINT ${quoted(next)} ${definition}`);
+    indexes.push({ name, next, create: constraint ? null : definition.replace(/^(CREATE (UNIQUE )?INDEX )\S+ ON \S+/, `$1${quoted(next)} ON ${NEXT_LINKS}`) });
   }
   const sequence = await client.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE oid = pg_get_serial_sequence('links', 'id')::regclass`);
   return { indexes, sequence: sequence.rows[0]!.name };
@@ -331,13 +317,10 @@ export async function createNextLinks(client: Pick<PoolClient, 'query'>): Promis
  * table in its order (`CLUSTER`, which marks it as the table's cluster index), then builds the other
  * secondary indexes on the ordered table.
  */
-export async function buildNextLinks(client: Pick<PoolClient, 'query'>, next: NextLinks): Promise<void> {
-  const cluster = next.indexes.find((index) => index.name === CLUSTER_INDEX && index.create !== undefined);
-  if (cluster) {
-    await client.query(cluster.create!);
-    await client.query(`CLUSTER ${NEXT_LINKS} USING ${quoted(cluster.next)}`);
-  }
-  for (const index of next.indexes) if (index !== cluster && index.create !== undefined) await client.query(index.create);
+export async function buildNextLinks(client: Pick<PoolClient, 'query'>, { indexes }: NextLinks): Promise<void> {
+  const cluster = indexes.find((index) => index.name === CLUSTER_INDEX && index.create !== null);
+  if (cluster) await client.query(`${cluster.create!}; CLUSTER ${NEXT_LINKS} USING ${quoted(cluster.next)}`);
+  for (const index of indexes) if (index !== cluster && index.create !== null) await client.query(index.create);
 }
 
 /** How long one try to lock `links` for the swap waits for the calls reading it (under the request sessions' lock wait of 2 s). */
@@ -367,12 +350,9 @@ export async function swapInNextLinks(client: Pick<PoolClient, 'query'>, next: N
       await new Promise((resolve) => setTimeout(resolve, SWAP_LOCK_TRY_MS / 4));
     }
   }
-  await client.query('SET LOCAL lock_timeout TO DEFAULT');
-  await client.query('DROP TABLE links');
-  await client.query(`ALTER TABLE ${NEXT_LINKS} RENAME TO links`);
-  for (const index of next.indexes) {
-    await client.query(index.constraint ? `ALTER TABLE links RENAME CONSTRAINT ${quoted(index.next)} TO ${quoted(index.name)}` : `ALTER INDEX ${quoted(index.next)} RENAME TO ${quoted(index.name)}`);
-  }
+  await client.query(`SET LOCAL lock_timeout TO DEFAULT; DROP TABLE links; ALTER TABLE ${NEXT_LINKS} RENAME TO links`);
+  // An index's new name is its constraint's too.
+  for (const index of next.indexes) await client.query(`ALTER INDEX ${quoted(index.next)} RENAME TO ${quoted(index.name)}`);
   const { rows } = await client.query<{ name: string }>(`SELECT pg_get_serial_sequence('links', 'id') AS name`);
   await client.query(`ALTER SEQUENCE ${rows[0]!.name} RENAME TO ${quoted(next.sequence)}`);
 }

@@ -471,6 +471,37 @@ describe('PostgreSQL store: a load is one transaction', () => {
     expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: allLinks().length + 1, tables: ['links'] });
   });
 
+  it('into an empty store: a reader that holds links past the others\' lock wait delays the swap, not their reads', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const other = await open(url, { lockTimeoutMs: 1_000 });
+    // A long call: its transaction has read links, and holds it until it ends.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT count(*) FROM links');
+      const writer = await store.writer();
+      await writer.links(fx.exampleLinks);
+      let finished = false;
+      const finishing = writer.finish().then(() => void (finished = true));
+      // For 1.5 s, the load tries to take links for its swap while the holder reads it: reads of others go on, each within its 1 s lock wait.
+      for (const end = Date.now() + 1_500; Date.now() < end; ) {
+        expect(await other.hasLinks()).toBe(false);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(finished).toBe(false);
+      await holder.query('COMMIT');
+      await finishing;
+      expect(await other.hasLinks()).toBe(true);
+      expect((await other.overview(ROOT, CLOCK)).backlinks_count).toBe(fx.exampleLinks.length);
+    } finally {
+      await holder.end();
+      await store.close();
+      await other.close();
+    }
+  });
+
   it('into an empty store, replaces a table links_next left in the database (no load commits one)', async () => {
     const url = await freshDatabase();
     const store = await open(url);
