@@ -178,22 +178,20 @@ async function postgresLoad(bulk: PostgresConnection, copy: boolean, open: Set<P
     await tx.all(sql`SELECT 1 AS one FROM pg_advisory_xact_lock(${LOAD_LOCK})`);
     const fresh = await noLinks(tx);
     const shared = sqlLoad(tx, fresh);
-    // Where the links go, chosen by the first batch: a new table when the store is empty.
+    // Where the links go, chosen once, by the first batch: a new table when the store is empty.
     let into: LinksTable = 'links';
     let next: NextLinks | undefined;
-    let writeLinks: LinkSink | undefined;
+    let writer: Promise<LinkSink> | undefined;
+    const writeLinks = async (): Promise<LinkSink> => {
+      if (fresh) {
+        next = await tx.withClient(createNextLinks);
+        into = NEXT_LINKS;
+      }
+      return copy ? copyLinkSink(tx, into) : upsertLinks(tx, into);
+    };
     return {
       ...shared,
-      links: async (rows) => {
-        if (writeLinks === undefined) {
-          if (fresh) {
-            next = await tx.withClient(createNextLinks);
-            into = NEXT_LINKS;
-          }
-          writeLinks = copy ? copyLinkSink(tx, into) : upsertLinks(tx, into);
-        }
-        return writeLinks(rows);
-      },
+      links: async (rows) => (await (writer ??= writeLinks()))(rows),
       finish: async (domains, onProgress) => {
         try {
           const made = next;
