@@ -29,6 +29,14 @@ export const AFTER: Seen = {
   follows: 'total 3: https://five.test/post, https://four.test/post, https://two.test/post',
 };
 
+/** An empty store: acme.test has no link. */
+export const EMPTY: Seen = { overview: 'backlinks 0, domains 0, follows 0, nofollows 0', follows: 'total 0: ' };
+/**
+ * The load into an empty store (the bulk file and ADDED_RECORDS, without BEFORE_RECORDS): three
+ * links to acme.test from three domains, two follow (four.test, five.test), one.test's nofollow.
+ */
+export const AFTER_EMPTY: Seen = { overview: 'backlinks 3, domains 3, follows 2, nofollows 1', follows: 'total 2: https://five.test/post, https://four.test/post' };
+
 const KEY = 'ci-key-123456';
 /** Lines of the bulk file: enough to keep the load going for some seconds. */
 const BULK_LINES = 20_000;
@@ -71,9 +79,10 @@ export interface Answered {
  * Loads beside a server, with the files in a temporary folder of the test file (prefix `prefix`):
  * `loadWhileServing(store)` imports the records before, starts `serve` on the store, checks it
  * answers the state before, then imports a bulk file and the added records while four streams of
- * calls run; it returns what the streams saw and what the first call after the import saw. A
- * call that fails (any status but 200) fails its stream, and the test. `newDb()`: the path of a
- * new database file in that folder.
+ * calls run; it returns what the streams saw and what the first call after the import saw. With
+ * `{ empty: true }` nothing is imported before: the server starts on the empty store and answers
+ * {@link EMPTY}. A call that fails (any status but 200) fails its stream, and the test. `newDb()`:
+ * the path of a new database file in that folder.
  */
 export function besideServer(prefix: string) {
   const { dir, file, newDb } = importFiles(prefix);
@@ -86,15 +95,17 @@ export function besideServer(prefix: string) {
     }
     return bulk;
   };
-  const loadWhileServing = async (store: readonly string[]) => {
-    const before = await runImport([file('before.ndjson', ndjson(BEFORE_RECORDS))], store);
-    expect(before.code, before.err).toBe(0);
+  const loadWhileServing = async (store: readonly string[], options: { readonly empty?: boolean } = {}) => {
+    if (!options.empty) {
+      const before = await runImport([file('before.ndjson', ndjson(BEFORE_RECORDS))], store);
+      expect(before.code, before.err).toBe(0);
+    }
     const serve = spawnCli(['serve', '--port', '0', ...store, '--now', '2026-06-15', '--quiet'], {
       BACKLINK_QUERY_KEYS: JSON.stringify([{ id: 'ci', key: KEY, units: 100_000_000, rate: 100_000, concurrency: 100 }]),
     });
     try {
       const [, url] = await waitFor(serve.out, /listening on (http:\/\/\S+)/, serve.exit);
-      expect(await ask(url!)).toEqual(BEFORE);
+      expect(await ask(url!)).toEqual(options.empty ? EMPTY : BEFORE);
       const calls: Answered[] = [];
       let importing = true;
       const stream = async (offset: number) => {
@@ -134,12 +145,13 @@ export function expectEnoughCalls(calls: readonly Answered[]): void {
 /**
  * Each call saw one whole state, the one before the load or the one after it; once a call has
  * shown the load, no call begun after it shows the data before it; and some calls were answered
- * before the load committed (the server kept answering during it).
+ * before the load committed (the server kept answering during it). The states: {@link BEFORE} and
+ * {@link AFTER} unless given ({@link EMPTY} and {@link AFTER_EMPTY} for a load into an empty store).
  */
-export function expectOneStateEach(calls: readonly Answered[]): void {
+export function expectOneStateEach(calls: readonly Answered[], before: Seen = BEFORE, after: Seen = AFTER): void {
   expectEnoughCalls(calls);
-  for (const { kind, seen } of calls) expect([BEFORE[kind], AFTER[kind]]).toContain(seen);
-  const firstAfter = Math.min(...calls.filter((answered) => answered.seen === AFTER[answered.kind]).map((answered) => answered.ended));
-  for (const answered of calls) if (answered.started > firstAfter) expect(answered.seen).toBe(AFTER[answered.kind]);
-  expect(calls.some((answered) => answered.seen === BEFORE[answered.kind])).toBe(true);
+  for (const { kind, seen } of calls) expect([before[kind], after[kind]]).toContain(seen);
+  const firstAfter = Math.min(...calls.filter((answered) => answered.seen === after[answered.kind]).map((answered) => answered.ended));
+  for (const answered of calls) if (answered.started > firstAfter) expect(answered.seen).toBe(after[answered.kind]);
+  expect(calls.some((answered) => answered.seen === before[answered.kind])).toBe(true);
 }

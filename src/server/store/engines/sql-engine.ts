@@ -16,7 +16,7 @@ import type { Engine, ListPlan, LoadSink } from '../engine.js';
 import { raw, sql } from '../fragment.js';
 import { sqlRefresh } from '../loads/rollups.js';
 import { refreshRollups } from '../loads/refresh.js';
-import { upsertSink, type LinkSink } from '../loads/writer.js';
+import { upsertLinks, upsertSink, type LinksTable, type LinkSink } from '../loads/writer.js';
 import { SQL_SOURCES, type ReadPlace } from '../reads/relations.js';
 import type { Store } from '../store.js';
 
@@ -58,10 +58,16 @@ export function sqlEngine(connection: SqlConnection, options: SqlEngineOptions =
 
 /**
  * A load through the shared upserts over a connection, each batch its own transaction, the rollups
- * of the touched domains refreshed at the end.
+ * of the touched domains refreshed at the end; its links written to and read from `links`, or from
+ * the table a load fills to put in its place (PostgreSQL's into an empty store).
  */
-export function sqlLoad(connection: SqlConnection, fresh = false): LoadSink {
-  return { fresh, ...upsertSink(connection), finish: (domains, onProgress) => refreshRollups(sqlRefresh(connection), domains, onProgress) };
+export function sqlLoad(connection: SqlConnection, fresh = false, links: LinksTable = 'links'): LoadSink {
+  return {
+    fresh,
+    ...upsertSink(connection),
+    links: upsertLinks(connection, links),
+    finish: (domains, onProgress) => refreshRollups(sqlRefresh(connection, links), domains, onProgress),
+  };
 }
 
 /** Whether the links table over a connection holds no link. */

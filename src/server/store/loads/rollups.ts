@@ -15,6 +15,7 @@ import { addMonths } from '../../clock.js';
 import type { SqlConnection } from '../connection.js';
 import { raw, sql, type Fragment } from '../fragment.js';
 import type { RefreshSteps } from './refresh.js';
+import type { LinksTable } from './writer.js';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
 export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_first_seen', 'r_targets'] as const;
@@ -363,9 +364,9 @@ async function readByKeys<Row>(connection: SqlConnection, select: string, column
 type LinkColumns = Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'>;
 interface DomainData { readonly domain: string; readonly ip_address: string; readonly country: string; readonly domain_score: number }
 
-/** A domain's links, each with its referring domain's own IP, country and score (`null` without a domain row). */
-async function linksOf(connection: SqlConnection, domain: string): Promise<SourceLink[]> {
-  const links = await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM links WHERE target_domain = ${domain}`);
+/** A domain's links in `table`, each with its referring domain's own IP, country and score (`null` without a domain row). */
+async function linksOf(connection: SqlConnection, table: LinksTable, domain: string): Promise<SourceLink[]> {
+  const links = await connection.all<LinkColumns>(sql`SELECT ${LINK_COLUMNS} FROM ${raw(table)} WHERE target_domain = ${domain}`);
   const referrers = [...new Set(links.map((link) => link.source_domain))];
   const data = new Map(
     (await readByKeys<DomainData>(connection, 'SELECT domain, ip_address, country, domain_score FROM domains', 'domain', referrers)).map((row) => [row.domain, row]),
@@ -420,13 +421,14 @@ async function pagesOf(connection: SqlConnection, links: readonly SourceLink[]):
 
 /**
  * The refresh's steps over a SQL connection (SQLite, PostgreSQL): each domain a group of its own,
- * its links and their referring domains' data read by key, its rows computed by {@link rollupRows}
- * and replaced in one transaction, so readers see its old rollups or its new ones.
+ * its links (in `links`, or the table a load fills in its place) and their referring domains' data
+ * read by key, its rows computed by {@link rollupRows} and replaced in one transaction, so readers
+ * see its old rollups or its new ones.
  */
-export function sqlRefresh(connection: SqlConnection): RefreshSteps {
+export function sqlRefresh(connection: SqlConnection, links: LinksTable = 'links'): RefreshSteps {
   let fresh = false;
   return {
-    allDomains: async () => (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM links`)).map((row) => row.d).sort(),
+    allDomains: async () => (await connection.all<{ d: string }>(sql`SELECT DISTINCT target_domain AS d FROM ${raw(links)}`)).map((row) => row.d).sort(),
     begin: async (domains, all) => {
       fresh = all;
       if (all) await connection.transaction(ROLLUP_TABLES.map((table) => raw(`DELETE FROM ${table}`)));
@@ -434,8 +436,8 @@ export function sqlRefresh(connection: SqlConnection): RefreshSteps {
     },
     group: async (domains, from, counted) => {
       const domain = domains[from]!;
-      const links = await linksOf(connection, domain);
-      await connection.transaction(rollupStatements(domain, rollupRows(domain, links, await pagesOf(connection, links)), fresh));
+      const rows = await linksOf(connection, links, domain);
+      await connection.transaction(rollupStatements(domain, rollupRows(domain, rows, await pagesOf(connection, rows)), fresh));
       counted(from + 1);
       return from + 1;
     },

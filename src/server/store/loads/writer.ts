@@ -50,11 +50,17 @@ export function upsert(table: string, columns: readonly string[], conflict: read
  */
 export type LinkSink = (rows: readonly LinkRow[]) => Promise<void | Iterable<string>>;
 
-/** The shared upsert of links over a connection. */
+/**
+ * The table a load writes and reads its links in: `links`, or the one a PostgreSQL load into an
+ * empty store fills and puts in its place just before it commits (`engines/postgres/schema.ts`).
+ */
+export type LinksTable = 'links' | 'links_next';
+
+/** The shared upsert of links over a connection, into `links` or the load's `table`. */
 export const upsertLinks =
-  (connection: SqlConnection): LinkSink =>
+  (connection: SqlConnection, table: LinksTable = 'links'): LinkSink =>
   (rows) =>
-    connection.transaction(upsert('links', LINK_COLUMNS, ['link_key'], rows.map((row) => row.values)));
+    connection.transaction(upsert(table, LINK_COLUMNS, ['link_key'], rows.map((row) => row.values)));
 
 /** The columns of `keyword_metrics`, in the order of {@link keywordRow}'s values. */
 export const KEYWORD_COLUMNS = [

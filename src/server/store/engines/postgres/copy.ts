@@ -1,7 +1,7 @@
 /**
  * The fast way to write links on PostgreSQL: each batch is streamed with `COPY ... FROM STDIN`
- * (text format) into a temporary table, then merged into `links` with one
- * `INSERT ... SELECT ... ON CONFLICT (link_key) DO UPDATE`, so a re-import replaces the stored
+ * (text format) into a temporary table, then merged into `links` (or the table a load fills in its
+ * place) with one `INSERT ... SELECT ... ON CONFLICT (link_key) DO UPDATE`, so a re-import replaces the stored
  * link as the shared upsert does. New links get their ids in batch order (the tie-break of the
  * links list), whatever order the temporary table is scanned in.
  *
@@ -15,7 +15,7 @@
 import type { Duplex } from 'node:stream';
 import type { Connection, PoolClient, Submittable } from 'pg';
 import { LINK_COLUMNS, type LinkRow } from '../../inputs.js';
-import type { LinkSink } from '../../loads/writer.js';
+import type { LinkSink, LinksTable } from '../../loads/writer.js';
 import type { PostgresConnection } from './connection.js';
 
 /** What the COPY query needs of pg's connection (its public methods, untyped in @types/pg). */
@@ -174,11 +174,12 @@ function uniqueRows(rows: readonly LinkRow[]): readonly LinkRow[] {
 }
 
 /**
- * A {@link LinkSink} writing each batch with COPY into a temporary table and one merge. A load runs
- * it on the connection of its transaction (`beginTransaction`): the temporary table is made by the
- * first batch and emptied for each later one, and dropped when the load commits.
+ * A {@link LinkSink} writing each batch with COPY into a temporary table and one merge into
+ * `links` (or the load's `table`). A load runs it on the connection of its transaction
+ * (`beginTransaction`): the temporary table is made by the first batch and emptied for each later
+ * one, and dropped when the load commits.
  */
-export function copyLinkSink(connection: PostgresConnection): LinkSink {
+export function copyLinkSink(connection: PostgresConnection, table: LinksTable = 'links'): LinkSink {
   let staged = false;
   return async (input) => {
     if (input.length === 0) return;
@@ -186,13 +187,13 @@ export function copyLinkSink(connection: PostgresConnection): LinkSink {
     await connection.withTransaction(async (client) => {
       if (staged) await client.query(`TRUNCATE ${STAGE}`);
       else {
-        await client.query(`CREATE TEMP TABLE ${STAGE} (LIKE links INCLUDING DEFAULTS) ON COMMIT DROP`);
+        await client.query(`CREATE TEMP TABLE ${STAGE} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
         await client.query(`ALTER TABLE ${STAGE} DROP COLUMN id, ADD COLUMN ord integer NOT NULL`);
         staged = true;
       }
       await copyFrom(client, `COPY ${STAGE} (ord, ${COLUMNS}) FROM STDIN`, copyChunks(rows));
       await client.query(
-        `INSERT INTO links (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
+        `INSERT INTO ${table} (${COLUMNS}) SELECT ${COLUMNS} FROM ${STAGE} ORDER BY ord
          ON CONFLICT (link_key) DO UPDATE SET ${UPDATES}`,
       );
     });

@@ -22,12 +22,13 @@ import type { Engine, ListPlan, LoadSink } from '../../engine.js';
 import { raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace } from '../../reads/relations.js';
 import { ROLLUP_TABLES } from '../../loads/rollups.js';
+import { upsertLinks, type LinkSink, type LinksTable } from '../../loads/writer.js';
 import type { Store } from '../../store.js';
 import type { Target } from '../../../target.js';
 import { noLinks, sqlEngine, sqlLoad } from '../sql-engine.js';
 import { beginTransaction, openPostgresConnection, type PostgresConnection, type PostgresTransaction } from './connection.js';
 import { copyLinkSink } from './copy.js';
-import { CLUSTER_INDEX, deferLinkIndexes, migrate, restoreLinkIndexes } from './schema.js';
+import { buildNextLinks, createNextLinks, migrate, NEXT_LINKS, restoreLinkIndexes, swapInNextLinks, type NextLinks } from './schema.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -106,7 +107,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const bulk = await openPostgresConnection({ ...common, poolSize: 2, statementTimeoutMs: 0, lockTimeoutMs: 0, applicationName: 'backlink-query bulk', settings: BULK_SETTINGS });
   try {
     await migrate(bulk);
-    // Indexes a load into an empty store dropped and did not build again (it stopped half way).
+    // Indexes a load of an earlier version into an empty store dropped and did not build again (it stopped half way).
     await restoreLinkIndexes(bulk);
   } catch (error) {
     await Promise.allSettled([connection.close(), bulk.close()]);
@@ -156,13 +157,14 @@ const LOAD_LOCK = 0x62716c64;
  * The writer of a load: one transaction on a client of the bulk pool, from its start to its commit
  * at the end of `finish`, so that readers see the data as it was until the commit, then all of the
  * load, and a load that stops before then leaves nothing (see {@link beginTransaction}). It takes
- * {@link LOAD_LOCK} first. Into an empty links table: the secondary indexes are dropped first
- * (`deferLinkIndexes`) and built at the end, the table clustered by target, then the rollups
- * rebuilt from scratch, all in the transaction (the dropped indexes and CLUSTER hold the links
- * table until the commit); a later load keeps the indexes and appends. `links` is analyzed before
- * the rollups are read from it, and vacuumed after the commit, so that index-only scans need no heap
- * visits. Why, and CLUSTER's lock: docs/design-store.md, "PostgreSQL: its links clustered, its
- * counts from covering indexes".
+ * {@link LOAD_LOCK} first. Into an empty links table, the links go to a new table made in the
+ * transaction ({@link NEXT_LINKS}, with the primary and identity keys only): at the end its
+ * secondary indexes are built, the table is clustered by target, the rollups are rebuilt from
+ * scratch from it, and as the last step before the commit it takes the place of `links`
+ * ({@link swapInNextLinks}); readers of the empty `links` wait only for that step and the commit.
+ * A later load keeps the indexes and appends. The links are analyzed before the rollups are read
+ * from them, and vacuumed after the commit, so that index-only scans need no heap visits. Why:
+ * docs/design-store.md, "PostgreSQL: its links clustered, its counts from covering indexes".
  */
 async function postgresLoad(bulk: PostgresConnection, copy: boolean, open: Set<PostgresTransaction>): Promise<LoadSink> {
   const load = await beginTransaction(bulk);
@@ -176,27 +178,28 @@ async function postgresLoad(bulk: PostgresConnection, copy: boolean, open: Set<P
     await tx.all(sql`SELECT 1 AS one FROM pg_advisory_xact_lock(${LOAD_LOCK})`);
     const fresh = await noLinks(tx);
     const shared = sqlLoad(tx, fresh);
-    const writeLinks = copy ? copyLinkSink(tx) : shared.links;
-    let deferred = false;
+    // Where the links go, chosen once, by the first batch: a new table when the store is empty.
+    let into: LinksTable = 'links';
+    let next: NextLinks | undefined;
+    let writer: Promise<LinkSink> | undefined;
+    const writeLinks = async (): Promise<LinkSink> => {
+      if (fresh) {
+        next = await tx.withClient(createNextLinks);
+        into = NEXT_LINKS;
+      }
+      return copy ? copyLinkSink(tx, into) : upsertLinks(tx, into);
+    };
     return {
       ...shared,
-      links: async (rows) => {
-        if (fresh && !deferred) {
-          deferred = true;
-          await deferLinkIndexes(tx);
-        }
-        return writeLinks(rows);
-      },
+      links: async (rows) => (await (writer ??= writeLinks()))(rows),
       finish: async (domains, onProgress) => {
         try {
-          if (deferred) {
-            await restoreLinkIndexes(tx, [CLUSTER_INDEX]);
-            await tx.all(raw(`CLUSTER links USING ${CLUSTER_INDEX}`));
-            await restoreLinkIndexes(tx);
-          }
+          const made = next;
+          if (made) await tx.withClient((client) => buildNextLinks(client, made));
           // Before the rollups are read from the links: their reads, too, want the new statistics.
-          await tx.all(raw('ANALYZE links'));
-          await shared.finish(domains, onProgress);
+          await tx.all(raw(`ANALYZE ${into}`));
+          await sqlLoad(tx, fresh, into).finish(domains, onProgress);
+          if (made) await tx.withClient((client) => swapInNextLinks(client, made));
         } catch (error) {
           await ended('rollback');
           throw error;

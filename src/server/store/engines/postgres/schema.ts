@@ -14,6 +14,8 @@
  */
 import { StoreError } from '../../errors.js';
 import { FILL_JOINED_ROLLUPS, FILL_SCORE_PROFILE, FORGET_UNKNOWN_VALUES, joinedRollupColumns } from '../../loads/rollups.js';
+import type { PoolClient } from 'pg';
+import type { LinksTable } from '../../loads/writer.js';
 import type { PostgresConnection } from './connection.js';
 
 /** `TEXT COLLATE "C" NOT NULL`, the type of every text column. */
@@ -207,7 +209,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 5: a target's links stored together (links_by_domain, which `CLUSTER links` uses; this migration
   // does not cluster), two covering indexes of one key column each, and deferred_indexes (the
-  // indexes a load drops and builds again): docs/design-store.md, "PostgreSQL: its links clustered,
+  // indexes loads of earlier versions dropped and built again): docs/design-store.md, "PostgreSQL: its links clustered,
   // its counts from covering indexes". Each statement may run again on a database that has its
   // effect (test/server/http/migrations.test.ts takes the recorded version back without undoing it).
   `
@@ -263,37 +265,108 @@ export async function migrate(connection: Pick<PostgresConnection, 'withTransact
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * Drops the secondary indexes of `links` (every index that backs no constraint: the primary key
- * and the identity's unique index stay, the upsert needs the latter) for a load into an empty
- * store, and records their definitions in `deferred_indexes` in the same transaction, so that
- * whatever happens to the load they are built again: by {@link restoreLinkIndexes} at its end, or
- * when a store is next opened. Returns the names dropped.
+ * The table a load into an empty store writes its links into: made in the load's transaction (no
+ * other session sees it), indexed and clustered there, and put in the place of `links` just
+ * before the commit ({@link swapInNextLinks}).
  */
-export async function deferLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction'>): Promise<string[]> {
-  return connection.withTransaction(async (client) => {
-    const { rows } = await client.query<{ name: string; definition: string }>(
-      `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
-       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indrelid = 'links'::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-       ORDER BY c.relname`,
-    );
-    for (const row of rows) {
-      await client.query('INSERT INTO deferred_indexes (name, definition) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [row.name, row.definition]);
-      await client.query(`DROP INDEX ${quoted(row.name)}`);
-    }
-    return rows.map((row) => row.name);
-  });
+export const NEXT_LINKS = 'links_next' satisfies LinksTable;
+
+/** An index of {@link NEXT_LINKS}: the name its counterpart has on `links`, which it takes at the swap, and its name until then. */
+interface NextIndex {
+  readonly name: string;
+  readonly next: string;
+  /** `CREATE INDEX` on {@link NEXT_LINKS}, for an index that backs no constraint (built once the links are in). */
+  readonly create: string | null;
+}
+
+/** What {@link createNextLinks} made, for {@link buildNextLinks} and {@link swapInNextLinks}. */
+export interface NextLinks {
+  readonly indexes: readonly NextIndex[];
+  /** The name of the identity sequence of `links` (the new table's takes it). */
+  readonly sequence: string;
 }
 
 /**
- * Builds the indexes {@link deferLinkIndexes} dropped (only `names` when given), each in a
- * transaction that also removes its record, so an index is built once even when two processes
- * restore at the same time (the second waits on the record's row lock, then finds it gone).
+ * Makes {@link NEXT_LINKS} for a load into an empty store, in the load's transaction: the columns of
+ * `links` with their types, defaults, identity and checks, and the constraints that have an index
+ * (the primary key, and the identity's unique key that the upsert needs), each index named
+ * `links_next_...` until the swap; the secondary indexes are built once the links are in
+ * ({@link buildNextLinks}), from the definitions of those of `links`, so they are the migrations'
+ * own. A table of that name left over (none can be: it is made and renamed in one transaction) is
+ * dropped first. Its identity starts afresh: nothing outside `links` refers to a link's id.
  */
-export async function restoreLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction' | 'all'>, names?: readonly string[]): Promise<void> {
+export async function createNextLinks(client: Pick<PoolClient, 'query'>): Promise<NextLinks> {
+  await client.query(`DROP TABLE IF EXISTS ${NEXT_LINKS}; CREATE TABLE ${NEXT_LINKS} (LIKE links INCLUDING ALL EXCLUDING INDEXES)`);
+  const { rows } = await client.query<{ name: string; definition: string; constraint: boolean }>(
+    `SELECT c.relname AS name, coalesce(pg_get_constraintdef(k.oid), pg_get_indexdef(i.indexrelid)) AS definition, k.oid IS NOT NULL AS constraint
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid
+     WHERE i.indrelid = 'links'::regclass ORDER BY c.relname`,
+  );
+  const indexes: NextIndex[] = [];
+  for (const { name, definition, constraint } of rows) {
+    const next = `${NEXT_LINKS}_${name.replace(/^links_/, '')}`;
+    if (constraint) await client.query(`ALTER TABLE ${NEXT_LINKS} ADD CONSTRAINT ${quoted(next)} ${definition}`);
+    indexes.push({ name, next, create: constraint ? null : definition.replace(/^(CREATE (UNIQUE )?INDEX )\S+ ON \S+/, `$1${quoted(next)} ON ${NEXT_LINKS}`) });
+  }
+  const sequence = await client.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE oid = pg_get_serial_sequence('links', 'id')::regclass`);
+  return { indexes, sequence: sequence.rows[0]!.name };
+}
+
+/**
+ * Once the links are in {@link NEXT_LINKS}: builds {@link CLUSTER_INDEX}'s counterpart, rewrites the
+ * table in its order (`CLUSTER`, which marks it as the table's cluster index), then builds the other
+ * secondary indexes on the ordered table.
+ */
+export async function buildNextLinks(client: Pick<PoolClient, 'query'>, { indexes }: NextLinks): Promise<void> {
+  const cluster = indexes.find((index) => index.name === CLUSTER_INDEX && index.create !== null);
+  if (cluster) await client.query(`${cluster.create!}; CLUSTER ${NEXT_LINKS} USING ${quoted(cluster.next)}`);
+  for (const index of indexes) if (index !== cluster && index.create !== null) await client.query(index.create);
+}
+
+/** How long one try to lock `links` for the swap waits for the calls reading it (under the request sessions' lock wait of 2 s). */
+const SWAP_LOCK_TRY_MS = 200;
+/** Tries before the swap waits for its lock as long as it takes. */
+const SWAP_LOCK_TRIES = 50;
+
+/**
+ * Puts {@link NEXT_LINKS} in the place of `links`: the last step of a load into an empty store
+ * before its commit. `links` is locked first in short tries, each given up (to a savepoint) when
+ * the calls reading it do not end within {@link SWAP_LOCK_TRY_MS}, so that the calls queued behind
+ * the lock never wait long; then the old, empty table is dropped and the new one, its indexes,
+ * constraints and identity sequence take their names. Calls wait only for this step and the commit.
+ */
+export async function swapInNextLinks(client: Pick<PoolClient, 'query'>, next: NextLinks): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= SWAP_LOCK_TRIES;
+    await client.query('SAVEPOINT bq_swap');
+    try {
+      if (!last) await client.query(`SET LOCAL lock_timeout = ${SWAP_LOCK_TRY_MS}`);
+      await client.query('LOCK TABLE links IN ACCESS EXCLUSIVE MODE');
+      await client.query('RELEASE SAVEPOINT bq_swap');
+      break;
+    } catch (error) {
+      if (last || (error as { code?: unknown }).code !== '55P03') throw error;
+      await client.query('ROLLBACK TO SAVEPOINT bq_swap');
+      await new Promise((resolve) => setTimeout(resolve, SWAP_LOCK_TRY_MS / 4));
+    }
+  }
+  await client.query(`SET LOCAL lock_timeout TO DEFAULT; DROP TABLE links; ALTER TABLE ${NEXT_LINKS} RENAME TO links`);
+  // An index's new name is its constraint's too.
+  for (const index of next.indexes) await client.query(`ALTER INDEX ${quoted(index.next)} RENAME TO ${quoted(index.name)}`);
+  const { rows } = await client.query<{ name: string }>(`SELECT pg_get_serial_sequence('links', 'id') AS name`);
+  await client.query(`ALTER SEQUENCE ${rows[0]!.name} RENAME TO ${quoted(next.sequence)}`);
+}
+
+/**
+ * Builds the indexes of `links` recorded in `deferred_indexes`: loads into an empty store of
+ * earlier versions dropped them and recorded their definitions, and one that stopped half way left
+ * them to the next open. Each is built in a transaction that also removes its record, so an index
+ * is built once even when two processes restore at the same time (the second waits on the record's
+ * row lock, then finds it gone).
+ */
+export async function restoreLinkIndexes(connection: Pick<PostgresConnection, 'withTransaction' | 'all'>): Promise<void> {
   const deferred = await connection.all<{ name: string }>({ sql: 'SELECT name FROM deferred_indexes ORDER BY name', params: [] });
   for (const { name } of deferred) {
-    if (names && !names.includes(name)) continue;
     await connection.withTransaction(async (client) => {
       const { rows } = await client.query<{ definition: string }>('DELETE FROM deferred_indexes WHERE name = $1 RETURNING definition', [name]);
       const definition = rows[0]?.definition;

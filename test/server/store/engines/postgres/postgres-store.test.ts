@@ -17,7 +17,7 @@ import { clockAt } from '../../../../../src/server/clock.js';
 import { openPostgresConnection, startupOptions } from '../../../../../src/server/store/engines/postgres/connection.js';
 import { copyField } from '../../../../../src/server/store/engines/postgres/copy.js';
 import { openPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../../../../../src/server/store/engines/postgres/postgres-store.js';
-import { deferLinkIndexes, MIGRATIONS, migrate } from '../../../../../src/server/store/engines/postgres/schema.js';
+import { MIGRATIONS, migrate } from '../../../../../src/server/store/engines/postgres/schema.js';
 import { StoreUnavailableError } from '../../../../../src/server/store/connection.js';
 import { sql } from '../../../../../src/server/store/fragment.js';
 import { ROLLUP_TABLES } from '../../../../../src/server/store/loads/rollups.js';
@@ -333,6 +333,12 @@ describe('PostgreSQL store: links in target order, covering indexes, pages keys 
     expect(Object.keys(migrated)).toEqual(LINK_INDEXES);
     expect(await linkIndexes(store)).toEqual(migrated);
     expect(await store.connection.all(sql`SELECT name FROM deferred_indexes`)).toEqual([]);
+    // The table the load filled took the place of links with every name of the migrations: its constraints, its identity's sequence.
+    expect(await store.connection.all(sql`SELECT conname FROM pg_constraint WHERE conrelid = 'links'::regclass ORDER BY conname`)).toEqual([
+      { conname: 'links_link_key_key' },
+      { conname: 'links_pkey' },
+    ]);
+    expect(await store.connection.all(sql`SELECT pg_get_serial_sequence('links', 'id') AS s, to_regclass('links_next') AS t`)).toEqual([{ s: 'public.links_id_seq', t: null }]);
     expect(await store.connection.all(sql`SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisclustered`)).toEqual([
       { name: 'links_by_domain' },
     ]);
@@ -402,7 +408,7 @@ describe('PostgreSQL store: links in target order, covering indexes, pages keys 
 });
 
 describe('PostgreSQL store: a load is one transaction', () => {
-  /** The indexes of `links`, the recorded ones and the count of links, read on a session of their own. */
+  /** The indexes of `links`, the recorded ones, the count of links and the tables named links*, read on a session of their own. */
   async function seen(url: string) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -410,7 +416,13 @@ describe('PostgreSQL store: a load is one transaction', () => {
       const indexes = await admin.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'links' ORDER BY indexname`);
       const recorded = await admin.query<{ name: string }>('SELECT name FROM deferred_indexes ORDER BY name');
       const links = await admin.query<{ n: string }>('SELECT count(*) AS n FROM links');
-      return { indexes: indexes.rows.map((row) => row.indexname), recorded: recorded.rows.map((row) => row.name), links: Number(links.rows[0]!.n) };
+      const tables = await admin.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE tablename LIKE 'links%' ORDER BY tablename`);
+      return {
+        indexes: indexes.rows.map((row) => row.indexname),
+        recorded: recorded.rows.map((row) => row.name),
+        links: Number(links.rows[0]!.n),
+        tables: tables.rows.map((row) => row.tablename),
+      };
     } finally {
       await admin.end();
     }
@@ -423,14 +435,15 @@ describe('PostgreSQL store: a load is one transaction', () => {
     try {
       const writer = await store.writer();
       await writer.links(fx.exampleLinks);
-      // The indexes it dropped hold the links table until the load ends: a read of the links waits, then gives up.
-      await expect(other.hasLinks()).rejects.toThrow(StoreUnavailableError);
+      // The links go to a table of the load's own: another store reads the empty links without waiting.
+      await expect(other.hasLinks()).resolves.toBe(false);
+      expect(await other.overview(ROOT, CLOCK)).toMatchObject({ backlinks_count: 0, domains_count: 0 });
       // No finish: the process stops here.
     } finally {
       await store.close();
       await other.close();
     }
-    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0, tables: ['links'] });
   });
 
   it('into a store with links: another store sees none of it until its finish commits; stopped half way, it leaves the links as they were', async () => {
@@ -455,7 +468,51 @@ describe('PostgreSQL store: a load is one transaction', () => {
       await store.close();
       await other.close();
     }
-    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: allLinks().length + 1 });
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: allLinks().length + 1, tables: ['links'] });
+  });
+
+  it('into an empty store: a reader that holds links past the others\' lock wait delays the swap, not their reads', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    const other = await open(url, { lockTimeoutMs: 1_000 });
+    // A long call: its transaction has read links, and holds it until it ends.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT count(*) FROM links');
+      const writer = await store.writer();
+      await writer.links(fx.exampleLinks);
+      let finished = false;
+      const finishing = writer.finish().then(() => void (finished = true));
+      // For 1.5 s, the load tries to take links for its swap while the holder reads it: reads of others go on, each within its 1 s lock wait.
+      for (const end = Date.now() + 1_500; Date.now() < end; ) {
+        expect(await other.hasLinks()).toBe(false);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(finished).toBe(false);
+      await holder.query('COMMIT');
+      await finishing;
+      expect(await other.hasLinks()).toBe(true);
+      expect((await other.overview(ROOT, CLOCK)).backlinks_count).toBe(fx.exampleLinks.length);
+    } finally {
+      await holder.end();
+      await store.close();
+      await other.close();
+    }
+  });
+
+  it('into an empty store, replaces a table links_next left in the database (no load commits one)', async () => {
+    const url = await freshDatabase();
+    const store = await open(url);
+    try {
+      await store.connection.write(sql`CREATE TABLE links_next (leftover integer)`);
+      await loadFixture(store);
+      expect((await store.overview(ROOT, CLOCK)).backlinks_count).toBe(fx.exampleLinks.length);
+    } finally {
+      await store.close();
+    }
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: allLinks().length, tables: ['links'] });
   });
 
   it('indexes recorded as dropped by a load of an earlier version that stopped are built when a store is next opened', async () => {
@@ -463,15 +520,24 @@ describe('PostgreSQL store: a load is one transaction', () => {
     const connection = await openPostgresConnection({ url });
     try {
       await migrate(connection);
-      // What a load of an earlier version committed before it stopped.
-      await deferLinkIndexes(connection);
+      // What a load of an earlier version committed before it stopped: the secondary indexes of links dropped, their definitions recorded.
+      await connection.withTransaction(async (client) => {
+        const { rows } = await client.query<{ name: string; definition: string }>(
+          `SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'links' AND indexname = ANY ($1::text[])`,
+          [DEFERRED],
+        );
+        for (const row of rows) {
+          await client.query('INSERT INTO deferred_indexes (name, definition) VALUES ($1, $2)', [row.name, row.definition]);
+          await client.query(`DROP INDEX ${row.name}`);
+        }
+      });
     } finally {
       await connection.close();
     }
-    expect(await seen(url)).toEqual({ indexes: ['links_link_key_key', 'links_pkey'], recorded: DEFERRED, links: 0 });
+    expect(await seen(url)).toEqual({ indexes: ['links_link_key_key', 'links_pkey'], recorded: DEFERRED, links: 0, tables: ['links'] });
     const store = await open(url);
     await store.close();
-    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0 });
+    expect(await seen(url)).toEqual({ indexes: LINK_INDEXES, recorded: [], links: 0, tables: ['links'] });
   });
 });
 
