@@ -12,7 +12,7 @@
  * records themselves: the hand-written ones before, the generated file's rows after.
  */
 import { spawn } from 'node:child_process';
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -155,8 +155,12 @@ describe('an interrupted import', () => {
       expect(screen, `${signal} with ${when}`).not.toContain('Imported ');
       // Ctrl+C and a polite kill are told what happened; SIGKILL cannot be.
       if (signal !== 'SIGKILL') expect(screen, `${signal} with ${when}`).toMatch(new RegExp(`Interrupted \\(${signal}\\): nothing of this import was written; .*links\\.db is as it was before it\\. Run the same command again\\.`));
+      // A load stopped while it wrote the next generation leaves it beside the current one; the next
+      // store to open (a server's here) removes it, no load running.
+      expect(existsSync(`${file}.duckdb.next`), `${signal} with ${when}: the next generation, before a store opens`).toBe(when === 'rollups built');
       expect(await stateOf(file), `${signal} with ${when}`).toEqual(initial);
       expect(statSync(`${file}.duckdb`), `${signal} with ${when}: the column file rebuilt`).toMatchObject({ ino: columns.ino, mtimeMs: columns.mtimeMs });
+      expect(existsSync(`${file}.duckdb.next`), `${signal} with ${when}: the next generation left on disk`).toBe(false);
     }
 
     const again = await runCli(['import', ...args]);

@@ -182,6 +182,7 @@ async function openWriting(options: EmbeddedStoreOptions): Promise<EmbeddedStore
   try {
     const { db } = rows;
     if (readMeta(db, 'file_id') === undefined) writeMeta(db, 'file_id', randomUUID());
+    await removeStaleNext(place, db);
     const columns = await openCurrentColumns(place, db, { promote: true });
     const side = new ColumnSide(columns, rows, options.groupLinks ?? GROUP_LINKS, place.writing.memoryLimit!, place);
     if (!columns) await side.rebuild();
@@ -267,6 +268,33 @@ async function openCurrentColumns(place: ColumnPlace, db: Database, how: { reado
 }
 
 /**
+ * Removes the next generation's column file a load left when it stopped before its commit (its
+ * process killed), which would otherwise stay on disk until the next load. Only when no load runs:
+ * under SQLite's write lock, taken without waiting (a load holds it from its start to its commit),
+ * the current column file is found again (a next generation committed and not moved is moved into
+ * place then), and what is left beside it is stale.
+ */
+async function removeStaleNext(place: ColumnPlace, db: Database): Promise<void> {
+  if (!existsSync(place.next)) return;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+  } catch {
+    // A load runs: the file is its own.
+    return;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  try {
+    await (await openCurrentColumns(place, db, { promote: true }))?.close();
+    removeColumnFile(place.next);
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
+/**
  * Opens the store of the current generation of the data (rows read only while they are of that
  * generation, the column file of that generation read-only), rebuilding the column file first
  * when there is none.
@@ -302,6 +330,12 @@ async function openGeneration(options: EmbeddedStoreOptions, parser: DomainParse
 async function openServing(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
   const parser = options.parser ?? (await loadStoreDeps()).tldts;
   const own = await openSqliteFile({ ...options, readers: 1 });
+  try {
+    await removeStaleNext(placeOf(options, options.file!, false), own.db);
+  } catch (error) {
+    await own.close();
+    throw error;
+  }
   const store = await followGenerations(own, () => openGeneration(options, parser));
   return Object.defineProperties(store, {
     db: { get: () => store.current().db },

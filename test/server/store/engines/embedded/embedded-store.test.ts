@@ -183,6 +183,31 @@ describe('the column file', () => {
     }
   });
 
+  it("a next generation left by a stopped load is removed by the next store to open, but not while a load holds the write lock (it is that load's)", async () => {
+    const file = await fixtureFile();
+    const next = `${file}.duckdb.next`;
+    writeFileSync(next, 'the next generation of a load that stopped');
+    // A load in another process: SQLite's write lock held.
+    const loading = new Database(file);
+    loading.exec('BEGIN IMMEDIATE');
+    try {
+      const reader = await openEmbeddedStore({ file, readers: 1, readOnly: true });
+      expect(await nofollowLinks(reader)).toEqual(NOFOLLOW);
+      await reader.close();
+      expect(existsSync(next), 'removed under a running load').toBe(true);
+    } finally {
+      loading.exec('ROLLBACK');
+      loading.close();
+    }
+    for (const options of [{ readOnly: true }, { readOnly: false }]) {
+      writeFileSync(next, 'the next generation of a load that stopped');
+      const store = await openEmbeddedStore({ file, readers: 1, ...options });
+      expect(existsSync(next), `kept by a store opened ${options.readOnly ? 'to serve' : 'to load'}`).toBe(false);
+      expect(await nofollowLinks(store)).toEqual(NOFOLLOW);
+      await store.close();
+    }
+  });
+
   it('serve opens a stale column file: it is rebuilt first, then served', async () => {
     const file = await fixtureFile();
     rmSync(`${file}.duckdb`);
