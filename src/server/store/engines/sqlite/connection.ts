@@ -136,10 +136,17 @@ const close = () => {
   db.close();
 };
 const cache = new Map();
+// A reader's rows go back as arrays with its column names (the main thread makes them objects):
+// objects would carry every name again in every row across the thread.
+const names = new WeakMap();
 const prepare = (text) => {
   let statement = cache.get(text);
   if (!statement) {
     statement = db.prepare(text);
+    if (statement.reader) {
+      statement.raw(true);
+      names.set(statement, statement.columns().map((column) => column.name));
+    }
     if (cache.size >= 1000) cache.delete(cache.keys().next().value);
     cache.set(text, statement);
   }
@@ -167,9 +174,9 @@ const readAt = (statement, params) => {
 };
 const run = (query) => {
   const statement = prepare(query.sql);
-  if (statement.reader) return generationNow ? readAt(statement, bind(query.params)) : statement.all(bind(query.params));
+  if (statement.reader) return { columns: names.get(statement), rows: generationNow ? readAt(statement, bind(query.params)) : statement.all(bind(query.params)) };
   statement.run(bind(query.params));
-  return [];
+  return { columns: [], rows: [] };
 };
 // Set by the main thread when it gives up on this thread: finish nothing more, close, exit.
 const retired = new Int32Array(workerData.retired);
@@ -191,7 +198,7 @@ parentPort.on('message', (task) => {
     if (left <= 0) return fail(task, 'The database was busy past the time bound.', 'SQLITE_BUSY_DEADLINE');
     const wait = Math.min(workerData.lockTimeoutMs, left);
     if (wait !== busyTimeout) db.pragma('busy_timeout = ' + (busyTimeout = wait));
-    let rows = [];
+    let rows = { columns: [], rows: [] };
     const attempt = () => {
       if (task.kind === 'transaction') db.transaction(() => { for (const s of task.statements) prepare(s.sql).run(...bind(s.params)); })();
       else rows = run(task.query);
@@ -220,6 +227,21 @@ parentPort.on('message', (task) => {
 `;
 
 type Task = { kind: 'query'; query: Fragment } | { kind: 'transaction'; statements: readonly Fragment[] };
+
+/** A reader's rows as the worker sends them: arrays of values, and the column names once. */
+interface RawRows {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly unknown[])[];
+}
+
+/** The rows of {@link RawRows} as objects by column name (a later column of the same name wins, as in better-sqlite3's objects). */
+function rowObjects({ columns, rows }: RawRows): Record<string, unknown>[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+    return row;
+  });
+}
 
 interface Pending {
   readonly resolve: (rows: unknown[]) => void;
@@ -267,14 +289,14 @@ class SqliteWorker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...this.data, retired, slot } });
     worker.once('exit', () => FREE_SLOTS.push(slot));
     const pending = this.#pending;
-    worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    worker.on('message', (message: { id: number; rows?: RawRows; error?: { message: string; code?: string } }) => {
       const task = pending.get(message.id);
       if (!task) return;
       pending.delete(message.id);
       clearTimeout(task.timer);
       if (message.error) {
         task.reject(unavailable(new StoreQueryError(message.error.message, message.error.code)));
-      } else task.resolve(message.rows ?? []);
+      } else task.resolve(message.rows ? rowObjects(message.rows) : []);
     });
     worker.on('error', (error) => {
       if (worker === this.#worker) this.#failAll(new StoreUnavailableError(`A database worker failed: ${error.message}`, { cause: error }));
