@@ -29,6 +29,7 @@ import { sqlLedger } from '../../ledger.js';
 import { CompetitorIndex } from '../../memory/competitor-graph.js';
 import { join, raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/relations.js';
+import { folderPageKeys, rangedScopeCondition } from '../../reads/scope.js';
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { WorkerConnectionOptions } from '../sqlite/connection.js';
@@ -84,13 +85,20 @@ const ROW_ROLLUPS = ROLLUP_TABLES.filter((table) => !(COLUMN_ROLLUPS as readonly
 /** The rank column of each text field of the links, by field. */
 const LINK_SORT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(RANKED_LINK_FIELDS.map((field) => [field, rankColumn(field)]));
 
-/** Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the rest). */
+/**
+ * Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the
+ * rest). A SUBFOLDER below the host is read with its pages' rollup rows (`pageRows`), which hold
+ * its referring domains' records and its pages' own data (the column side has neither table), and
+ * its links within the one range of paths the folder lies in first.
+ */
 function columnSources(target: Target): RelationSources {
   return {
     ...SQL_SOURCES,
     links: sql`(SELECT * FROM links WHERE target_domain = ${target.domain}) l`,
     rollupRows: (tkey) => sql`r.tdomain = ${target.domain} AND r.tkey = ${tkey}`,
+    pageRows: (folder) => sql`r.tdomain = ${folder.domain} AND ${folderPageKeys(folder)}`,
     sortKeys: LINK_SORT_KEYS,
+    scope: rangedScopeCondition,
   };
 }
 
@@ -339,8 +347,10 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
         const fromIndex = query.filter === null && rollupKey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC';
         return { keys: fromIndex ? onRows : onColumns, rows: linksById, totals: onRows, window: true };
       }
-      // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
-      if (rollupKey === undefined) return whole;
+      // A subfolder below the host has no rollup key: its rows are grouped on the column side per
+      // call (from its pages' rollup rows where they add up), and the window keeps them whole: a
+      // page's rows by key would group them all again.
+      if (rollupKey === undefined) return { keys: onColumns, window: true };
       return { keys: onColumns, rows: sameRelation, ...(COUNTED_IN_TARGETS.has(operation) ? { totals: onRows } : {}), window: true };
     },
     competitors: { kind: 'graph', read: () => side.competitorGraph() },
