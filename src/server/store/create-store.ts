@@ -46,7 +46,11 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
   const store: Store = {
     kind: engine.kind,
     ping: () => engine.ping(),
-    overview: async (target, clock) => overview(await engine.at(target.domain), target, clock, keyOf(target)),
+    overview: async (target, clock) => {
+      const key = keyOf(target);
+      const counted = key === undefined && engine.rollups ? engine.countedAt?.(target) : undefined;
+      return overview(await engine.at(target.domain), target, clock, key, counted);
+    },
     summary: async (query) => summary(await engine.at(query.target.domain), query, keyOf(query.target)),
     grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => {
       const key = keyOf(query.target);

@@ -126,9 +126,20 @@ function newCountOfKey(tkey: string, target: Target, clock: Clock, sources: Rela
     + (SELECT count(*) FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;
 }
 
-/** The overview: the rollup key's counters, its new links and the target's score in one query. */
-export async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
+/**
+ * The overview: the rollup key's counters, its new links and the target's score in one query.
+ * Without a key, the counters grouped from the links: at `counted` where given (a column side,
+ * the score read at the place beside it at once), else with the score in one query.
+ */
+export async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined, counted?: ReadPlace): Promise<RowOf<'overview'>> {
   const score = targetScore(target, sources);
+  if (tkey === undefined && counted) {
+    const [[counts], [scored]] = await Promise.all([
+      counted.connection.all<Record<string, unknown>>(linkCounters(counted.sources.links, counted.sources.scope(target), clock, raw('0'))),
+      connection.all<{ s: number }>(sql`SELECT ${score} AS s`),
+    ]);
+    return overviewRecord(counts, Number(scored?.s ?? 0));
+  }
   if (tkey !== undefined) {
     const [row] = await connection.all<Record<string, unknown>>(
       sql`SELECT r.*, ${newCountOfKey(tkey, target, clock, sources)} AS new_count, ${score} AS target_score
@@ -138,7 +149,7 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
     const [unknown] = await connection.all<{ s: number }>(sql`SELECT ${score} AS s`);
     return overviewRecord(undefined, Number(unknown?.s ?? 0));
   }
-  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, target, clock, score));
+  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, scopeCondition(target), clock, score));
   return overviewRecord(counts, Number(counts?.['target_score'] ?? 0));
 }
 
@@ -150,8 +161,8 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
 const KNOWN_IP = raw(`CASE WHEN l.ip_address <> '' THEN l.ip_address END`);
 const KNOWN_CLASS_C = raw(`CASE WHEN l.ip_class_c <> '' THEN l.ip_class_c END`);
 
-/** The overview's counters grouped from the links of `from` (aliased `l`), for targets without a rollup key, and `score` as `target_score`. */
-function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragment): Fragment {
+/** The overview's counters grouped from the links of `from` (aliased `l`) in `scope`, for targets without a rollup key, and `score` as `target_score`. */
+function linkCounters(from: Fragment, scope: Fragment, clock: Clock, score: Fragment): Fragment {
   return sql`SELECT count(*) AS backlinks_count,
       count(DISTINCT l.source_domain) AS domains_count,
       count(DISTINCT l.source_url) AS urls_count,
@@ -168,7 +179,7 @@ function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragm
       sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
       sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count,
       ${score} AS target_score
-    FROM ${from} WHERE ${scopeCondition(target)}`;
+    FROM ${from} WHERE ${scope}`;
 }
 
 /** The overview record from its counters (numbers or numeric text) and the target's score. @internal */

@@ -102,6 +102,17 @@ function columnSources(target: Target): RelationSources {
   };
 }
 
+/**
+ * A link's /24 network, as the links of SQLite hold it (`classC` of `inputs.ts`: the first three
+ * parts of an IP of four, else the IP), which the column side does not copy.
+ */
+const CLASS_C = `CASE WHEN len(string_split(ip_address, '.')) = 4 THEN array_to_string(list_slice(string_split(ip_address, '.'), 1, 3), '.') ELSE ip_address END`;
+
+/** Where the column side counts a target's links for its overview: the links with their /24 network. */
+function countingSources(target: Target): RelationSources {
+  return { ...columnSources(target), links: sql`(SELECT *, ${raw(CLASS_C)} AS ip_class_c FROM links WHERE target_domain = ${target.domain}) l` };
+}
+
 /** The list operations whose unfiltered total is a counter of `r_targets` (pages and anchors are counted on the column side). */
 const COUNTED_IN_TARGETS: ReadonlySet<GroupedOperation> = new Set(['links', 'ref-domains', 'ref-ips']);
 
@@ -353,6 +364,8 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
       if (rollupKey === undefined) return { keys: onColumns, window: true };
       return { keys: onColumns, rows: sameRelation, ...(COUNTED_IN_TARGETS.has(operation) ? { totals: onRows } : {}), window: true };
     },
+    // A SUBFOLDER below the host: its links counted on the column side.
+    countedAt: (target) => ({ connection: side.columns, sources: countingSources(target) }),
     competitors: { kind: 'graph', read: () => side.competitorGraph() },
     matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
     load: {

@@ -22,8 +22,14 @@
  * www.shop.test/blogging, /blog-x, /blog0, /blog.html, /, and shop.test/blog/post-1 (another host).
  *
  * Domains: a.org (10.0.0.1, US, 40), b.net (10.0.0.2, DE, 25), c.io (10.0.0.3, no country, 70),
- * e.net (10.0.0.5, FR, 55); d.dev has no record. Target page: https://www.shop.test/blog ("Blog",
- * 301, 3 external and 9 internal links); the other pages have no record.
+ * e.net (10.0.0.5, FR, 55), shop.test (score 12); d.dev has no record. Target page:
+ * https://www.shop.test/blog ("Blog", 301, 3 external and 9 internal links); the other pages have
+ * no record.
+ *
+ * The folder www.shop.test/v6, for the overview, holds six followed, live, old links from f.org
+ * (IPs 2001:db8::1 and 2001:db8::2), g.org (1.2.3.4, 1.2.3.5) and h.org (1.2.4.4, 1..2.3): six IPs,
+ * and five /24 networks (an IP of other than four parts is its own: 2001:db8::1, 2001:db8::2, 1.2.3,
+ * 1.2.4, 1..2).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clockAt } from '../../../../../src/server/clock.js';
@@ -64,12 +70,21 @@ const LINKS: LinkInput[] = [
   link('e.net/9', '/blog.html', 'Deep', '10.0.0.9', '2026-01-01', '2026-06-01', false, false),
   link('b.net/8', '/', 'home', '10.0.0.2', '2026-01-01', '2026-06-01', false, false),
   link('d.dev/9', '/blog/post-1', 'post', '10.0.0.9', '2026-01-01', '2026-06-01', false, false, 'shop.test'),
+  // The folder www.shop.test/v6, for its overview: IPs of other forms than four parts.
+  link('f.org/1', '/v6/a', 'v6', '2001:db8::1', '2025-01-01', '2026-06-01', false, false),
+  link('f.org/2', '/v6/b', 'v6', '2001:db8::2', '2025-01-01', '2026-06-01', false, false),
+  link('g.org/1', '/v6', 'v6', '1.2.3.4', '2025-01-01', '2026-06-01', false, false),
+  link('g.org/2', '/v6/c', 'v6', '1.2.3.5', '2025-01-01', '2026-06-01', false, false),
+  link('h.org/1', '/v6/c', 'v6', '1.2.4.4', '2025-01-01', '2026-06-01', false, false),
+  link('h.org/2', '/v6?x', 'v6', '1..2.3', '2025-01-01', '2026-06-01', false, false),
 ];
 const DOMAINS: DomainInput[] = [
   { domain: 'a.org', ip_address: '10.0.0.1', country: 'US', domain_score: 40 },
   { domain: 'b.net', ip_address: '10.0.0.2', country: 'DE', domain_score: 25 },
   { domain: 'c.io', ip_address: '10.0.0.3', country: '', domain_score: 70 },
   { domain: 'e.net', ip_address: '10.0.0.5', country: 'FR', domain_score: 55 },
+  // The target's own registrable domain: the score of its folders (their host has no record).
+  { domain: 'shop.test', ip_address: '10.0.0.7', country: 'US', domain_score: 12 },
 ];
 
 /** The referring domains of the folder, by domain. */
@@ -166,6 +181,31 @@ describe('SUBFOLDER lists below the host (www.shop.test/blog)', () => {
           const rows = c.operation === 'links' ? result.rows.map((row) => (row as Record<string, unknown>)['source_url']) : result.rows;
           expect({ total: result.total, rows }, call).toEqual({ total: c.total, rows: c.rows });
         }
+      });
+    }
+  }
+});
+
+describe('the overview of SUBFOLDER targets below the host', () => {
+  const counts = { sponsored_count: 0, ugc_count: 0, frames_count: 0, forms_count: 0, images_count: 0 };
+  const expected = {
+    // K1-K7: 5 domains, 7 source URLs; K1, K4, K5, K6 followed; IPs 10.0.0.1 and 10.0.0.9, one /24
+    // network; K2 and K4 new; K2, K4, K6 and K7 lost. The host has no record: shop.test's score.
+    'www.shop.test/blog': {
+      ...counts, backlinks_count: 7, domains_count: 5, urls_count: 7, follows_count: 4, nofollows_count: 3, texts_count: 7,
+      ips_count: 2, ip_class_c_count: 1, new_count: 2, lost_count: 4, score: 12,
+    },
+    'www.shop.test/v6': {
+      ...counts, backlinks_count: 6, domains_count: 3, urls_count: 6, follows_count: 6, nofollows_count: 0, texts_count: 6,
+      ips_count: 6, ip_class_c_count: 5, new_count: 0, lost_count: 0, score: 12,
+    },
+  };
+  for (const storeName of ['embedded', 'sqlite']) {
+    for (const [url, overview] of Object.entries(expected)) {
+      it(`${storeName}: ${url}`, async () => {
+        const { tldts } = await loadServerDeps();
+        const { store } = stores.find((s) => s.name === storeName)!;
+        expect(await store.overview(toTarget(url, 'SUBFOLDER', tldts)!, clock)).toEqual(overview);
       });
     }
   }
