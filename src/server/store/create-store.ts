@@ -56,7 +56,10 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
       const key = keyOf(query.target);
       return readList<Op>(await engine.list(operation, query, key), operation, query, key, cache.windows);
     },
-    scoreProfile: async (target) => scoreProfile(await engine.at(target.domain), target, engine.rollups),
+    scoreProfile: async (target) => {
+      const own = engine.rollups && rollupKey(target) === undefined ? engine.scoreProfileOf : undefined;
+      return own ? own(target) : scoreProfile(await engine.at(target.domain), target, engine.rollups);
+    },
     competitors: (query) => competitorsOf(engine, cache, query),
     matrix: (query) => matrixOf(engine, cache, query),
     keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),

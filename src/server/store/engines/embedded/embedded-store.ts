@@ -364,8 +364,19 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
       if (rollupKey === undefined) return { keys: onColumns, window: true };
       return { keys: onColumns, rows: sameRelation, ...(COUNTED_IN_TARGETS.has(operation) ? { totals: onRows } : {}), window: true };
     },
-    // A SUBFOLDER below the host: its links counted on the column side.
+    // A SUBFOLDER below the host: its links counted on the column side; its referring domains
+    // listed there from its pages' rollup rows, and their scores counted in SQLite (a referring
+    // domain without a record is not counted: only SQLite knows which have one).
     countedAt: (target) => ({ connection: side.columns, sources: countingSources(target) }),
+    scoreProfileOf: async (target) => {
+      const [names] = await side.columns.columnsOf(sql`SELECT DISTINCT r.source_domain FROM r_ref_domains r WHERE r.tdomain = ${target.domain} AND ${folderPageKeys(target)}`);
+      if (!names || names.length === 0) return [];
+      const counted = await rows.connection.all<{ s: number; n: number }>(
+        sql`SELECT d.domain_score AS s, count(*) AS n FROM domains d WHERE d.domain IN (SELECT value FROM json_each(${JSON.stringify(names)}))
+          GROUP BY d.domain_score ORDER BY s ASC`,
+      );
+      return counted.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
+    },
     competitors: { kind: 'graph', read: () => side.competitorGraph() },
     matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
     load: {

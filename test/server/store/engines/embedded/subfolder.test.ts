@@ -22,7 +22,7 @@
  * www.shop.test/blogging, /blog-x, /blog0, /blog.html, /, and shop.test/blog/post-1 (another host).
  *
  * Domains: a.org (10.0.0.1, US, 40), b.net (10.0.0.2, DE, 25), c.io (10.0.0.3, no country, 70),
- * e.net (10.0.0.5, FR, 55), shop.test (score 12); d.dev has no record. Target page:
+ * e.net (10.0.0.5, FR, 40), shop.test (score 12); d.dev has no record. Target page:
  * https://www.shop.test/blog ("Blog", 301, 3 external and 9 internal links); the other pages have
  * no record.
  *
@@ -82,7 +82,7 @@ const DOMAINS: DomainInput[] = [
   { domain: 'a.org', ip_address: '10.0.0.1', country: 'US', domain_score: 40 },
   { domain: 'b.net', ip_address: '10.0.0.2', country: 'DE', domain_score: 25 },
   { domain: 'c.io', ip_address: '10.0.0.3', country: '', domain_score: 70 },
-  { domain: 'e.net', ip_address: '10.0.0.5', country: 'FR', domain_score: 55 },
+  { domain: 'e.net', ip_address: '10.0.0.5', country: 'FR', domain_score: 40 },
   // The target's own registrable domain: the score of its folders (their host has no record).
   { domain: 'shop.test', ip_address: '10.0.0.7', country: 'US', domain_score: 12 },
 ];
@@ -95,7 +95,7 @@ const REF_DOMAINS = {
   'c.io': { domain: 'c.io', ip_address: '10.0.0.3', country: '', backlinks_count: 1, domain_score: 70, first_seen_at: '2026-05-20T00:00:00', last_seen_at: '2026-06-12T00:00:00', is_follow: true, is_new: true, is_lost: true },
   // No record: no IP, no country, score 0.
   'd.dev': { domain: 'd.dev', ip_address: '', country: '', backlinks_count: 1, domain_score: 0, first_seen_at: '2025-12-01T00:00:00', last_seen_at: '2026-03-01T00:00:00', is_follow: true, is_new: false, is_lost: false },
-  'e.net': { domain: 'e.net', ip_address: '10.0.0.5', country: 'FR', backlinks_count: 1, domain_score: 55, first_seen_at: '2025-08-01T00:00:00', last_seen_at: '2026-05-01T00:00:00', is_follow: false, is_new: false, is_lost: true },
+  'e.net': { domain: 'e.net', ip_address: '10.0.0.5', country: 'FR', backlinks_count: 1, domain_score: 40, first_seen_at: '2025-08-01T00:00:00', last_seen_at: '2026-05-01T00:00:00', is_follow: false, is_new: false, is_lost: true },
 };
 /** Its referring IPs (K5 has none): 10.0.0.9 is b.net's (DE), c.io's (no country) and e.net's (FR) on three pages. */
 const IP_1 = { ip_address: '10.0.0.1', country: 'US', backlinks_count: 3, domains_count: 1, first_seen_at: '2026-01-01T00:00:00', last_seen_at: '2026-06-10T00:00:00' };
@@ -181,6 +181,24 @@ describe('SUBFOLDER lists below the host (www.shop.test/blog)', () => {
           const rows = c.operation === 'links' ? result.rows.map((row) => (row as Record<string, unknown>)['source_url']) : result.rows;
           expect({ total: result.total, rows }, call).toEqual({ total: c.total, rows: c.rows });
         }
+      });
+    }
+  }
+});
+
+describe('the score profile of SUBFOLDER targets below the host', () => {
+  // a.org and e.net score 40, b.net 25, c.io 70; d.dev has no record (no known score): not counted.
+  // No referring domain of www.shop.test/v6 has a record.
+  const expected = {
+    'www.shop.test/blog': [{ domain_score: 25, domains_count: 1 }, { domain_score: 40, domains_count: 2 }, { domain_score: 70, domains_count: 1 }],
+    'www.shop.test/v6': [],
+  };
+  for (const storeName of ['embedded', 'sqlite']) {
+    for (const [url, profile] of Object.entries(expected)) {
+      it(`${storeName}: ${url}`, async () => {
+        const { tldts } = await loadServerDeps();
+        const { store } = stores.find((s) => s.name === storeName)!;
+        expect(await store.scoreProfile(toTarget(url, 'SUBFOLDER', tldts)!)).toEqual(profile);
       });
     }
   }
