@@ -126,20 +126,9 @@ function newCountOfKey(tkey: string, target: Target, clock: Clock, sources: Rela
     + (SELECT count(*) FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;
 }
 
-/**
- * The overview: the rollup key's counters, its new links and the target's score in one query.
- * Without a key, the counters grouped from the links: at `counted` where given (a column side,
- * the score read at the place beside it at once), else with the score in one query.
- */
-export async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined, counted?: ReadPlace): Promise<RowOf<'overview'>> {
+/** The overview: the rollup key's counters, its new links and the target's score in one query. */
+export async function overview({ connection, sources }: ReadPlace, target: Target, clock: Clock, tkey: string | undefined): Promise<RowOf<'overview'>> {
   const score = targetScore(target, sources);
-  if (tkey === undefined && counted) {
-    const [[counts], [scored]] = await Promise.all([
-      counted.connection.all<Record<string, unknown>>(linkCounters(counted.sources.links, counted.sources.scope(target), clock, raw('0'))),
-      connection.all<{ s: number }>(sql`SELECT ${score} AS s`),
-    ]);
-    return overviewRecord(counts, Number(scored?.s ?? 0));
-  }
   if (tkey !== undefined) {
     const [row] = await connection.all<Record<string, unknown>>(
       sql`SELECT r.*, ${newCountOfKey(tkey, target, clock, sources)} AS new_count, ${score} AS target_score
@@ -149,8 +138,30 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
     const [unknown] = await connection.all<{ s: number }>(sql`SELECT ${score} AS s`);
     return overviewRecord(undefined, Number(unknown?.s ?? 0));
   }
-  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, scopeCondition(target), clock, score));
+  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, scopeCondition(target), clock.newSince, score));
   return overviewRecord(counts, Number(counts?.['target_score'] ?? 0));
+}
+
+/**
+ * The overview of a target without a rollup key, its links counted at `counted` (a column side)
+ * and its score read at `place`, at once. Its counters but the new links do not depend on the
+ * clock: `keep` may keep them between calls (the read-cache); the new links are counted each call.
+ */
+export async function countedOverview(
+  place: ReadPlace,
+  counted: ReadPlace,
+  target: Target,
+  clock: Clock,
+  keep: (read: () => Promise<Record<string, unknown> | undefined>) => Promise<Record<string, unknown> | undefined>,
+): Promise<RowOf<'overview'>> {
+  const { connection, sources } = counted;
+  const scope = sources.scope(target);
+  const [counts, [fresh], [scored]] = await Promise.all([
+    keep(async () => (await connection.all<Record<string, unknown>>(linkCounters(sources.links, scope, null, raw('0'))))[0]),
+    connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sources.links} WHERE ${scope} AND l.first_seen_at >= ${clock.newSince}`),
+    place.connection.all<{ s: number }>(sql`SELECT ${targetScore(target, place.sources)} AS s`),
+  ]);
+  return { ...overviewRecord(counts, Number(scored?.s ?? 0)), new_count: Number(fresh?.n ?? 0) };
 }
 
 /**
@@ -161,8 +172,13 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
 const KNOWN_IP = raw(`CASE WHEN l.ip_address <> '' THEN l.ip_address END`);
 const KNOWN_CLASS_C = raw(`CASE WHEN l.ip_class_c <> '' THEN l.ip_class_c END`);
 
-/** The overview's counters grouped from the links of `from` (aliased `l`) in `scope`, for targets without a rollup key, and `score` as `target_score`. */
-function linkCounters(from: Fragment, scope: Fragment, clock: Clock, score: Fragment): Fragment {
+/**
+ * The overview's counters grouped from the links of `from` (aliased `l`) in `scope`, for targets
+ * without a rollup key, the links first seen at or after `newSince` (none when `null`), and `score`
+ * as `target_score`.
+ */
+function linkCounters(from: Fragment, scope: Fragment, newSince: string | null, score: Fragment): Fragment {
+  const newCount = newSince === null ? raw('0') : sql`sum(CASE WHEN l.first_seen_at >= ${newSince} THEN 1 ELSE 0 END)`;
   return sql`SELECT count(*) AS backlinks_count,
       count(DISTINCT l.source_domain) AS domains_count,
       count(DISTINCT l.source_url) AS urls_count,
@@ -176,7 +192,7 @@ function linkCounters(from: Fragment, scope: Fragment, clock: Clock, score: Frag
       sum(CASE WHEN l.is_image THEN 0 ELSE 1 END) AS texts_count,
       count(DISTINCT ${KNOWN_IP}) AS ips_count,
       count(DISTINCT ${KNOWN_CLASS_C}) AS ip_class_c_count,
-      sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
+      ${newCount} AS new_count,
       sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count,
       ${score} AS target_score
     FROM ${from} WHERE ${scope}`;

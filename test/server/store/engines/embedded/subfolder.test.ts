@@ -226,5 +226,14 @@ describe('the overview of SUBFOLDER targets below the host', () => {
         expect(await store.overview(toTarget(url, 'SUBFOLDER', tldts)!, clock)).toEqual(overview);
       });
     }
+    it(`${storeName}: again at a later clock, only the new links differ`, async () => {
+      const { tldts } = await loadServerDeps();
+      const { store } = stores.find((s) => s.name === storeName)!;
+      const target = toTarget('www.shop.test/blog', 'SUBFOLDER', tldts)!;
+      await store.overview(target, clock);
+      // 2026-06-24T12:00:00Z: new from 2026-05-25T12:00:00, K2 (2026-06-01) but no longer K4 (2026-05-20).
+      const later = await store.overview(target, clockAt(new Date('2026-06-24T12:00:00Z')));
+      expect(later).toEqual({ ...expected['www.shop.test/blog'], new_count: 1 });
+    });
   }
 });
