@@ -134,7 +134,13 @@ export const countWhere = (condition: string): Fragment => raw(`sum(CASE WHEN ${
 
 const firstLast = { first_seen_at: raw('min(l.first_seen_at)'), last_seen_at: raw('max(l.last_seen_at)') };
 /** A group's links and referring domains, and its first and last seen (ref-ips, pages, anchors). */
-const counted = { backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast };
+const counted = (sources: RelationSources): Expressions => ({ backlinks_count: raw('count(*)'), domains_count: distinct('source_domain', sources), ...firstLast });
+/**
+ * How many distinct values of a field of the links a group holds: of the column that sorts exactly
+ * as the field where the sources have one (an integer rank, one per value of the relation's
+ * registrable domain), else of the field.
+ */
+const distinct = (field: string, sources: RelationSources): Fragment => raw(`count(DISTINCT l.${sources.sortKeys[field] ?? field})`);
 const domainInfo = (alias: string, aggregate: boolean): Expressions => {
   const wrap = (column: string) => (aggregate ? `min(d.${column})` : `d.${column}`);
   return {
@@ -174,7 +180,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.ip_address'),
         alias: 'l',
-        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(CASE WHEN d.country <> '' THEN d.country END), '')`), ...counted },
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(CASE WHEN d.country <> '' THEN d.country END), '')`), ...counted(sources) },
         from: withDomains,
         where: sql`(${where}) AND l.ip_address <> ''`,
         groupBy: raw('l.ip_address'),
@@ -189,7 +195,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
           response_code: raw('coalesce(min(p.response_code), 200)'),
           external_links_count: raw('coalesce(min(p.external_links_count), 0)'),
           internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
-          ...counted,
+          ...counted(sources),
         },
         from: sql`${sources.links} LEFT JOIN ${sources.targetPages()} ON p.host = l.target_host AND p.path = l.target_path`,
         where,
@@ -199,7 +205,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.anchor'),
         alias: 'l',
-        expressions: { anchor: raw('l.anchor'), ...counted },
+        expressions: { anchor: raw('l.anchor'), ...counted(sources) },
         from: sources.links,
         where,
         groupBy: raw('l.anchor'),
@@ -274,7 +280,7 @@ function fromPageRollups(operation: GroupedOperation, target: Target, clock: Clo
       return {
         key: raw('l.ip_address'),
         alias: 'l',
-        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(c.country), '')`), ...counted },
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(c.country), '')`), ...counted(sources) },
         from: sql`${sources.links} LEFT JOIN ${countries} ON c.ip_address = l.ip_address`,
         where: sql`(${sources.scope(target)}) AND l.ip_address <> ''`,
         groupBy: raw('l.ip_address'),
