@@ -18,12 +18,14 @@ import { createGraphWriter } from './loads/writer.js';
 import { matrixOfUnion, unionOf, type ReferrerList } from './memory/matrix-merge.js';
 import { competitors, matrix, scoreProfile } from './reads/graph.js';
 import { keywordMetrics } from './reads/keywords.js';
-import { overview, readList, summary } from './reads/reads.js';
+import { countedOverview, overview, readList, summary } from './reads/reads.js';
 import { rollupKey } from './reads/relations.js';
 import type { CompetitorsQuery, GroupedOperation, GroupedQuery, MatrixQuery, RowsResult, Store } from './store.js';
 
 /** Estimated bytes of a referring domain in a target's list, and in a union of lists. */
 const LIST_ROW_BYTES = 100;
+/** Estimated bytes of a target's overview counters. */
+const COUNTERS_BYTES = 400;
 const UNION_ROW_BYTES = 40;
 
 /** Options of {@link createStore}. */
@@ -46,13 +48,26 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
   const store: Store = {
     kind: engine.kind,
     ping: () => engine.ping(),
-    overview: async (target, clock) => overview(await engine.at(target.domain), target, clock, keyOf(target)),
+    overview: async (target, clock) => {
+      const key = keyOf(target);
+      const counted = key === undefined && engine.rollups ? engine.countedAt?.(target) : undefined;
+      const at = await engine.at(target.domain);
+      if (!counted) return overview(at, target, clock, key);
+      // Its counters kept by the read-cache, as a list's window is.
+      return countedOverview(at, counted, target, clock, (read) => cache.value(['overview', target.scope, target.effectiveUrl], read, () => COUNTERS_BYTES));
+    },
     summary: async (query) => summary(await engine.at(query.target.domain), query, keyOf(query.target)),
     grouped: async <Op extends GroupedOperation>(operation: Op, query: GroupedQuery) => {
       const key = keyOf(query.target);
       return readList<Op>(await engine.list(operation, query, key), operation, query, key, cache.windows);
     },
-    scoreProfile: async (target) => scoreProfile(await engine.at(target.domain), target, engine.rollups),
+    scoreProfile: async (target) => {
+      const own = engine.rollups && rollupKey(target) === undefined ? engine.scoreProfileOf : undefined;
+      if (!own) return scoreProfile(await engine.at(target.domain), target, engine.rollups);
+      // Kept by the read-cache, as a list's window is (copies: the caller may change its rows).
+      const rows = await cache.value(['score-profile', target.scope, target.effectiveUrl], () => own(target), (kept) => COUNTERS_BYTES + kept.length * LIST_ROW_BYTES);
+      return rows.map((row) => ({ ...row }));
+    },
     competitors: (query) => competitorsOf(engine, cache, query),
     matrix: (query) => matrixOf(engine, cache, query),
     keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),

@@ -124,6 +124,18 @@ export interface Engine {
   at(domain: string): Maybe<ReadPlace>;
   /** Where a call about several targets (matrix, competitors) and keyword lookups read. */
   across(): Maybe<ReadPlace>;
+  /**
+   * Where the overview of a target without a rollup key (a SUBFOLDER below the host) counts its
+   * links when the engine answers from rollups, if not where {@link Engine.at} reads (a column
+   * side); the target's score is still read there.
+   */
+  countedAt?(target: Target): ReadPlace;
+  /**
+   * The score profile of a target without a rollup key (a SUBFOLDER below the host) when the
+   * engine answers from rollups, where the engine reads it otherwise than grouped where
+   * {@link Engine.at} reads.
+   */
+  scoreProfileOf?(target: Target): Promise<RowOf<'score-profile'>[]>;
   /** How a list call is read; `rollupKey` is the target's rollup key when the engine answers from rollups and the target has one. */
   list(operation: GroupedOperation, query: GroupedQuery, rollupKey: string | undefined): Maybe<ListPlan>;
   readonly competitors: CompetitorsSlot;

@@ -138,23 +138,53 @@ export async function overview({ connection, sources }: ReadPlace, target: Targe
     const [unknown] = await connection.all<{ s: number }>(sql`SELECT ${score} AS s`);
     return overviewRecord(undefined, Number(unknown?.s ?? 0));
   }
-  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, target, clock, score));
+  const [counts] = await connection.all<Record<string, unknown>>(linkCounters(sources.links, scopeCondition(target), clock.newSince, score));
   return overviewRecord(counts, Number(counts?.['target_score'] ?? 0));
+}
+
+/**
+ * The overview of a target without a rollup key, its links counted at `counted` (a column side)
+ * and its score read at `place`, at once. Its counters but the new links do not depend on the
+ * clock: `keep` may keep them between calls (the read-cache); the new links are counted each call.
+ */
+export async function countedOverview(
+  place: ReadPlace,
+  counted: ReadPlace,
+  target: Target,
+  clock: Clock,
+  keep: (read: () => Promise<Record<string, unknown> | undefined>) => Promise<Record<string, unknown> | undefined>,
+): Promise<RowOf<'overview'>> {
+  const { connection, sources } = counted;
+  const scope = sources.scope(target);
+  const [counts, [fresh], [scored]] = await Promise.all([
+    keep(async () => (await connection.all<Record<string, unknown>>(linkCounters(sources.links, scope, null, raw('0'), sources.sortKeys)))[0]),
+    connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sources.links} WHERE ${scope} AND l.first_seen_at >= ${clock.newSince}`),
+    place.connection.all<{ s: number }>(sql`SELECT ${targetScore(target, place.sources)} AS s`),
+  ]);
+  return { ...overviewRecord(counts, Number(scored?.s ?? 0)), new_count: Number(fresh?.n ?? 0) };
 }
 
 /**
  * A link's IP and its /24 network where known, else NULL, which `count(DISTINCT ...)` skips: an
  * export without IPs stores the empty value (docs/importing.md, "Unknown values"), and that is no
- * IP. An IP's network is empty exactly when the IP is.
+ * IP. An IP's network is empty exactly when the IP is. Each counted as `column` (the IP's own
+ * column, or one that sorts exactly as it, one value per IP).
  */
-const KNOWN_IP = raw(`CASE WHEN l.ip_address <> '' THEN l.ip_address END`);
+const knownIp = (column: string) => raw(`CASE WHEN l.ip_address <> '' THEN l.${column} END`);
 const KNOWN_CLASS_C = raw(`CASE WHEN l.ip_class_c <> '' THEN l.ip_class_c END`);
 
-/** The overview's counters grouped from the links of `from` (aliased `l`), for targets without a rollup key, and `score` as `target_score`. */
-function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragment): Fragment {
+/**
+ * The overview's counters grouped from the links of `from` (aliased `l`) in `scope`, for targets
+ * without a rollup key, the links first seen at or after `newSince` (none when `null`), and `score`
+ * as `target_score`. Distinct values are counted as the columns that sort exactly as their fields
+ * where `sortKeys` names them (integer ranks, one per value of the links' registrable domain).
+ */
+function linkCounters(from: Fragment, scope: Fragment, newSince: string | null, score: Fragment, sortKeys: Readonly<Record<string, string>> = {}): Fragment {
+  const as = (field: string) => sortKeys[field] ?? field;
+  const newCount = newSince === null ? raw('0') : sql`sum(CASE WHEN l.first_seen_at >= ${newSince} THEN 1 ELSE 0 END)`;
   return sql`SELECT count(*) AS backlinks_count,
-      count(DISTINCT l.source_domain) AS domains_count,
-      count(DISTINCT l.source_url) AS urls_count,
+      count(DISTINCT l.${raw(as('source_domain'))}) AS domains_count,
+      count(DISTINCT l.${raw(as('source_url'))}) AS urls_count,
       sum(CASE WHEN l.is_nofollow THEN 0 ELSE 1 END) AS follows_count,
       sum(CASE WHEN l.is_nofollow THEN 1 ELSE 0 END) AS nofollows_count,
       sum(CASE WHEN l.is_sponsored THEN 1 ELSE 0 END) AS sponsored_count,
@@ -163,12 +193,12 @@ function linkCounters(from: Fragment, target: Target, clock: Clock, score: Fragm
       sum(CASE WHEN l.is_form THEN 1 ELSE 0 END) AS forms_count,
       sum(CASE WHEN l.is_image THEN 1 ELSE 0 END) AS images_count,
       sum(CASE WHEN l.is_image THEN 0 ELSE 1 END) AS texts_count,
-      count(DISTINCT ${KNOWN_IP}) AS ips_count,
+      count(DISTINCT ${knownIp(as('ip_address'))}) AS ips_count,
       count(DISTINCT ${KNOWN_CLASS_C}) AS ip_class_c_count,
-      sum(CASE WHEN l.first_seen_at >= ${clock.newSince} THEN 1 ELSE 0 END) AS new_count,
+      ${newCount} AS new_count,
       sum(CASE WHEN l.is_lost THEN 1 ELSE 0 END) AS lost_count,
       ${score} AS target_score
-    FROM ${from} WHERE ${scopeCondition(target)}`;
+    FROM ${from} WHERE ${scope}`;
 }
 
 /** The overview record from its counters (numbers or numeric text) and the target's score. @internal */

@@ -5,7 +5,9 @@
  *
  * Two sources give the same rows: the rollups (`loads/rollups.ts`), one indexed range per target,
  * for every scope but SUBFOLDER below the host; and the links grouped per request (SUBFOLDER, and
- * the path the rollup differential test compares against). Booleans are SQL comparisons, BOOLEAN on
+ * the path the rollup differential test compares against). Where the sources say so
+ * (`pageRows`), a SUBFOLDER below the host is read with the rollup rows of its pages instead,
+ * wherever those add up. Booleans are SQL comparisons, BOOLEAN on
  * PostgreSQL and 0/1 on SQLite, as each filter dialect binds `true` (docs/design-store.md, "The
  * store is a port").
  *
@@ -71,6 +73,13 @@ export interface RelationSources {
    * the rows are read by ids already chosen for the target, so that SQLite looks them up by id).
    */
   readonly scope: (target: Target) => Fragment;
+  /**
+   * Where a store reads a SUBFOLDER target below the host (which has no key of its own) from the
+   * rollup rows of its pages' keys: the condition on a rollup table aliased `r` that keeps them.
+   * Its referring domains and pages are then read from those rows, its referring IPs' countries
+   * too; what does not add up across pages is grouped from the links as without it.
+   */
+  readonly pageRows?: (target: Target) => Fragment;
 }
 
 /** The hidden columns of the links relation that `runList` sorts by instead of the fields. */
@@ -125,7 +134,13 @@ export const countWhere = (condition: string): Fragment => raw(`sum(CASE WHEN ${
 
 const firstLast = { first_seen_at: raw('min(l.first_seen_at)'), last_seen_at: raw('max(l.last_seen_at)') };
 /** A group's links and referring domains, and its first and last seen (ref-ips, pages, anchors). */
-const counted = { backlinks_count: raw('count(*)'), domains_count: raw('count(DISTINCT l.source_domain)'), ...firstLast };
+const counted = (sources: RelationSources): Expressions => ({ backlinks_count: raw('count(*)'), domains_count: distinct('source_domain', sources), ...firstLast });
+/**
+ * How many distinct values of a field of the links a group holds: of the column that sorts exactly
+ * as the field where the sources have one (an integer rank, one per value of the relation's
+ * registrable domain), else of the field.
+ */
+const distinct = (field: string, sources: RelationSources): Fragment => raw(`count(DISTINCT l.${sources.sortKeys[field] ?? field})`);
 const domainInfo = (alias: string, aggregate: boolean): Expressions => {
   const wrap = (column: string) => (aggregate ? `min(d.${column})` : `d.${column}`);
   return {
@@ -165,7 +180,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.ip_address'),
         alias: 'l',
-        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(CASE WHEN d.country <> '' THEN d.country END), '')`), ...counted },
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(CASE WHEN d.country <> '' THEN d.country END), '')`), ...counted(sources) },
         from: withDomains,
         where: sql`(${where}) AND l.ip_address <> ''`,
         groupBy: raw('l.ip_address'),
@@ -180,7 +195,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
           response_code: raw('coalesce(min(p.response_code), 200)'),
           external_links_count: raw('coalesce(min(p.external_links_count), 0)'),
           internal_links_count: raw('coalesce(min(p.internal_links_count), 0)'),
-          ...counted,
+          ...counted(sources),
         },
         from: sql`${sources.links} LEFT JOIN ${sources.targetPages()} ON p.host = l.target_host AND p.path = l.target_path`,
         where,
@@ -190,7 +205,7 @@ function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, so
       return {
         key: raw('l.anchor'),
         alias: 'l',
-        expressions: { anchor: raw('l.anchor'), ...counted },
+        expressions: { anchor: raw('l.anchor'), ...counted(sources) },
         from: sources.links,
         where,
         groupBy: raw('l.anchor'),
@@ -231,11 +246,67 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
 }
 
 /**
+ * The relations of a SUBFOLDER target read with the rollup rows of its pages (`pageRows`, the
+ * condition `where`), where those add up: a referring domain's rows, one per page, summed (its
+ * record's IP, country and score are in each); a page's own row; an IP's country, the smallest
+ * known one of its pages' rows, beside its links grouped (its referring domains do not add up
+ * across pages). `undefined` for the other operations (grouped from the links).
+ */
+function fromPageRollups(operation: GroupedOperation, target: Target, clock: Clock, where: Fragment, sources: RelationSources): Relation | undefined {
+  const sum = (column: string) => raw(`CAST(sum(r.${column}) AS ${sources.int64})`);
+  switch (operation) {
+    case 'ref-domains':
+      return {
+        key: raw('r.source_domain'),
+        alias: 'r',
+        expressions: {
+          domain: raw('r.source_domain'),
+          ip_address: raw('min(r.ip_address)'),
+          country: raw('min(r.country)'),
+          domain_score: raw('min(r.domain_score)'),
+          backlinks_count: sum('backlinks_count'),
+          first_seen_at: raw('min(r.first_seen_at)'),
+          last_seen_at: raw('max(r.last_seen_at)'),
+          is_follow: raw('(sum(r.follow_links) > 0)'),
+          is_new: sql`(min(r.first_seen_at) >= ${clock.newSince})`,
+          is_lost: raw('(sum(r.lost_links) = sum(r.backlinks_count))'),
+        },
+        from: sources.rollup('r_ref_domains'),
+        where,
+        groupBy: raw('r.source_domain'),
+      };
+    case 'ref-ips': {
+      const countries = sql`(SELECT r.ip_address, min(CASE WHEN r.country <> '' THEN r.country END) AS country FROM ${sources.rollup('r_ref_ips')} WHERE ${where} GROUP BY r.ip_address) c`;
+      return {
+        key: raw('l.ip_address'),
+        alias: 'l',
+        expressions: { ip_address: raw('l.ip_address'), country: raw(`coalesce(min(c.country), '')`), ...counted(sources) },
+        from: sql`${sources.links} LEFT JOIN ${countries} ON c.ip_address = l.ip_address`,
+        where: sql`(${sources.scope(target)}) AND l.ip_address <> ''`,
+        groupBy: raw('l.ip_address'),
+      };
+    }
+    case 'pages':
+      return { key: raw('r.page_key'), alias: 'r', expressions: {}, from: sources.rollup('r_pages'), where, groupBy: null };
+    default:
+      return undefined;
+  }
+}
+
+/** An operation's relation for one target: from its key's rollups, its pages' (see `pageRows`), or grouped from its links. */
+function relationOf(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources): Relation {
+  if (tkey !== undefined) return fromRollups(operation, target, tkey, clock, sources);
+  const pages = sources.pageRows && rollupKey(target) === undefined ? fromPageRollups(operation, target, clock, sources.pageRows(target), sources) : undefined;
+  return pages ?? fromLinks(operation, target, clock, sources);
+}
+
+/**
  * The SELECT producing an operation's rows for one target, columns named as the record's fields;
- * from the rollups when `tkey` is given, else grouped from the links.
+ * from the rollups when `tkey` is given, else grouped from the links (or, where the sources say
+ * so, from the rollups of a SUBFOLDER's pages).
  */
 export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources = SQL_SOURCES): Fragment {
-  const relation = tkey === undefined ? fromLinks(operation, target, clock, sources) : fromRollups(operation, target, tkey, clock, sources);
+  const relation = relationOf(operation, target, clock, tkey, sources);
   const fields = Object.keys(operations[operation].record);
   const inner = (field: string) => (sources.renameOutside ? `c_${field}` : field);
   const columns = fields.map((field) => {

@@ -29,6 +29,7 @@ import { sqlLedger } from '../../ledger.js';
 import { CompetitorIndex } from '../../memory/competitor-graph.js';
 import { join, raw, sql } from '../../fragment.js';
 import { SQL_SOURCES, type ReadPlace, type RelationSources } from '../../reads/relations.js';
+import { folderPageKeys, rangedScopeCondition } from '../../reads/scope.js';
 import { ROLLUP_COLUMNS, ROLLUP_TABLES, rollupDeletes } from '../../loads/rollups.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { WorkerConnectionOptions } from '../sqlite/connection.js';
@@ -84,14 +85,32 @@ const ROW_ROLLUPS = ROLLUP_TABLES.filter((table) => !(COLUMN_ROLLUPS as readonly
 /** The rank column of each text field of the links, by field. */
 const LINK_SORT_KEYS: Readonly<Record<string, string>> = Object.fromEntries(RANKED_LINK_FIELDS.map((field) => [field, rankColumn(field)]));
 
-/** Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the rest). */
+/**
+ * Where a column-side query reads a target: only its registrable domain's rows (zone maps skip the
+ * rest). A SUBFOLDER below the host is read with its pages' rollup rows (`pageRows`), which hold
+ * its referring domains' records and its pages' own data (the column side has neither table), and
+ * its links within the one range of paths the folder lies in first.
+ */
 function columnSources(target: Target): RelationSources {
   return {
     ...SQL_SOURCES,
     links: sql`(SELECT * FROM links WHERE target_domain = ${target.domain}) l`,
     rollupRows: (tkey) => sql`r.tdomain = ${target.domain} AND r.tkey = ${tkey}`,
+    pageRows: (folder) => sql`r.tdomain = ${folder.domain} AND ${folderPageKeys(folder)}`,
     sortKeys: LINK_SORT_KEYS,
+    scope: rangedScopeCondition,
   };
+}
+
+/**
+ * A link's /24 network, as the links of SQLite hold it (`classC` of `inputs.ts`: the first three
+ * parts of an IP of four, else the IP), which the column side does not copy.
+ */
+const CLASS_C = `CASE WHEN len(string_split(ip_address, '.')) = 4 THEN array_to_string(list_slice(string_split(ip_address, '.'), 1, 3), '.') ELSE ip_address END`;
+
+/** Where the column side counts a target's links for its overview: the links with their /24 network. */
+function countingSources(target: Target): RelationSources {
+  return { ...columnSources(target), links: sql`(SELECT *, ${raw(CLASS_C)} AS ip_class_c FROM links WHERE target_domain = ${target.domain}) l` };
 }
 
 /** The list operations whose unfiltered total is a counter of `r_targets` (pages and anchors are counted on the column side). */
@@ -373,9 +392,24 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
         const fromIndex = query.filter === null && rollupKey !== undefined && query.page.orderBy === 'page_score' && query.page.direction === 'DESC';
         return { keys: fromIndex ? onRows : onColumns, rows: linksById, totals: onRows, window: true };
       }
-      // A subfolder below the host has no rollup key: its groups come from SQLite's links, per call.
-      if (rollupKey === undefined) return whole;
+      // A subfolder below the host has no rollup key: its rows are grouped on the column side per
+      // call (from its pages' rollup rows where they add up), and the window keeps them whole: a
+      // page's rows by key would group them all again.
+      if (rollupKey === undefined) return { keys: onColumns, window: true };
       return { keys: onColumns, rows: sameRelation, ...(COUNTED_IN_TARGETS.has(operation) ? { totals: onRows } : {}), window: true };
+    },
+    // A SUBFOLDER below the host: its links counted on the column side; its referring domains
+    // listed there from its pages' rollup rows, and their scores counted in SQLite (a referring
+    // domain without a record is not counted: only SQLite knows which have one).
+    countedAt: (target) => ({ connection: side.columns, sources: countingSources(target) }),
+    scoreProfileOf: async (target) => {
+      const [names] = await side.columns.columnsOf(sql`SELECT DISTINCT r.source_domain FROM r_ref_domains r WHERE r.tdomain = ${target.domain} AND ${folderPageKeys(target)}`);
+      if (!names || names.length === 0) return [];
+      const counted = await rows.connection.all<{ s: number; n: number }>(
+        sql`SELECT d.domain_score AS s, count(*) AS n FROM domains d WHERE d.domain IN (SELECT value FROM json_each(${JSON.stringify(names)}))
+          GROUP BY d.domain_score ORDER BY s ASC`,
+      );
+      return counted.map((row) => ({ domain_score: Number(row.s), domains_count: Number(row.n) }));
     },
     competitors: { kind: 'graph', read: () => side.competitorGraph() },
     matrix: { kind: 'lists', list: (target, rollupKey) => side.referrers(target, rollupKey) },
