@@ -151,6 +151,9 @@ interface Answer {
   readonly ms: number;
 }
 
+/** Each floor call's parts, ms: the keys and count from the column file, the rows from SQLite and their records, the JSON. */
+const floorParts: [number, number, number][] = [];
+
 async function floor(p: Probe, at: number): Promise<Answer> {
   const started = performance.now();
   const connection = ducks[at]!;
@@ -160,6 +163,7 @@ async function floor(p: Probe, at: number): Promise<Answer> {
     [TARGET, ...p.params],
   );
   const keyed = (await result.getRows()) as [bigint, bigint][];
+  const keysRead = performance.now();
   const ids = keyed.map(([id]) => Number(id));
   const total = keyed.length > 0 ? Number(keyed[0]![1]) : 0;
   let records: Record<string, unknown>[] = [];
@@ -178,9 +182,11 @@ async function floor(p: Probe, at: number): Promise<Answer> {
       return record;
     });
   }
+  const rowsRead = performance.now();
   // Serialized as an answer is, and timed with it.
   JSON.stringify({ meta: { request_id: 'x', status_code: 200, success: true, total }, data: records });
   const ms = performance.now() - started;
+  floorParts.push([keysRead - started, rowsRead - keysRead, performance.now() - rowsRead]);
   return { total, links: records.map((r) => `${r['source_url']} ${r['target_url']}`), ms };
 }
 
@@ -273,6 +279,7 @@ try {
     compare(p, s, f);
   }
   const ratios = serverMs.map((ms, i) => ms / floorMs[i]!);
+  const singleParts = floorParts.splice(0);
   const concurrentServer = Array.from({ length: COUNT }, probe);
   const concurrentFloor = Array.from({ length: COUNT }, probe);
   const c10Server: number[] = [];
@@ -295,6 +302,10 @@ try {
   console.log(`| one at a time | ${COUNT} | ${fmt(quantile(serverMs, 0.5))} | ${fmt(quantile(serverMs, 0.9))} | ${fmt(quantile(serverMs, 0.99))} | ${fmt(quantile(floorMs, 0.5))} | ${fmt(quantile(floorMs, 0.9))} | ${fmt(quantile(floorMs, 0.99))} | ${(quantile(serverMs, 0.5) / quantile(floorMs, 0.5)).toFixed(2)} | ${(quantile(serverMs, 0.99) / quantile(floorMs, 0.99)).toFixed(2)} | |`);
   console.log(`| ${CONCURRENCY} at a time | ${COUNT} | ${fmt(quantile(c10Server, 0.5))} | ${fmt(quantile(c10Server, 0.9))} | ${fmt(quantile(c10Server, 0.99))} | ${fmt(quantile(c10Floor, 0.5))} | ${fmt(quantile(c10Floor, 0.9))} | ${fmt(quantile(c10Floor, 0.99))} | ${(quantile(c10Server, 0.5) / quantile(c10Floor, 0.5)).toFixed(2)} | ${(quantile(c10Server, 0.99) / quantile(c10Floor, 0.99)).toFixed(2)} | ${(COUNT / serverSeconds).toFixed(0)} / ${(COUNT / floorSeconds).toFixed(0)} |`);
   console.log('');
+  console.log(
+    `Floor B one at a time, median of each part: keys and count from the column file ${fmt(quantile(singleParts.map((p) => p[0]), 0.5))} ms, ` +
+      `the rows from SQLite as records ${fmt(quantile(singleParts.map((p) => p[1]), 0.5))} ms, JSON ${fmt(quantile(singleParts.map((p) => p[2]), 0.5))} ms.`,
+  );
   console.log(`CPU per call at ${CONCURRENCY} at a time (every thread of the process: the server's, the floor's): server ${(serverCpuMs / COUNT).toFixed(2)} ms, floor B ${(floorCpuMs / COUNT).toFixed(2)} ms (the floor's includes no HTTP client; the server's includes its HTTP and JSON).`);
   console.log(`The server's CPU per call by thread name: ${[...byName].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms > 0).map(([name, ms]) => `${name} ${(ms / COUNT).toFixed(2)} ms`).join(', ')}.`);
   console.log(`Per-call ratio server / floor B, one at a time: median ${quantile(ratios, 0.5).toFixed(2)}, p90 ${quantile(ratios, 0.9).toFixed(2)}. Answers differing from the floor's: ${mismatches} of ${COUNT}.`);
