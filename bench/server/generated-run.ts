@@ -109,7 +109,7 @@ export interface GeneratedResult {
   readonly targets: readonly string[];
   /** Whether floor B answered beside the server (the embedded store), or why not. */
   readonly floor: { readonly measured: true } | { readonly measured: false; readonly why: string };
-  /** Hosts, folders and pages found per target for the narrow scopes. */
+  /** Distinct hosts, folders and pages found per target for the narrow scopes (drawn as often as the sampled links point into each). */
   readonly scopeTargets: readonly { readonly target: string; readonly hosts: number; readonly folders: number; readonly pages: number }[];
   /** The rows the value pools were built from, per (operation, target). */
   readonly sample: readonly { readonly operation: GeneratedOperation; readonly target: string; readonly rows: number; readonly total: number | undefined }[];
@@ -234,7 +234,7 @@ async function samplePools(
         const rows = [...top.rows, ...bottom.rows, ...middle.rows];
         if (operation === 'links') {
           narrow = scopeTargets(rows.map((row) => row['target_url']).filter((url): url is string => typeof url === 'string'));
-          scopes.push({ target, hosts: narrow.SUBDOMAIN.length, folders: narrow.SUBFOLDER.length, pages: narrow.PAGE.length });
+          scopes.push({ target, hosts: new Set(narrow.SUBDOMAIN).size, folders: new Set(narrow.SUBFOLDER).size, pages: new Set(narrow.PAGE).size });
         }
         slots.push({ operation, target, pools: { fields: valuePools(rows).fields }, scopes: narrow });
         sample.push({ operation, target, rows: rows.length, total: top.total });

@@ -154,27 +154,25 @@ export function deriveSeed(seed: number, ...parts: number[]): number {
 }
 
 /**
- * The narrow scopes' targets of a registrable domain, from its links' target URLs (in the order
- * given, each once): every host; every folder below a host that holds a page (`/a` and `/a/b` of
- * `/a/b/c`, written `host/a`); every page (the URL itself). A target whose pages sit at the top of
- * their host has no folder: its SUBFOLDER requests fall back to the host.
+ * The narrow scopes' targets of a registrable domain, from its links' target URLs, one entry per
+ * URL given (so that a host, folder or page is drawn as often as the sampled links point into it:
+ * the large ones most): the URL's host; each folder below the host that holds it (`host/a` and
+ * `host/a/b` of `/a/b/c`); the page (the URL itself). Only when no URL lies in a folder do the
+ * hosts stand in for the folders.
  */
 export function scopeTargets(targetUrls: readonly string[]): ScopeTargets {
-  const hosts = new Set<string>();
-  const folders = new Set<string>();
-  const pages = new Set<string>();
+  const hosts: string[] = [];
+  const folders: string[] = [];
+  const pages: string[] = [];
   for (const url of targetUrls) {
     const parts = splitHostPath(url);
     if (!parts) continue;
-    hosts.add(parts.host);
-    pages.add(url);
+    hosts.push(parts.host);
+    pages.push(url);
     const segments = parts.path.replace(/[?#].*$/, '').split('/').slice(1, -1);
-    for (let i = 1; i <= segments.length; i++) {
-      const folder = segments.slice(0, i);
-      if (folder.every((s) => s !== '')) folders.add(`${parts.host}/${folder.join('/')}`);
-    }
+    for (let i = 1; i <= segments.length && segments[i - 1] !== ''; i++) folders.push(`${parts.host}/${segments.slice(0, i).join('/')}`);
   }
-  return { SUBDOMAIN: [...hosts], SUBFOLDER: folders.size > 0 ? [...folders] : [...hosts], PAGE: [...pages] };
+  return { SUBDOMAIN: hosts, SUBFOLDER: folders.length > 0 ? folders : hosts, PAGE: pages };
 }
 
 /** The words of a field's values: runs of letters and digits, at least 3 long, each once. */

@@ -579,7 +579,7 @@ function generatedSection(results: readonly DatabaseResult[]): string[] {
     '## Generated filters',
     '',
     `Filters nobody tuned for, of ${MIN_CONDITIONS}-${MAX_CONDITIONS} conditions, on ${GENERATED_OPERATIONS.join(', ')} in turn, over the three largest targets, in every scope in turn ` +
-      '(ROOT_DOMAIN: the registrable domain; SUBDOMAIN: a host; SUBFOLDER: a folder below a host; PAGE: a page; the hosts, folders and pages found in the target URLs of the target\'s sampled links). ' +
+      '(ROOT_DOMAIN: the registrable domain; SUBDOMAIN: a host; SUBFOLDER: a folder below a host; PAGE: a page; drawn from the target URLs of the target\'s sampled links, each as often as the sampled links point into it). ' +
       'Each filter has a text condition on one of the operation\'s text fields, the fields taken in turn so that each gets its share: `LIKE \'%word%\'` with a word of the field\'s own values ' +
       '(a run of letters and digits), `NOT LIKE` one, `=` and `!=` a value, `LIKE \'prefix%\'` and `LIKE \'%suffix\'` cut at a word boundary of a value; the other conditions are text conditions on any text field ' +
       'or conditions of the package\'s own arbitrary (`conditionArbitrary` of `backlink-query/testing`, any field); joined by AND, by OR, or as `a AND (b OR c)`, and printed canonically by `printFilter`. ' +

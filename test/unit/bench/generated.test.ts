@@ -20,10 +20,10 @@ const TEXT_FIELDS = {
 const SCOPES = ['ROOT_DOMAIN', 'SUBDOMAIN', 'SUBFOLDER', 'PAGE'] as const;
 
 const URLS = ['https://www.example.com/blog/seo/tools?ref=1', 'https://shop.example.com/cart', 'https://www.example.com/blog/'];
-/** By hand from URLS: the hosts, the folders below a host that hold a page, the pages. */
+/** By hand from URLS: per URL, its host, the folders below the host that hold it, the page. */
 const NARROW = {
-  SUBDOMAIN: ['www.example.com', 'shop.example.com'],
-  SUBFOLDER: ['www.example.com/blog', 'www.example.com/blog/seo'],
+  SUBDOMAIN: ['www.example.com', 'shop.example.com', 'www.example.com'],
+  SUBFOLDER: ['www.example.com/blog', 'www.example.com/blog/seo', 'www.example.com/blog'],
   PAGE: URLS,
 };
 
@@ -92,12 +92,12 @@ describe('generated filters (bench:server)', () => {
   const settings = generatorSettings(60, 7);
   const requests = generateRequests(slots, settings);
 
-  it('finds the hosts, the folders below a host and the pages of target URLs', () => {
+  it('finds the hosts, the folders below a host and the pages of target URLs, once per URL', () => {
     const found = scopeTargets(URLS);
     expect([...found.SUBDOMAIN]).toEqual(NARROW.SUBDOMAIN);
     expect([...found.SUBFOLDER]).toEqual(NARROW.SUBFOLDER);
     expect([...found.PAGE]).toEqual(NARROW.PAGE);
-    // Pages at the top of their host: no folder, the hosts stand in.
+    // No URL in a folder: the hosts stand in.
     expect(scopeTargets(['https://a.example.org/x', 'http://b.example.org/'])).toEqual({
       SUBDOMAIN: ['a.example.org', 'b.example.org'],
       SUBFOLDER: ['a.example.org', 'b.example.org'],
