@@ -57,9 +57,12 @@ const HELP = `Usage: npm run bench:server -- [options]
   --mixed-duration S       seconds per mixed-load run at concurrency 50 (default 30)
   --mixed-sizes LIST       link counts of the mixed load (default 50000, plus 1000000 when in --sizes)
   --generated on|off       the generated-filter workload after the per-operation calls of each size
-                           (default on; --no-generated is off): filters from the package's arbitraries,
-                           cold (each one new to the server) one at a time and at concurrency 10,
-                           then warm (10 connections paging through filters, offset 0 to 900)
+                           (default on; --no-generated is off): filters of 1-4 conditions, a text
+                           condition on each text field in turn, in every scope, from the target's
+                           own values and the package's arbitraries; cold (each one new to the
+                           server) one at a time and at concurrency 10, then warm (10 connections
+                           paging through filters, offset 0 to 900); on the embedded store beside
+                           floor B (bench/server/floor.ts), timed in the same run
   --generated-count N      cold requests sent one at a time (default 150); the cold concurrency-10
                            phase sends 2N, the warm phase about 2N (2N/10 filters of 10 pages)
   --generated-seed S       seed of the generated filters (default 1; printed in the report)

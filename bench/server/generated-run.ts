@@ -1,12 +1,18 @@
 /**
- * The generated-filter workload against a running server (issue 27 item 4): value pools from a
- * sample of each target's rows, the requests of generated.ts, then three phases on the same server
- * process:
+ * The generated-filter workload against a running server (issue 27 item 4, issue 51 item 4): value
+ * pools and scope targets from a sample of each target's rows, the requests of generated.ts, then
+ * three phases on the same server process:
  *
  * - cold, one at a time: each request a filter text the server has not seen;
  * - cold, CONNECTIONS connections: the same, each connection taking the next request;
  * - warm, CONNECTIONS connections: each connection takes a filter and reads it page by page
  *   (offset 0, 100, ..., 900), then the next filter.
+ *
+ * On the embedded store, floor B (floor.ts) answers the same requests in this process, in the same
+ * run: one at a time, interleaved with the server's answers (server first, then floor, then the
+ * other way round for the next request); at CONNECTIONS at a time, right after the server's phase,
+ * on as many connections. Each server answer is compared with the floor's: the total, and the
+ * page's rows in order (a difference is a check violation).
  *
  * Requests are sent with node:http over keep-alive connections (one per concurrent loop, as
  * autocannon's connections); each response's latency is taken from just before its request is
@@ -16,13 +22,14 @@
  * order for text, as `compareCodePoints`; ties allowed), and, per warm filter, every page reports
  * the same total, no row repeats across pages, and the order holds across page boundaries. After
  * the phases, each (operation, target) list of at most EXACT_TOTAL_MAX_ROWS rows is read whole and
- * every filter's total on it is compared with the rows the evaluator keeps (exact totals).
+ * every ROOT_DOMAIN filter's total on it is compared with the rows the evaluator keeps (exact totals).
  */
 import { writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { operations } from '../../src/catalogue/operations.js';
 import type { FilterNode } from '../../src/ast/nodes.js';
+import type { DomainParser } from '../../src/server/deps.js';
 import { compilePredicate } from '../../src/evaluate/compile-predicate.js';
 import { compareCodePoints } from '../../src/evaluate/text-order.js';
 import { parseFilter } from '../../src/syntax/parse.js';
@@ -40,6 +47,8 @@ import {
   LIMIT,
   PHASES,
   requestPath,
+  SCOPES,
+  scopeTargets,
   sortableFields,
   visible,
   type GeneratedOperation,
@@ -48,6 +57,7 @@ import {
   type Phase,
   type Slot,
 } from './generated.js';
+import { FloorB, type FloorAnswer } from './floor.js';
 import { quantile, type LoadResult } from './load.js';
 
 /** Latencies of a group of responses (its 2xx answers), for one row of a report table. */
@@ -60,6 +70,8 @@ export interface GroupSummary {
   readonly p99: number;
   readonly max: number;
   readonly non2xx: number;
+  /** Floor B's latencies on the same requests (the embedded store only). */
+  readonly floor?: { readonly answers: number; readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
 }
 
 /** One response, named by its exact request. */
@@ -87,12 +99,18 @@ export interface PhaseResult extends LoadResult {
   readonly orders: readonly { readonly operation: GeneratedOperation; readonly used: number; readonly pairs: number }[];
   /** Check violations found in this phase's answers (each a failure of the run). */
   readonly violations: number;
+  /** Floor B on the same requests (the embedded store only): its seconds and answers per second, and the server answers compared with it and differing. */
+  readonly floor?: { readonly seconds: number; readonly rps: number; readonly compared: number; readonly differing: number };
 }
 
 /** Everything the generated workload measured on one database. */
 export interface GeneratedResult {
   readonly settings: GeneratorSettings;
   readonly targets: readonly string[];
+  /** Whether floor B answered beside the server (the embedded store), or why not. */
+  readonly floor: { readonly measured: true } | { readonly measured: false; readonly why: string };
+  /** Distinct hosts, folders and pages found per target for the narrow scopes (drawn as often as the sampled links point into each). */
+  readonly scopeTargets: readonly { readonly target: string; readonly hosts: number; readonly folders: number; readonly pages: number }[];
   /** The rows the value pools were built from, per (operation, target). */
   readonly sample: readonly { readonly operation: GeneratedOperation; readonly target: string; readonly rows: number; readonly total: number | undefined }[];
   /** Requests outside the phases (the value sample, the whole lists of the exact-total check) that failed: each a failure of the run. */
@@ -165,12 +183,12 @@ function get(agent: Agent, base: URL, path: string): Promise<Raw> {
   });
 }
 
-/** Runs `work` over `items` with `connections` loops, each taking the next item; resolves to the seconds taken. */
-async function pool<T>(items: readonly T[], connections: number, work: (item: T) => Promise<void>): Promise<number> {
+/** Runs `work` over `items` with `connections` loops (the `at`-th loop passing `at`), each taking the next item; resolves to the seconds taken. */
+async function pool<T>(items: readonly T[], connections: number, work: (item: T, at: number) => Promise<void>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  const loop = async () => {
-    while (next < items.length) await work(items[next++]!);
+  const loop = async (_: unknown, at: number) => {
+    while (next < items.length) await work(items[next++]!, at);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(connections, items.length)) }, loop));
   return (performance.now() - started) / 1000;
@@ -182,14 +200,20 @@ interface ListBody {
 }
 
 /** The value pools of each (operation, target): rows of three pages over HTTP, fetched in a fixed order. */
-async function samplePools(base: URL, targets: readonly string[]): Promise<{ slots: Slot[]; sample: GeneratedResult['sample']; failures: string[] }> {
+async function samplePools(
+  base: URL,
+  targets: readonly string[],
+): Promise<{ slots: Slot[]; sample: GeneratedResult['sample']; failures: string[]; scopes: GeneratedResult['scopeTargets'] }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const slots: Slot[] = [];
   const sample: { operation: GeneratedOperation; target: string; rows: number; total: number | undefined }[] = [];
   const failures: string[] = [];
+  const scopes: GeneratedResult['scopeTargets'][number][] = [];
   try {
     // Target-major, so that consecutive requests (i mod 9) alternate operations.
     for (const target of targets) {
+      // The hosts, folders and pages of the narrow scopes: from the target URLs of the links sampled (links come first).
+      let narrow = scopeTargets([]);
       for (const operation of GENERATED_OPERATIONS) {
         const orderBy = operations[operation].params.order_by.default;
         const page = async (direction: string, offset: number): Promise<{ rows: Record<string, unknown>[]; total: number | undefined }> => {
@@ -208,14 +232,18 @@ async function samplePools(base: URL, targets: readonly string[]): Promise<{ slo
         const bottom = await page('ASC', 0);
         const middle = top.total !== undefined && top.total > 3 * LIMIT ? await page('DESC', Math.min(SAMPLE_MAX_OFFSET, Math.floor(top.total / 2))) : { rows: [] };
         const rows = [...top.rows, ...bottom.rows, ...middle.rows];
-        slots.push({ operation, target, pools: { fields: valuePools(rows).fields } });
+        if (operation === 'links') {
+          narrow = scopeTargets(rows.map((row) => row['target_url']).filter((url): url is string => typeof url === 'string'));
+          scopes.push({ target, hosts: new Set(narrow.SUBDOMAIN).size, folders: new Set(narrow.SUBFOLDER).size, pages: new Set(narrow.PAGE).size });
+        }
+        slots.push({ operation, target, pools: { fields: valuePools(rows).fields }, scopes: narrow });
         sample.push({ operation, target, rows: rows.length, total: top.total });
       }
     }
   } finally {
     agent.destroy();
   }
-  return { slots, sample, failures };
+  return { slots, sample, failures, scopes };
 }
 
 /** One response of a phase, with its parsed check. */
@@ -228,6 +256,8 @@ interface Answer extends Omit<Raw, 'body'> {
   rows?: readonly Record<string, unknown>[] | undefined;
   /** Rows in the answer, kept after `rows` is dropped. */
   count?: number;
+  /** Floor B's answer to the same request and page (the embedded store); its rows dropped after the comparison. */
+  floor?: FloorAnswer;
 }
 
 type Compare = (a: unknown, b: unknown) => number | undefined;
@@ -321,6 +351,31 @@ class Checker {
     this.order(request, offset, rows);
   }
 
+  /**
+   * A checked 2xx page against floor B's answer to the same request and page: the same total and
+   * the same records in the same order (every field of the record). Returns whether it was compared
+   * and whether it differs.
+   */
+  againstFloor(answer: Answer): { compared: boolean; differs: boolean } {
+    const { request, offset, floor, rows, total } = answer;
+    if (!floor || !rows || total === undefined) return { compared: false, differs: false };
+    const fields = Object.keys(operations[request.operation].record);
+    const line = (row: Record<string, unknown>) => JSON.stringify(fields.map((field) => row[field] ?? null));
+    if (total !== floor.total) {
+      this.violation(request, offset, `total ${total}, but floor B counts ${floor.total}`);
+      return { compared: true, differs: true };
+    }
+    const server = rows.map(line);
+    const ours = floor.rows.map(line);
+    const at = server.findIndex((row, i) => row !== ours[i]);
+    if (at !== -1 || server.length !== ours.length) {
+      const i = at === -1 ? Math.min(server.length, ours.length) : at;
+      this.violation(request, offset, `row ${i} of ${server.length} differs from floor B's (${ours.length} rows): server ${server[i] ?? 'none'}, floor ${ours[i] ?? 'none'} (fields ${fields.join(', ')})`);
+      return { compared: true, differs: true };
+    }
+    return { compared: true, differs: false };
+  }
+
   /** The pages of one warm filter, in offset order: the same total, no row twice, the order across pages. */
   pages(answers: readonly Answer[]): void {
     const request = answers[0]!.request;
@@ -341,9 +396,11 @@ class Checker {
   }
 }
 
-/** Latency percentiles of the 2xx answers among `answers`. */
+/** Latency percentiles of the 2xx answers among `answers`, and of floor B's answers to the same requests. */
 function group(name: string, answers: readonly Answer[]): GroupSummary {
   const ok = Float64Array.from(answers.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.ms)).sort();
+  const floors = answers.flatMap((a) => (a.floor ? [a.floor.ms] : []));
+  const floor = Float64Array.from(floors).sort();
   return {
     name,
     responses: answers.length,
@@ -352,10 +409,11 @@ function group(name: string, answers: readonly Answer[]): GroupSummary {
     p99: quantile(ok, 0.99),
     max: ok.length > 0 ? ok[ok.length - 1]! : Number.NaN,
     non2xx: answers.filter((a) => a.status < 200 || a.status >= 300).length,
+    ...(floor.length > 0 ? { floor: { answers: floor.length, p50: quantile(floor, 0.5), p90: quantile(floor, 0.9), p99: quantile(floor, 0.99), max: floor[floor.length - 1]! } } : {}),
   };
 }
 
-function summarize(phase: Phase, connections: number, seconds: number, answers: readonly Answer[], base: URL, violations: number): PhaseResult {
+function summarize(phase: Phase, connections: number, seconds: number, answers: readonly Answer[], base: URL, violations: number, floor: PhaseResult['floor']): PhaseResult {
   const ok = answers.filter((a) => a.status >= 200 && a.status < 300);
   const sorted = Float64Array.from(ok.map((a) => a.ms)).sort();
   const statusCodes: Record<string, number> = {};
@@ -363,7 +421,12 @@ function summarize(phase: Phase, connections: number, seconds: number, answers: 
   const errors = answers.filter((a) => a.status === 0 && !a.timeout).length;
   const timeouts = answers.filter((a) => a.status === 0 && a.timeout).length;
   const all = group('all', answers);
-  const groups = [all, ...GENERATED_OPERATIONS.map((op) => group(op, answers.filter((a) => a.request.operation === op)))];
+  const groups = [
+    all,
+    ...GENERATED_OPERATIONS.map((op) => group(op, answers.filter((a) => a.request.operation === op))),
+    ...SCOPES.map((scope) => group(scope, answers.filter((a) => a.request.scope === scope))),
+    ...SCOPES.flatMap((scope) => GENERATED_OPERATIONS.map((op) => group(`${scope} ${op}`, answers.filter((a) => a.request.scope === scope && a.request.operation === op)))),
+  ];
   if (phase === 'warm') groups.push(group('first page (offset 0)', answers.filter((a) => a.offset === 0)), group('later pages (offset 100-900)', answers.filter((a) => (a.offset ?? 0) > 0)));
   const firsts = answers.filter((a) => (a.offset ?? 0) === 0 && a.total !== undefined);
   const totals = Float64Array.from(firsts.map((a) => a.total!)).sort();
@@ -403,6 +466,7 @@ function summarize(phase: Phase, connections: number, seconds: number, answers: 
       })),
     orders,
     violations,
+    ...(floor ? { floor } : {}),
   };
 }
 
@@ -447,7 +511,7 @@ async function exactTotals(
       lists.push({ operation, target, rows: rows.length });
       for (const answer of answers) {
         const { request } = answer;
-        if (request.operation !== operation || request.target !== target || answer.total === undefined || (answer.offset ?? 0) !== 0) continue;
+        if (request.operation !== operation || request.target !== target || request.scope !== 'ROOT_DOMAIN' || answer.total === undefined || (answer.offset ?? 0) !== 0) continue;
         filters++;
         const kept = rows.filter(checker.predicate(request)).length;
         if (kept !== answer.total) checker.violation(request, answer.offset, `total ${answer.total}, but the evaluator keeps ${kept} of the ${total} rows of the whole list`);
@@ -467,6 +531,11 @@ export interface GeneratedRunOptions {
   /** Where every request and its measurements are written (JSON lines). */
   readonly file: string;
   readonly log: (text: string) => void;
+  /**
+   * Floor B's database (the embedded store's SQLite file, its column file beside it) and what it
+   * needs, or why there is none (another store).
+   */
+  readonly floor: { readonly file: string; readonly parser: DomainParser; readonly newSince: string } | { readonly none: string };
 }
 
 /**
@@ -477,10 +546,15 @@ export interface GeneratedRunOptions {
 export async function runGenerated(baseUrl: string, targets: readonly string[], options: GeneratedRunOptions): Promise<GeneratedResult> {
   const { settings, log } = options;
   const base = new URL(baseUrl);
-  const empty = { settings, targets, sample: [], sampleFailures: [], phases: [], checked: { responses: 0, rows: 0, warmFilters: 0 }, exact: { lists: [], filters: 0, skipped: [] }, violationCount: 0, violations: [], failedResponses: [], requestCount: 0, firstRequests: [], file: options.file };
+  const floorOption = options.floor;
+  const floorState: GeneratedResult['floor'] = 'none' in floorOption ? { measured: false, why: floorOption.none } : { measured: true };
+  const empty = { settings, targets, floor: floorState, scopeTargets: [], sample: [], sampleFailures: [], phases: [], checked: { responses: 0, rows: 0, warmFilters: 0 }, exact: { lists: [], filters: 0, skipped: [] }, violationCount: 0, violations: [], failedResponses: [], requestCount: 0, firstRequests: [], file: options.file };
   try {
-    const { slots, sample, failures: sampleFailures } = await samplePools(base, targets);
-    log(`generated: value pools from ${sample.reduce((n, s) => n + s.rows, 0)} sampled rows of ${slots.length} (operation, target)${sampleFailures.length > 0 ? `; ${sampleFailures.length} sample requests FAILED` : ''}`);
+    const { slots, sample, failures: sampleFailures, scopes } = await samplePools(base, targets);
+    log(
+      `generated: value pools from ${sample.reduce((n, s) => n + s.rows, 0)} sampled rows of ${slots.length} (operation, target); ` +
+        `hosts, folders, pages: ${scopes.map((x) => `${x.target} ${x.hosts}, ${x.folders}, ${x.pages}`).join('; ')}${sampleFailures.length > 0 ? `; ${sampleFailures.length} sample requests FAILED` : ''}`,
+    );
     const t = performance.now();
     const requests = generateRequests(slots, settings, options.exclude);
     log(`generated: ${requests.length} requests (seed ${settings.seed}) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -489,59 +563,109 @@ export async function runGenerated(baseUrl: string, targets: readonly string[], 
     const failedResponses: string[] = [];
     const answersOf = new Map<Phase, Answer[]>();
     const phases: PhaseResult[] = [];
-    for (const phase of PHASES) {
-      const mine = requests.filter((r) => r.phase === phase);
-      const connections = phase === 'cold-c1' ? 1 : CONNECTIONS;
-      const agent = new Agent({ keepAlive: true, maxSockets: connections });
-      const answers: Answer[] = [];
-      const send = async (request: GeneratedRequest, offset: number | undefined): Promise<Answer> => {
-        const answer: Answer = { ...(await get(agent, base, requestPath(request, offset))), request, offset };
-        answers.push(answer);
-        return answer;
-      };
-      const violationsBefore = checker.count;
-      let seconds: number;
-      try {
-        seconds =
-          phase === 'warm'
-            ? await pool(mine, connections, async (request) => {
-                for (let page = 0; page < settings.warmPages; page++) await send(request, page * settings.limit);
-              })
-            : await pool(mine, connections, async (request) => void (await send(request, undefined)));
-      } finally {
-        agent.destroy();
+    const floor = 'none' in floorOption ? undefined : await FloorB.open(floorOption.file, CONNECTIONS, floorOption.parser, floorOption.newSince);
+    try {
+      if (floor) {
+        // The floor's statements are built before they are timed; build them all now, so that an
+        // unreadable target or filter fails before any phase.
+        for (const request of requests) for (let page = 0; page < (request.phase === 'warm' ? settings.warmPages : 1); page++) floor.statement(request, page * settings.limit);
       }
-      // The checks, after the phase: parsing and evaluating never delay a measured response.
-      for (const answer of answers) {
-        if (answer.status === 200) checker.page(answer);
-        else if (failedResponses.length < KEPT_MESSAGES) {
-          failedResponses.push(
-            `${answer.status || answer.error} after ${answer.ms.toFixed(0)} ms: ${base.origin}${requestPath(answer.request, answer.offset)} (${describeRequest(answer.request)}): ${visible(answer.body.slice(0, 300))}`,
-          );
+      for (const phase of PHASES) {
+        const mine = requests.filter((r) => r.phase === phase);
+        const connections = phase === 'cold-c1' ? 1 : CONNECTIONS;
+        const agent = new Agent({ keepAlive: true, maxSockets: connections });
+        const answers: Answer[] = [];
+        const send = async (request: GeneratedRequest, offset: number | undefined): Promise<Answer> => {
+          const answer: Answer = { ...(await get(agent, base, requestPath(request, offset))), request, offset };
+          answers.push(answer);
+          return answer;
+        };
+        const violationsBefore = checker.count;
+        let seconds: number;
+        let floorSeconds = 0;
+        // Floor B's answers, by request id and offset, to attach to the server's after the phase.
+        const floorAnswers = new Map<string, FloorAnswer>();
+        const atFloor = async (request: GeneratedRequest, offset: number, at: number) => {
+          const answer = await floor!.answer(request, offset, at);
+          floorAnswers.set(`${request.id}@${offset}`, answer);
+          return answer;
+        };
+        try {
+          if (phase === 'warm') {
+            const pages = async (request: GeneratedRequest, ask: (offset: number) => Promise<unknown>) => {
+              for (let page = 0; page < settings.warmPages; page++) await ask(page * settings.limit);
+            };
+            seconds = await pool(mine, connections, (request) => pages(request, (offset) => send(request, offset)));
+            if (floor) floorSeconds = await pool(mine, connections, (request, at) => pages(request, (offset) => atFloor(request, offset, at)));
+          } else if (phase === 'cold-c1' && floor) {
+            // Server and floor in turn on each request, which goes first alternating; the phase's seconds are the server's share.
+            let floorMs = 0;
+            const elapsed = await pool(mine, 1, async (request) => {
+              if (request.id % 2 === 0) {
+                await send(request, undefined);
+                floorMs += (await atFloor(request, 0, 0)).ms;
+              } else {
+                floorMs += (await atFloor(request, 0, 0)).ms;
+                await send(request, undefined);
+              }
+            });
+            floorSeconds = floorMs / 1000;
+            seconds = Math.max(elapsed - floorSeconds, 1e-9);
+          } else {
+            seconds = await pool(mine, connections, async (request) => void (await send(request, undefined)));
+            if (floor) floorSeconds = await pool(mine, connections, async (request, at) => void (await atFloor(request, 0, at)));
+          }
+        } finally {
+          agent.destroy();
         }
-      }
-      if (phase === 'warm') {
-        const byFilter = new Map<number, Answer[]>();
-        for (const a of answers) byFilter.set(a.request.id, [...(byFilter.get(a.request.id) ?? []), a]);
-        for (const pages of byFilter.values()) {
-          pages.sort((a, b) => a.offset! - b.offset!);
-          // A failed page is a failure already; the cross-page checks need every page.
-          if (pages.every((a) => a.status === 200 && a.rows)) checker.pages(pages);
+        for (const answer of answers) {
+          const f = floorAnswers.get(`${answer.request.id}@${answer.offset ?? 0}`);
+          if (f) answer.floor = f;
         }
+        // The checks, after the phase: parsing and evaluating never delay a measured response.
+        let compared = 0;
+        let differing = 0;
+        for (const answer of answers) {
+          if (answer.status === 200) {
+            checker.page(answer);
+            const c = checker.againstFloor(answer);
+            if (c.compared) compared++;
+            if (c.differs) differing++;
+          } else if (failedResponses.length < KEPT_MESSAGES) {
+            failedResponses.push(
+              `${answer.status || answer.error} after ${answer.ms.toFixed(0)} ms: ${base.origin}${requestPath(answer.request, answer.offset)} (${describeRequest(answer.request)}): ${visible(answer.body.slice(0, 300))}`,
+            );
+          }
+        }
+        if (phase === 'warm') {
+          const byFilter = new Map<number, Answer[]>();
+          for (const a of answers) byFilter.set(a.request.id, [...(byFilter.get(a.request.id) ?? []), a]);
+          for (const pages of byFilter.values()) {
+            pages.sort((a, b) => a.offset! - b.offset!);
+            // A failed page is a failure already; the cross-page checks need every page.
+            if (pages.every((a) => a.status === 200 && a.rows)) checker.pages(pages);
+          }
+        }
+        for (const answer of answers) {
+          answer.count = answer.rows?.length;
+          answer.body = '';
+          answer.rows = undefined;
+          if (answer.floor) answer.floor = { total: answer.floor.total, rows: [], ms: answer.floor.ms };
+        }
+        answersOf.set(phase, answers);
+        const floorResult = floor ? { seconds: floorSeconds, rps: floorAnswers.size / Math.max(floorSeconds, 1e-9), compared, differing } : undefined;
+        const result = summarize(phase, connections, seconds, answers, base, checker.count - violationsBefore, floorResult);
+        phases.push(result);
+        const f = result.groups[0]!.floor;
+        log(
+          `generated ${phase}: ${result.requests} requests in ${seconds.toFixed(1)} s, ${result.rps.toFixed(1)} req/s, p50 ${result.p50.toFixed(2)} ms, p90 ${result.p90.toFixed(2)} ms, ` +
+            `p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(1)} ms, status ${JSON.stringify(result.statusCodes)}${result.errors + result.timeouts > 0 ? `, ${result.errors} errors, ${result.timeouts} timeouts` : ''}` +
+            `${f && floorResult ? `; floor B p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, ${floorResult.rps.toFixed(1)} answers/s, ${differing} of ${compared} answers differ` : ''}` +
+            `${result.violations > 0 ? `, ${result.violations} check violations` : ''}`,
+        );
       }
-      for (const answer of answers) {
-        answer.count = answer.rows?.length;
-        answer.body = '';
-        answer.rows = undefined;
-      }
-      answersOf.set(phase, answers);
-      const result = summarize(phase, connections, seconds, answers, base, checker.count - violationsBefore);
-      phases.push(result);
-      log(
-        `generated ${phase}: ${result.requests} requests in ${seconds.toFixed(1)} s, ${result.rps.toFixed(1)} req/s, p50 ${result.p50.toFixed(2)} ms, p90 ${result.p90.toFixed(2)} ms, ` +
-          `p99 ${result.p99.toFixed(2)} ms, max ${result.max.toFixed(1)} ms, status ${JSON.stringify(result.statusCodes)}${result.errors + result.timeouts > 0 ? `, ${result.errors} errors, ${result.timeouts} timeouts` : ''}` +
-          `${result.violations > 0 ? `, ${result.violations} check violations` : ''}`,
-      );
+    } finally {
+      floor?.close();
     }
     const exact = await exactTotals(base, sample, [...answersOf.values()].flat(), checker, sampleFailures);
     log(
@@ -556,7 +680,8 @@ export async function runGenerated(baseUrl: string, targets: readonly string[], 
           id: a.request.id,
           phase,
           operation: a.request.operation,
-          url: a.request.target,
+          scope: a.request.scope,
+          url: a.request.url,
           order_by: a.request.orderBy,
           direction: a.request.direction,
           filter: a.request.filter,
@@ -565,12 +690,14 @@ export async function runGenerated(baseUrl: string, targets: readonly string[], 
           ms: Number(a.ms.toFixed(3)),
           total: a.total,
           rows: a.count,
+          ...(a.floor ? { floor_ms: Number(a.floor.ms.toFixed(3)), floor_total: a.floor.total } : {}),
         }),
       ),
     );
     writeFileSync(options.file, `${lines.join('\n')}\n`);
     return {
       ...empty,
+      scopeTargets: scopes,
       sample,
       sampleFailures,
       phases,
@@ -591,16 +718,24 @@ export async function runGenerated(baseUrl: string, targets: readonly string[], 
 
 /**
  * The workload as run.ts runs it for one database: the settings of `--generated-count` and
- * `--generated-seed`, the three largest targets, and the per-operation calls' filters excluded.
+ * `--generated-seed`, the three largest targets, the per-operation calls' filters excluded, and
+ * floor B on the embedded store's files.
  */
 export function runGeneratedPhase(
   baseUrl: string,
-  context: { readonly targets: BenchTargets; readonly calls: readonly BenchCall[]; readonly options: BenchOptions; readonly file: string; readonly log: (text: string) => void },
+  context: {
+    readonly targets: BenchTargets;
+    readonly calls: readonly BenchCall[];
+    readonly options: BenchOptions;
+    readonly file: string;
+    readonly log: (text: string) => void;
+    readonly floor: GeneratedRunOptions['floor'];
+  },
 ): Promise<GeneratedResult> {
   const exclude = new Set(context.calls.flatMap((call) => (call.query['filter'] === undefined ? [] : [call.query['filter']])));
   return runGenerated(
     baseUrl,
     context.targets.largest.map((t) => t.domain),
-    { settings: generatorSettings(context.options.generatedCount, context.options.generatedSeed), exclude, file: context.file, log: context.log },
+    { settings: generatorSettings(context.options.generatedCount, context.options.generatedSeed), exclude, file: context.file, log: context.log, floor: context.floor },
   );
 }

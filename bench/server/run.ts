@@ -18,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clockAt } from '../../src/server/clock.js';
 import { loadServerDeps, loadStoreDeps, type DomainParser } from '../../src/server/deps.js';
 import type { Store } from '../../src/server/store/store.js';
 import { measuredSizes, parseOptions, type BenchOptions } from './args.js';
@@ -175,7 +176,12 @@ async function benchDatabase(db: BenchDatabase, options: BenchOptions, parser: D
       }
     }
     // The generated-filter workload, right after the per-operation calls, on the same server process.
-    const generated = perOperation && options.generated ? await runGeneratedPhase(running.url, { targets, calls, options, file: join(options.data, `generated-${db.store}-${db.links}.ndjson`), log: (t) => log(`${where} ${t}`) }) : undefined;
+    // Floor B (bench/server/floor.ts) reads the embedded store's two files beside the server; the other stores have none.
+    const floor = db.store === 'embedded' ? { file: db.location, parser, newSince: clockAt(nowDate).newSince } : { none: 'floor B reads the embedded store\'s files' };
+    const generated =
+      perOperation && options.generated
+        ? await runGeneratedPhase(running.url, { targets, calls, options, file: join(options.data, `generated-${db.store}-${db.links}.ndjson`), log: (t) => log(`${where} ${t}`), floor })
+        : undefined;
     alive();
     let mixedResult: LoadResult | undefined;
     let bareMixed: LoadResult | undefined;
