@@ -15,7 +15,12 @@ import { addMonths } from '../../clock.js';
 import type { SqlConnection } from '../connection.js';
 import { raw, sql, type Fragment } from '../fragment.js';
 import type { RefreshSteps } from './refresh.js';
-import type { LinksTable } from './writer.js';
+
+/**
+ * The table a load writes and reads its links in: `links`, or the one a PostgreSQL load into an
+ * empty store fills and puts in its place just before it commits (`engines/postgres/schema.ts`).
+ */
+export type LinksTable = 'links' | 'links_next';
 
 /** The rollup tables, children first (deleted before `r_targets`, which lists a domain's keys). */
 export const ROLLUP_TABLES = ['r_ref_domains', 'r_ref_ips', 'r_pages', 'r_anchors', 'r_history', 'r_score_profile', 'r_first_seen', 'r_targets'] as const;

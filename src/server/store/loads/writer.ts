@@ -15,6 +15,7 @@ import { normalizeKeyword } from '../inputs.js';
 import type { LoadSink, LoadSlot } from '../engine.js';
 import type { ReadPlace } from '../reads/relations.js';
 import type { GraphWriter, LoadStats } from '../store.js';
+import type { LinksTable } from './rollups.js';
 import type { SqlConnection } from '../connection.js';
 import { join, raw, sql, type Fragment } from '../fragment.js';
 
@@ -50,11 +51,7 @@ export function upsert(table: string, columns: readonly string[], conflict: read
  */
 export type LinkSink = (rows: readonly LinkRow[]) => Promise<void | Iterable<string>>;
 
-/**
- * The table a load writes and reads its links in: `links`, or the one a PostgreSQL load into an
- * empty store fills and puts in its place just before it commits (`engines/postgres/schema.ts`).
- */
-export type LinksTable = 'links' | 'links_next';
+export type { LinksTable } from './rollups.js';
 
 /** The shared upsert of links over a connection, into `links` or the load's `table`. */
 export const upsertLinks =
