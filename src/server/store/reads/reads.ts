@@ -50,7 +50,14 @@ export async function readList<Op extends GroupedOperation>(
   // Only the links relation carries the columns that sort as its text fields do.
   const sortKeys = operation === 'links' ? listSortKeys(sources) : undefined;
   const window = plan.window ? { cache: windows, key: windowKey(operation, query) } : undefined;
-  const result = await runList(connection, relation, where, query.page, { ...(total ? { total } : {}), ...(rowsOf ? { rowsOf } : {}), ...(sortKeys ? { sortKeys } : {}), ...(window ? { window } : {}) });
+  // Rows read by key from the same relation: a window's first page is read whole at once.
+  const wholeFirst = plan.rows?.kind === 'same-relation';
+  const result = await runList(connection, relation, where, query.page, {
+    ...(total ? { total } : {}),
+    ...(rowsOf ? { rowsOf, wholeFirst } : {}),
+    ...(sortKeys ? { sortKeys } : {}),
+    ...(window ? { window } : {}),
+  });
   const record = operations[operation].record;
   const clocked = window !== undefined && CLOCKED in record;
   return { total: result.total, rows: result.rows.map((row) => (clocked ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))) };

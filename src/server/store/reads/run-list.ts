@@ -41,6 +41,12 @@ export interface ListOptions {
   /** Read a page keys first (see {@link RowsOfKeys}). */
   readonly rowsOf?: RowsOfKeys;
   /**
+   * With `rowsOf` and a window: the relation holds the whole rows, so a window's first read takes
+   * its page's rows whole, with the count, in one statement (and keeps their keys and rows); the
+   * reads past it take keys, and the rows of a page by key.
+   */
+  readonly wholeFirst?: boolean;
+  /**
    * Columns of the relation that sort exactly as a field does (with the same tie-break), by field:
    * a page ordered by the field is ordered by the column instead (integer ranks of text fields).
    */
@@ -130,11 +136,12 @@ async function windowed(
   // The first read takes what its page needs (with the count); a page past it reads far ahead.
   const limit = window.items.length === 0 ? end : Math.max(end, 2 * window.items.length, WINDOW_ROWS);
   let read: Promise<Record<string, unknown>[]> | undefined;
+  const whole = options.rowsOf !== undefined && options.wholeFirst === true && window.items.length === 0;
   if (!window.complete && window.items.length < end) {
     // A window read while the total is not known counts in the same statement (`count(*) OVER ()`,
     // before the LIMIT): the filter runs once, not once for the rows and once for the count.
     const counted = window.total === undefined;
-    const what = raw(`${options.rowsOf ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
+    const what = raw(`${options.rowsOf && !whole ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
     read = connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
     if (counted) window.total = read.then((rows) => Number(rows[0]?.['_total'] ?? 0));
   }
@@ -147,6 +154,7 @@ async function windowed(
   if (read) {
     const rows = await read;
     window.complete = rows.length < limit;
+    if (whole) for (const row of rows) window.rows.set(row['_key'], row);
     cache.resize(key, window, options.rowsOf ? rows.map((row) => row['_key']) : rows, options.rowsOf !== undefined);
   }
   const items = window.items.slice(page.offset, end);

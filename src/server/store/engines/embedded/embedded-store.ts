@@ -378,9 +378,11 @@ function embeddedEngine(rows: SqliteFile, side: ColumnSide, options: { readonly 
     at: onRows,
     linksOfIds: (_target, ids) => sql`(SELECT * FROM links WHERE id IN (${join(ids.map((id) => sql`${id}`), ', ')})) l`,
   };
-  // Keys first here too: DuckDB hands whole rows to JavaScript slowly, and a page's rows by key are
-  // one more scan of the key's rows, once per page (the window keeps them). The figures, and
-  // bench/server/embedded-probes.ts that times the forms: docs/design-store.md, "Measurements behind the store's code".
+  // Keys first here too past the first page: DuckDB hands whole rows to JavaScript slowly, and a
+  // page's rows by key are one more scan of the key's rows, once per page (the window keeps them);
+  // the first page, read cold, comes whole with its count in one statement (`wholeFirst` of
+  // run-list.ts). The figures, and bench/server/embedded-probes.ts that times the forms:
+  // docs/design-store.md, "Measurements behind the store's code".
   const sameRelation: RowsByKey = { kind: 'same-relation', keyIn: (keys) => sql`_key IN (SELECT unnest(${side.columns.textList(keys.map(String))}))` };
   return {
     ...base,

@@ -190,6 +190,41 @@ describe('runList through a list window', () => {
     expect(calls[1]).toEqual(expected(page(10, 5), true).rows.map((r) => r._key));
   });
 
+  it('keys first, whole first: the first page is one statement of whole rows with the count; later pages read keys, then the rows of a page by key once', async () => {
+    const { connection, statements, limits } = counted();
+    const cache = windows();
+    const calls: unknown[][] = [];
+    const options = { rowsOf: rowsOf(calls), wholeFirst: true, window: { cache, key: 'whole' } };
+    const at = (offset: number) => plain(runList(connection, RELATION, WHERE, page(offset), options));
+    expect(await at(0)).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^SELECT \*, count\(\*\) OVER \(\) AS _total .* LIMIT \?$/);
+    expect(limits).toEqual([100]);
+    expect(calls).toEqual([]);
+    // Again: nothing read.
+    expect(await at(0)).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(1);
+    // The next page: 1,000 keys (no count, no whole rows), then its rows by key.
+    expect(await at(100)).toEqual(expected(page(100), true));
+    expect(statements).toHaveLength(2);
+    expect(statements[1]).toMatch(/^SELECT _key FROM .* LIMIT \?$/);
+    expect(limits).toEqual([100, 1_000]);
+    expect(calls.map((keys) => keys.length)).toEqual([100]);
+    expect(calls[0]).toEqual(expected(page(100), true).rows.map((r) => r._key));
+    // The first page again: its rows are kept, none read by key.
+    expect(await at(0)).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(2);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('whole first is ignored without keys first: a list read whole reads its rows as it does', async () => {
+    const { connection, statements } = counted();
+    const cache = windows();
+    expect(await plain(runList(connection, RELATION, WHERE, page(0), { wholeFirst: true, window: { cache, key: 'rows' } }))).toEqual(expected(page(0), true));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^SELECT \*, count\(\*\) OVER \(\) AS _total /);
+  });
+
   it('keeps one window per key, and forgets them all on forget()', async () => {
     const { connection, statements } = counted();
     const cache = windows();
