@@ -20,6 +20,9 @@ const UNIT = 'unit';
 
 export const LISTS_MUTANTS: readonly Mutant[] = [
   // ---- run-list.ts: pages, totals, windows
+  { name: 'cold-first-page-reads-far-ahead', area: 'lists', file: RUN_LIST, find: 'const limit = window.items.length === 0 ? end : Math.max(', replace: 'const limit = window.items.length === 0 ? Math.max(end, WINDOW_ROWS) : Math.max(', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'whole-first-page-rows-not-kept', area: 'lists', file: RUN_LIST, find: "if (whole) for (const row of rows) window.rows.set(row['_key'], row);", replace: '', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'whole-first-page-read-as-keys', area: 'lists', file: RUN_LIST, find: "const what = raw(`${options.rowsOf && !whole ? '_key' : '*'}", replace: "const what = raw(`${options.rowsOf ? '_key' : '*'}", tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-not-doubled', area: 'lists', file: RUN_LIST, find: 'Math.max(end, 2 * window.items.length, WINDOW_ROWS)', replace: 'Math.max(end, window.items.length, WINDOW_ROWS)', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-read-at-its-last-row', area: 'lists', file: RUN_LIST, find: 'if (!window.complete && window.items.length < end) {', replace: 'if (!window.complete && window.items.length <= end) {', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-page-past-it-not-read', area: 'lists', file: RUN_LIST, find: 'if (!window.complete && window.items.length < end) {', replace: 'if (!window.complete && window.items.length < end - 1) {', tests: RUN_LIST_TESTS, project: UNIT },
