@@ -191,7 +191,10 @@ function scopeOf(target: Target, bind: Bind): string {
   }
 }
 
-/** A target's key in the rollup tables, or `undefined` for a folder below its host. */
+/**
+ * A target's key in the rollup tables, or `undefined` for a folder below its host: written here
+ * apart from the store's (`reads/relations.ts`), so that a mistake there shows as a difference.
+ */
 function rollupKey(target: Target): string | undefined {
   switch (target.scope) {
     case 'ROOT_DOMAIN':

@@ -35,7 +35,8 @@ export const pages: TargetPageInput[] = [
   { url: 'https://example.com/blog', title: 'Blog', response_code: 200, page_score: 40, external_links_count: 3, internal_links_count: 20 },
 ];
 
-const base: LinkInput = {
+/** A link with every field at a plain value, for fixtures to spread and override. */
+export const linkDefaults: LinkInput = {
   source_url: '', target_url: '', anchor: '', redirect_url: '', source_title: '', target_title: '', image_url: '', image_alt: '',
   ip_address: '', lang: 'en', source_size: 1000, external_links_count: 10, internal_links_count: 20, response_code: 200,
   page_score: 10, domain_score: 10, first_seen_at: '2025-01-01T00:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: '',
@@ -45,30 +46,30 @@ const base: LinkInput = {
 
 /** The seven links to example.com (ids 1-7, in this order). */
 export const exampleLinks: LinkInput[] = [
-  { ...base, source_url: 'https://alpha.org/post-1', target_url: 'https://example.com/', anchor: 'Example', source_title: 'Alpha post 1',
+  { ...linkDefaults, source_url: 'https://alpha.org/post-1', target_url: 'https://example.com/', anchor: 'Example', source_title: 'Alpha post 1',
     ip_address: '198.51.100.1', source_size: 1000, external_links_count: 10, internal_links_count: 20, page_score: 50, domain_score: 60,
     first_seen_at: '2024-01-10T08:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: 'alpha.org' },
-  { ...base, source_url: 'https://alpha.org/post-2', target_url: 'https://www.example.com/blog/seo-tips', anchor: 'seo tips',
+  { ...linkDefaults, source_url: 'https://alpha.org/post-2', target_url: 'https://www.example.com/blog/seo-tips', anchor: 'seo tips',
     source_title: 'Alpha post 2', ip_address: '198.51.100.1', source_size: 2000, external_links_count: 5, internal_links_count: 15,
     page_score: 45, domain_score: 60, first_seen_at: '2025-03-05T10:00:00', last_seen_at: '2026-06-10T00:00:00', source_domain: 'alpha.org',
     is_nofollow: true },
-  { ...base, source_url: 'https://beta.net/links', target_url: 'http://blog.example.com/2024/hello', anchor: 'click here',
+  { ...linkDefaults, source_url: 'https://beta.net/links', target_url: 'http://blog.example.com/2024/hello', anchor: 'click here',
     source_title: 'Beta links', ip_address: '198.51.100.7', source_size: 500, external_links_count: 50, internal_links_count: 2,
     page_score: 30, domain_score: 60, first_seen_at: '2026-05-20T09:30:00', last_seen_at: '2026-06-12T00:00:00', source_domain: 'beta.net',
     is_nofollow: true, is_ugc: true, is_sitewide_main: true },
-  { ...base, source_url: 'https://gamma.io/review', target_url: 'https://example.com/blog', anchor: 'Example', source_title: 'Gamma review',
+  { ...linkDefaults, source_url: 'https://gamma.io/review', target_url: 'https://example.com/blog', anchor: 'Example', source_title: 'Gamma review',
     redirect_url: 'https://example.com/old-blog', ip_address: '203.0.113.5', lang: 'de', source_size: 3000, external_links_count: 8,
     internal_links_count: 30, page_score: 70, domain_score: 80, first_seen_at: '2025-11-01T00:00:00', last_seen_at: '2026-02-01T00:00:00',
     source_domain: 'gamma.io', is_nofollow: true, is_sponsored: true, is_lost: true },
-  { ...base, source_url: 'https://gamma.io/review', target_url: 'https://example.com/blog/', anchor: '', source_title: 'Gamma review',
+  { ...linkDefaults, source_url: 'https://gamma.io/review', target_url: 'https://example.com/blog/', anchor: '', source_title: 'Gamma review',
     image_url: 'https://gamma.io/logo.png', image_alt: 'Example logo', ip_address: '203.0.113.5', lang: 'de', source_size: 3000,
     external_links_count: 8, internal_links_count: 30, page_score: 70, domain_score: 80, first_seen_at: '2025-11-01T00:00:00',
     last_seen_at: '2026-06-14T00:00:00', source_domain: 'gamma.io', is_image: true },
-  { ...base, source_url: 'https://delta.de/a;b', target_url: 'https://example.com/blogging', anchor: 'semi;colon "quote"\nnewline',
+  { ...linkDefaults, source_url: 'https://delta.de/a;b', target_url: 'https://example.com/blogging', anchor: 'semi;colon "quote"\nnewline',
     source_title: 'Delta; "quoted"', ip_address: '192.0.2.44', lang: 'de', source_size: 800, external_links_count: 3, internal_links_count: 4,
     response_code: 301, page_score: 20, domain_score: 25, first_seen_at: '2026-06-01T00:00:00', last_seen_at: '2026-06-14T00:00:00',
     source_domain: 'delta.de', is_frame: true },
-  { ...base, source_url: 'https://epsilon.fr/', target_url: 'https://example.com/?ref=1', anchor: 'Example', source_title: 'Epsilon',
+  { ...linkDefaults, source_url: 'https://epsilon.fr/', target_url: 'https://example.com/?ref=1', anchor: 'Example', source_title: 'Epsilon',
     ip_address: '192.0.2.45', lang: 'fr', source_size: 100, external_links_count: 1, internal_links_count: 1, response_code: 404,
     page_score: 10, domain_score: 15, first_seen_at: '2023-12-31T23:59:59', last_seen_at: '2024-06-30T00:00:00', source_domain: 'epsilon.fr',
     is_form: true, is_lost: true },
@@ -76,7 +77,7 @@ export const exampleLinks: LinkInput[] = [
 
 const ipOf = (domain: string) => domains.find((d) => d.domain === domain)!.ip_address;
 const simple = (source: string, target: string, extra: Partial<LinkInput> = {}): LinkInput => ({
-  ...base, source_url: `https://${source}/`, target_url: target, anchor: 'link', source_domain: source, ip_address: ipOf(source), ...extra,
+  ...linkDefaults, source_url: `https://${source}/`, target_url: target, anchor: 'link', source_domain: source, ip_address: ipOf(source), ...extra,
 });
 
 /** rival.com: 6 referring domains, 5 shared with example.com. */
@@ -98,13 +99,13 @@ export const thirdLinks: LinkInput[] = ['alpha.org', 'beta.net', 'gamma.io', 'de
  * which the rollups count per day). B1-B3 point into the folder /news, B4 at the home page.
  */
 export const boundaryLinks: LinkInput[] = [
-  { ...base, source_url: 'https://second-before.org/', target_url: 'https://boundary.com/news/a', anchor: 'B1', source_domain: 'second-before.org',
+  { ...linkDefaults, source_url: 'https://second-before.org/', target_url: 'https://boundary.com/news/a', anchor: 'B1', source_domain: 'second-before.org',
     ip_address: '198.18.0.1', first_seen_at: '2026-05-16T11:59:59', last_seen_at: '2026-06-14T00:00:00' },
-  { ...base, source_url: 'https://on-the-second.org/', target_url: 'https://boundary.com/news/b', anchor: 'B2', source_domain: 'on-the-second.org',
+  { ...linkDefaults, source_url: 'https://on-the-second.org/', target_url: 'https://boundary.com/news/b', anchor: 'B2', source_domain: 'on-the-second.org',
     ip_address: '198.18.0.2', first_seen_at: '2026-05-16T12:00:00', last_seen_at: '2026-06-14T00:00:00' },
-  { ...base, source_url: 'https://second-after.org/', target_url: 'https://boundary.com/news/c', anchor: 'B3', source_domain: 'second-after.org',
+  { ...linkDefaults, source_url: 'https://second-after.org/', target_url: 'https://boundary.com/news/c', anchor: 'B3', source_domain: 'second-after.org',
     ip_address: '198.18.0.3', first_seen_at: '2026-05-16T12:00:01', last_seen_at: '2026-06-14T00:00:00' },
-  { ...base, source_url: 'https://next-midnight.org/', target_url: 'https://boundary.com/', anchor: 'B4', source_domain: 'next-midnight.org',
+  { ...linkDefaults, source_url: 'https://next-midnight.org/', target_url: 'https://boundary.com/', anchor: 'B4', source_domain: 'next-midnight.org',
     ip_address: '198.18.0.4', first_seen_at: '2026-05-17T00:00:00', last_seen_at: '2026-06-14T00:00:00' },
 ];
 

@@ -40,18 +40,12 @@ import { openSqliteStore } from '../../../../../src/server/store/engines/sqlite/
 import type { GroupedOperation, Page, Store } from '../../../../../src/server/store/store.js';
 import { toTarget, type Target } from '../../../../../src/server/target.js';
 import { parseFilter } from '../../../../../src/syntax/parse.js';
+import { linkDefaults } from '../../../support/fixture.js';
 
 const clock = clockAt(new Date('2026-06-15T12:00:00Z'));
 
-const base: LinkInput = {
-  source_url: '', target_url: '', anchor: '', redirect_url: '', source_title: '', target_title: '', image_url: '', image_alt: '',
-  ip_address: '', lang: 'en', source_size: 1000, external_links_count: 10, internal_links_count: 20, response_code: 200,
-  page_score: 10, domain_score: 10, first_seen_at: '2025-01-01T00:00:00', last_seen_at: '2026-06-01T00:00:00', source_domain: '',
-  is_nofollow: false, is_ugc: false, is_sponsored: false, is_form: false, is_frame: false, is_image: false, is_sitewide_main: false,
-  is_lost: false,
-};
 const link = (source: string, path: string, anchor: string, ip: string, first: string, last: string, nofollow: boolean, lost: boolean, host = 'www.shop.test'): LinkInput => ({
-  ...base, source_url: `https://${source}`, target_url: `https://${host}${path}`, anchor, ip_address: ip, source_domain: source.split('/')[0]!,
+  ...linkDefaults, source_url: `https://${source}`, target_url: `https://${host}${path}`, anchor, ip_address: ip, source_domain: source.split('/')[0]!,
   first_seen_at: `${first}T00:00:00`, last_seen_at: `${last}T00:00:00`, is_nofollow: nofollow, is_lost: lost,
 });
 
@@ -234,6 +228,48 @@ describe('the overview of SUBFOLDER targets below the host', () => {
       // 2026-06-24T12:00:00Z: new from 2026-05-25T12:00:00, K2 (2026-06-01) but no longer K4 (2026-05-20).
       const later = await store.overview(target, clockAt(new Date('2026-06-24T12:00:00Z')));
       expect(later).toEqual({ ...expected['www.shop.test/blog'], new_count: 1 });
+    });
+  }
+});
+
+describe('SUBFOLDER reads after a load: nothing kept from before it', () => {
+  // One more link into the folder, loaded with its domain's record: iota.com/p (203.0.113.79, CA,
+  // score 5) to /blog/new, followed, live, first seen 2026-03-01 (not new), from an IP of another /24 network.
+  const more = link('iota.com/p', '/blog/new', 'new', '203.0.113.79', '2026-03-01', '2026-06-01', false, false);
+  for (const [storeName, open] of [['embedded', () => openEmbeddedStore()], ['sqlite', () => openSqliteStore()]] as const) {
+    it(`${storeName}: the overview, score profile and lists read before the load show it after`, async () => {
+      const store = await open();
+      try {
+        const first = await store.writer();
+        await first.domains(DOMAINS);
+        await first.links(LINKS);
+        await first.finish();
+        const refDomains = () => store.grouped('ref-domains', { target: folder, page: page('backlinks_count', 'DESC'), filter: null, clock });
+        const pagesOf = () => store.grouped('pages', { target: folder, page: page('backlinks_count', 'DESC'), filter: null, clock });
+        // Read (and kept where the store keeps them) before the load.
+        expect((await store.overview(folder, clock)).backlinks_count).toBe(7);
+        expect(await store.scoreProfile(folder)).toHaveLength(3);
+        expect((await refDomains()).total).toBe(5);
+        expect((await pagesOf()).total).toBe(5);
+        const second = await store.writer();
+        await second.domains([{ domain: 'iota.com', ip_address: '203.0.113.79', country: 'CA', domain_score: 5 }]);
+        await second.links([more]);
+        await second.finish();
+        const overview = await store.overview(folder, clock);
+        expect(overview).toMatchObject({ backlinks_count: 8, domains_count: 6, urls_count: 8, follows_count: 5, texts_count: 8, ips_count: 3, ip_class_c_count: 2, new_count: 2, lost_count: 4 });
+        expect(await store.scoreProfile(folder)).toEqual([
+          { domain_score: 5, domains_count: 1 },
+          { domain_score: 25, domains_count: 1 },
+          { domain_score: 40, domains_count: 2 },
+          { domain_score: 70, domains_count: 1 },
+        ]);
+        const domains = await refDomains();
+        expect(domains.total).toBe(6);
+        expect(domains.rows.map((row) => row.domain)).toContain('iota.com');
+        expect((await pagesOf()).total).toBe(6);
+      } finally {
+        await store.close();
+      }
     });
   }
 });
