@@ -14,6 +14,8 @@ const RUN_LIST = 'src/server/store/reads/run-list.ts';
 const MATRIX = 'src/server/store/memory/matrix-merge.ts';
 const COMPETITORS = 'src/server/store/memory/competitor-graph.ts';
 const RUN_LIST_TESTS = ['test/unit/server/store/reads/run-list.test.ts'];
+const RELATIONS = 'src/server/store/reads/relations.ts';
+const RELATIONS_TESTS = ['test/unit/server/store/reads/relations.test.ts'];
 const MATRIX_TESTS = ['test/unit/server/store/memory/matrix-merge.test.ts'];
 const COMPETITORS_TESTS = ['test/unit/server/store/memory/competitor-graph.test.ts'];
 const UNIT = 'unit';
@@ -22,7 +24,7 @@ export const LISTS_MUTANTS: readonly Mutant[] = [
   // ---- run-list.ts: pages, totals, windows
   { name: 'cold-first-page-reads-far-ahead', area: 'lists', file: RUN_LIST, find: 'const limit = window.items.length === 0 ? end : Math.max(', replace: 'const limit = window.items.length === 0 ? Math.max(end, WINDOW_ROWS) : Math.max(', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'whole-first-page-rows-not-kept', area: 'lists', file: RUN_LIST, find: "if (whole) for (const row of rows) window.rows.set(row['_key'], row);", replace: '', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'whole-first-page-read-as-keys', area: 'lists', file: RUN_LIST, find: "const what = raw(`${options.rowsOf && !whole ? '_key' : '*'}", replace: "const what = raw(`${options.rowsOf ? '_key' : '*'}", tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'whole-first-page-read-as-keys', area: 'lists', file: RUN_LIST, find: 'const keysOnly = options.rowsOf !== undefined && !whole;', replace: 'const keysOnly = options.rowsOf !== undefined;', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-not-doubled', area: 'lists', file: RUN_LIST, find: 'Math.max(end, 2 * window.items.length, WINDOW_ROWS)', replace: 'Math.max(end, window.items.length, WINDOW_ROWS)', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-read-at-its-last-row', area: 'lists', file: RUN_LIST, find: 'if (!window.complete && window.items.length < end) {', replace: 'if (!window.complete && window.items.length <= end) {', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'window-page-past-it-not-read', area: 'lists', file: RUN_LIST, find: 'if (!window.complete && window.items.length < end) {', replace: 'if (!window.complete && window.items.length < end - 1) {', tests: RUN_LIST_TESTS, project: UNIT },
@@ -39,7 +41,12 @@ export const LISTS_MUTANTS: readonly Mutant[] = [
   { name: 'keys-first-rows-not-reordered', area: 'lists', file: RUN_LIST, find: "return rows.sort((a, b) => position.get(a['_key'])! - position.get(b['_key'])!);", replace: 'return rows;', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'whole-list-offset-ignored', area: 'lists', file: RUN_LIST, find: 'return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };', replace: 'return { rows: all.slice(0, page.limit), total: all.length };', tests: RUN_LIST_TESTS, project: UNIT },
   { name: 'sort-key-ignored', area: 'lists', file: RUN_LIST, find: 'sql`${ident(sortKeys?.[page.orderBy] ?? page.orderBy)}', replace: 'sql`${ident(page.orderBy)}', tests: RUN_LIST_TESTS, project: UNIT },
-  { name: 'unfiltered-count-with-filter', area: 'lists', file: RUN_LIST, find: "connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`),", replace: "connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation}`),", tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'unfiltered-count-with-filter', area: 'lists', file: RUN_LIST, find: "connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${keyRelation} WHERE ${condition}`),", replace: "connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${keyRelation}`),", tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'keys-chosen-from-whole-rows', area: 'lists', file: RUN_LIST, find: 'const keyRelation = options.rowsOf !== undefined && options.keys !== undefined ? sql`(${options.keys}) x` : relation;', replace: 'const keyRelation = relation;', tests: RUN_LIST_TESTS, project: UNIT },
+  { name: 'keys-relation-for-whole-rows', area: 'lists', file: RUN_LIST, find: 'const keyRelation = options.rowsOf !== undefined && options.keys !== undefined ? sql`(${options.keys}) x` : relation;', replace: 'const keyRelation = options.keys !== undefined ? sql`(${options.keys}) x` : relation;', tests: RUN_LIST_TESTS, project: UNIT },
+  // ---- relations.ts: the rows narrowed to what a filter and an order name
+  { name: 'narrowed-rows-every-field', area: 'lists', file: RELATIONS, find: '.filter((field) => only === undefined || only.includes(field));\n  const inner', replace: ';\n  const inner', tests: RELATIONS_TESTS, project: UNIT },
+  { name: 'narrowed-rows-every-sort-column', area: 'lists', file: RELATIONS, find: "Object.keys(sources.sortKeys).filter((field) => only === undefined || only.includes(field)) : [];", replace: 'Object.keys(sources.sortKeys) : [];', tests: RELATIONS_TESTS, project: UNIT },
   // ---- matrix-merge.ts: the union, its kept orders, the filter, top-K
   { name: 'matrix-prefix-never-grows', area: 'lists', file: MATRIX, find: 'if (prefix === undefined || (prefix.length < end && prefix.length < rows)) {', replace: 'if (prefix === undefined) {', tests: MATRIX_TESTS, project: UNIT },
   { name: 'matrix-prefix-grows-late', area: 'lists', file: MATRIX, find: 'if (prefix === undefined || (prefix.length < end && prefix.length < rows)) {', replace: 'if (prefix === undefined || (prefix.length < end - 1 && prefix.length < rows)) {', tests: MATRIX_TESTS, project: UNIT },

@@ -33,6 +33,27 @@ export function visit<R, C>(visitor: FilterVisitor<R, C>, node: FilterNode, cont
 }
 
 /**
+ * The names of the fields a filter reads, in the order they first appear (`name[index]` counts as
+ * `name`).
+ *
+ * @example
+ * ```ts
+ * fieldNames(parseFilter("a = 1 OR (b LIKE 'x%' AND a = 2)", { operation: 'links' })); // ['a', 'b']
+ * ```
+ */
+export function fieldNames(node: FilterNode): string[] {
+  const names = new Set<string>();
+  const collect: FilterVisitor<void> = {
+    Or: (n) => n.operands.forEach((operand) => visit(collect, operand)),
+    And: (n) => n.operands.forEach((operand) => visit(collect, operand)),
+    Comparison: (n) => void names.add(n.field.name),
+    Like: (n) => void names.add(n.field.name),
+  };
+  visit(collect, node);
+  return [...names];
+}
+
+/**
  * Whether two nodes are equal, ignoring spans.
  *
  * @example

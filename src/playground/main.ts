@@ -19,7 +19,7 @@ import { complete } from '../complete/index.js';
 import type { CompletionOptions } from '../complete/types.js';
 import { isFilterError, isParameterError } from '../errors/filter-error.js';
 import { formatIssues } from '../errors/format.js';
-import type { FilterNode } from '../ast/nodes.js';
+import { fieldNames } from '../ast/visitor.js';
 import type { Row } from '../evaluate/row.js';
 // The key `npm start` (`serve --sample`) prints; a server started otherwise has its own keys.
 import { DEMO_KEY } from '../shared/demo-key.js';
@@ -118,12 +118,6 @@ const completionOptions = (): CompletionOptions & { readonly operation: Filterab
 
 // ---- what the filter means ----
 
-function fieldsOf(node: FilterNode, into: Set<string>): Set<string> {
-  if (node.kind === 'And' || node.kind === 'Or') for (const operand of node.operands) fieldsOf(operand, into);
-  else into.add(node.field.name);
-  return into;
-}
-
 function cell(value: unknown): HTMLTableCellElement {
   if (typeof value === 'string') return value === '' ? el('td', { class: 'muted' }, "''") : el('td', { title: value }, value);
   return el('td', { class: typeof value === 'number' ? 'num' : '' }, Array.isArray(value) ? JSON.stringify(value) : String(value));
@@ -162,7 +156,7 @@ function renderAnalysis(analysis: Analysis, text: string, rows: readonly Row[]):
       : [el('tr', {}, el('td', { colspan: '3', class: 'muted' }, analysis.state === 'empty' ? 'No filter: no WHERE clause.' : 'Fix the filter first.'))]),
   );
   const verdicts = analysis.state === 'valid' ? analysis.matches : rows.map(() => analysis.state === 'empty');
-  const first = analysis.state === 'valid' ? [...fieldsOf(analysis.filter, new Set())] : [];
+  const first = analysis.state === 'valid' ? fieldNames(analysis.filter) : [];
   $('sample-count').textContent =
     analysis.state === 'invalid' ? '' : `${verdicts.filter(Boolean).length} of ${SAMPLE_ROW_COUNT} match`;
   renderRows($('sample') as HTMLTableElement, rows, first, analysis.state === 'invalid' ? undefined : verdicts);

@@ -13,6 +13,7 @@ import { newDays } from '../../clock.js';
 import { monthlyCounts, monthRange, type HistoryLink } from '../../history.js';
 import type { Target } from '../../target.js';
 import { printFilter } from '../../../print/printer.js';
+import { fieldNames } from '../../../ast/visitor.js';
 import type { Clock, GroupedOperation, GroupedQuery, HistoryPoint, RowsResult, SummaryQuery } from '../store.js';
 import type { SqlConnection } from '../connection.js';
 import type { ListPlan, RowsByKey } from '../engine.js';
@@ -47,6 +48,8 @@ export async function readList<Op extends GroupedOperation>(
   const counters = plan.totals;
   const total = counters && rollupKey !== undefined ? () => rollupTotal(counters.connection, operation, rollupKey, query.target, counters.sources) : undefined;
   const rowsOf = plan.rows ? rowsByKey(plan.rows, connection, relation, query) : undefined;
+  // A page's keys are chosen from the rows with only what the filter and the order name.
+  const keys = rowsOf ? groupedRows(operation, query.target, query.clock, rollupKey, sources, [...(query.filter ? fieldNames(query.filter) : []), query.page.orderBy]) : undefined;
   // Only the links relation carries the columns that sort as its text fields do.
   const sortKeys = operation === 'links' ? listSortKeys(sources) : undefined;
   const window = plan.window ? { cache: windows, key: windowKey(operation, query) } : undefined;
@@ -54,7 +57,7 @@ export async function readList<Op extends GroupedOperation>(
   const wholeFirst = plan.rows?.kind === 'same-relation';
   const result = await runList(connection, relation, where, query.page, {
     ...(total ? { total } : {}),
-    ...(rowsOf ? { rowsOf, wholeFirst } : {}),
+    ...(rowsOf ? { rowsOf, wholeFirst, keys } : {}),
     ...(sortKeys ? { sortKeys } : {}),
     ...(window ? { window } : {}),
   });

@@ -303,22 +303,31 @@ function relationOf(operation: GroupedOperation, target: Target, clock: Clock, t
 /**
  * The SELECT producing an operation's rows for one target, columns named as the record's fields;
  * from the rollups when `tkey` is given, else grouped from the links (or, where the sources say
- * so, from the rollups of a SUBFOLDER's pages).
+ * so, from the rollups of a SUBFOLDER's pages). With `only`, just those fields (and the key): the
+ * relation a page's keys are chosen from, which needs no more than its filter and order name.
  */
-export function groupedRows(operation: GroupedOperation, target: Target, clock: Clock, tkey: string | undefined, sources: RelationSources = SQL_SOURCES): Fragment {
+export function groupedRows(
+  operation: GroupedOperation,
+  target: Target,
+  clock: Clock,
+  tkey: string | undefined,
+  sources: RelationSources = SQL_SOURCES,
+  only?: readonly string[],
+): Fragment {
   const relation = relationOf(operation, target, clock, tkey, sources);
-  const fields = Object.keys(operations[operation].record);
+  const fields = Object.keys(operations[operation].record).filter((field) => only === undefined || only.includes(field));
   const inner = (field: string) => (sources.renameOutside ? `c_${field}` : field);
   const columns = fields.map((field) => {
     const expression = relation.expressions[field] ?? raw(`${relation.alias}.${field}`);
     return sql`${expression} AS ${ident(inner(field))}`;
   });
-  const hidden = operation === 'links' ? Object.entries(sources.sortKeys).map(([field, column]) => raw(`l.${column} AS _o_${field}`)) : [];
+  const sorted = operation === 'links' ? Object.keys(sources.sortKeys).filter((field) => only === undefined || only.includes(field)) : [];
+  const hidden = sorted.map((field) => raw(`l.${sources.sortKeys[field]} AS _o_${field}`));
   const select = join([sql`${relation.key} AS _key`, ...columns, ...hidden], ', ');
   const groupBy = relation.groupBy ? sql` GROUP BY ${relation.groupBy}` : raw('');
   const rows = sql`SELECT ${select} FROM ${relation.from} WHERE ${relation.where}${groupBy}`;
   if (!sources.renameOutside) return rows;
-  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...hidden.map((_, i) => raw(`_o_${Object.keys(sources.sortKeys)[i]}`))], ', ');
+  const renamed = join([raw('_key'), ...fields.map((field) => sql`${ident(inner(field))} AS ${ident(field)}`), ...sorted.map((field) => raw(`_o_${field}`))], ', ');
   return sql`SELECT ${renamed} FROM (${rows})`;
 }
 

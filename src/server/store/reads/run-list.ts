@@ -41,6 +41,12 @@ export interface ListOptions {
   /** Read a page keys first (see {@link RowsOfKeys}). */
   readonly rowsOf?: RowsOfKeys;
   /**
+   * With `rowsOf`: the rows with only the fields the filter and the order name (and `_key`), which
+   * the statements that choose a page's keys or count the list read instead of the whole rows (an
+   * engine plans and reads fewer columns).
+   */
+  readonly keys?: Fragment;
+  /**
    * With `rowsOf` and a window: the relation holds the whole rows, so a window's first read takes
    * its page's rows whole, with the count, in one statement (and keeps their keys and rows); the
    * reads past it take keys, and the rows of a page by key.
@@ -123,6 +129,7 @@ export class ListWindows {
 async function windowed(
   connection: SqlConnection,
   relation: Fragment,
+  keyRelation: Fragment,
   where: Fragment | null,
   page: Page,
   options: ListOptions & { readonly window: NonNullable<ListOptions['window']> },
@@ -141,11 +148,12 @@ async function windowed(
     // A window read while the total is not known counts in the same statement (`count(*) OVER ()`,
     // before the LIMIT): the filter runs once, not once for the rows and once for the count.
     const counted = window.total === undefined;
-    const what = raw(`${options.rowsOf && !whole ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
-    read = connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
+    const keysOnly = options.rowsOf !== undefined && !whole;
+    const what = raw(`${keysOnly ? '_key' : '*'}${counted ? ', count(*) OVER () AS _total' : ''}`);
+    read = connection.all<Record<string, unknown>>(sql`SELECT ${what} FROM ${keysOnly ? keyRelation : relation}${condition} ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${limit}`);
     if (counted) window.total = read.then((rows) => Number(rows[0]?.['_total'] ?? 0));
   }
-  window.total ??= connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation}${condition}`).then((rows) => Number(rows[0]?.n ?? 0));
+  window.total ??= connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${keyRelation}${condition}`).then((rows) => Number(rows[0]?.n ?? 0));
   const total = window.total;
   // A count that failed (a timeout) is not kept; nor left unhandled while the rows are read.
   total.catch(() => {
@@ -168,10 +176,10 @@ async function windowed(
 }
 
 /** Reads one page of `relation` under `condition` (`null`: every row), in one step or keys first. */
-async function readPage(connection: SqlConnection, relation: Fragment, condition: Fragment | null, page: Page, options: ListOptions): Promise<Record<string, unknown>[]> {
+async function readPage(connection: SqlConnection, relation: Fragment, keyRelation: Fragment, condition: Fragment | null, page: Page, options: ListOptions): Promise<Record<string, unknown>[]> {
   const tail = sql`${condition === null ? raw('') : sql`WHERE ${condition} `}ORDER BY ${orderOf(page, options.sortKeys)} LIMIT ${page.limit} OFFSET ${page.offset}`;
   if (options.rowsOf === undefined) return connection.all<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
-  const keys = (await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`)).map((row) => row._key);
+  const keys = (await connection.all<{ _key: unknown }>(sql`SELECT _key FROM ${keyRelation} ${tail}`)).map((row) => row._key);
   return rowsOfKeys(keys, options.rowsOf);
 }
 
@@ -187,7 +195,9 @@ async function rowsOfKeys(keys: readonly unknown[], rowsOf: RowsOfKeys): Promise
 export async function runList(connection: SqlConnection, rows: Fragment, where: Fragment | null, page: Page, options: ListOptions = {}): Promise<RowsResult<Record<string, unknown>>> {
   const { total } = options;
   const relation = sql`(${rows}) x`;
-  if (options.window) return windowed(connection, relation, where, page, { ...options, window: options.window });
+  // The statements that read only keys, or count, read the narrowed rows where there are some.
+  const keyRelation = options.rowsOf !== undefined && options.keys !== undefined ? sql`(${options.keys}) x` : relation;
+  if (options.window) return windowed(connection, relation, keyRelation, where, page, { ...options, window: options.window });
   if (options.whole) {
     const all = await connection.all<Record<string, unknown>>(
       sql`SELECT * FROM ${relation}${where === null ? raw('') : sql` WHERE ${where}`} ORDER BY ${orderOf(page, options.sortKeys)}`,
@@ -203,19 +213,19 @@ export async function runList(connection: SqlConnection, rows: Fragment, where: 
       const { rows, beforeLimit } = await connection.allBeforeLimit<Record<string, unknown>>(sql`SELECT * FROM ${relation} ${tail}`);
       return { rows, total: beforeLimit };
     }
-    const { rows: keys, beforeLimit } = await connection.allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${relation} ${tail}`);
+    const { rows: keys, beforeLimit } = await connection.allBeforeLimit<{ _key: unknown }>(sql`SELECT _key FROM ${keyRelation} ${tail}`);
     return { rows: await rowsOfKeys(keys.map((row) => row._key), options.rowsOf), total: beforeLimit };
   }
   if (where === null && total !== undefined) {
     // The counter and the page at once: two readers, one round trip of waiting.
-    const [count, found] = await Promise.all([typeof total === 'number' ? total : total(), readPage(connection, relation, null, page, options)]);
+    const [count, found] = await Promise.all([typeof total === 'number' ? total : total(), readPage(connection, relation, keyRelation, null, page, options)]);
     return { rows: count === 0 ? [] : found, total: count };
   }
   // The page and the count as two statements: the page can stop early on an index that serves its
   // order, and neither materializes the relation (a window count would, in SQLite, for every row).
   const [found, counted] = await Promise.all([
-    readPage(connection, relation, condition, page, options),
-    connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${relation} WHERE ${condition}`),
+    readPage(connection, relation, keyRelation, condition, page, options),
+    connection.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${keyRelation} WHERE ${condition}`),
   ]);
   return { rows: found, total: Number(counted[0]?.n ?? 0) };
 }

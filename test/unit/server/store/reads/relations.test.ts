@@ -27,7 +27,7 @@ import { clockAt } from '../../../../../src/server/clock.js';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
 import type { LinkInput } from '../../../../../src/server/store/inputs.js';
 import { openSqliteStore, type SqliteStore } from '../../../../../src/server/store/engines/sqlite/sqlite-store.js';
-import { groupedRows } from '../../../../../src/server/store/reads/relations.js';
+import { groupedRows, SQL_SOURCES } from '../../../../../src/server/store/reads/relations.js';
 import type { GroupedOperation } from '../../../../../src/server/store/store.js';
 import { toTarget, type Scope, type Target } from '../../../../../src/server/target.js';
 
@@ -202,4 +202,48 @@ describe('the two sources and _key', () => {
       }
     });
   }
+});
+
+describe('groupedRows with only some fields (the rows a page\'s keys are chosen from)', () => {
+  const of = () => target('example.com', 'ROOT_DOMAIN');
+  const narrow = async (operation: GroupedOperation, only: readonly string[], tkey?: string, sources = SQL_SOURCES) => {
+    const found = await store.connection.all<Record<string, unknown>>(groupedRows(operation, of(), CLOCK, tkey, sources, only));
+    return found.sort((a, b) => (String(a._key) < String(b._key) ? -1 : 1));
+  };
+
+  it('ref-domains: just _key and the fields named, with the values of the whole rows, from the links and the rollups', async () => {
+    // From the table above: a.org 40, not new; b.net 25; c.io 5, new; e.net no record (0).
+    const expected = [
+      { _key: 'a.org', domain_score: 40, is_new: 0 },
+      { _key: 'b.net', domain_score: 25, is_new: 0 },
+      { _key: 'c.io', domain_score: 5, is_new: 1 },
+      { _key: 'e.net', domain_score: 0, is_new: 0 },
+    ];
+    expect(await narrow('ref-domains', ['is_new', 'domain_score'])).toEqual(expected);
+    expect(await narrow('ref-domains', ['is_new', 'domain_score'], 'd:example.com')).toEqual(expected);
+  });
+
+  it('anchors: one field; a name that is no field of the record adds nothing', async () => {
+    expect(await narrow('anchors', ['backlinks_count', 'no_such_field'])).toEqual([
+      { _key: 'Example', backlinks_count: 3 },
+      { _key: 'blog', backlinks_count: 2 },
+      { _key: 'www', backlinks_count: 1 },
+    ]);
+  });
+
+  it('links: no field gives the keys alone (one per link to example.com); a sort column comes only with its field', async () => {
+    expect((await narrow('links', [])).map((row) => Object.keys(row))).toEqual(Array.from({ length: 6 }, () => ['_key']));
+    // A sources' sort column (here the anchor itself) is carried as _o_<field> when the field is named, and only then.
+    const sorting = { ...SQL_SOURCES, sortKeys: { anchor: 'anchor', source_url: 'source_url' } };
+    const withAnchor = await narrow('links', ['anchor'], undefined, sorting);
+    expect(withAnchor.map(({ _key, ...row }) => row).sort((a, b) => (String(a.anchor) < String(b.anchor) ? -1 : 1))).toEqual([
+      { anchor: 'Example', _o_anchor: 'Example' },
+      { anchor: 'Example', _o_anchor: 'Example' },
+      { anchor: 'Example', _o_anchor: 'Example' },
+      { anchor: 'blog', _o_anchor: 'blog' },
+      { anchor: 'blog', _o_anchor: 'blog' },
+      { anchor: 'www', _o_anchor: 'www' },
+    ]);
+    expect(Object.keys((await narrow('links', ['page_score'], undefined, sorting))[0]!)).toEqual(['_key', 'page_score']);
+  });
 });

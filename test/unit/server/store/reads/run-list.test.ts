@@ -314,3 +314,49 @@ describe('runList through a list window', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('runList keys first, with the rows narrowed for its keys (`keys`)', () => {
+  const windows = () => new ListWindows(64 * 2 ** 20);
+  /** The rows with only what the filter (score) and the orders used here (score, _key) name. */
+  const KEYS = sql`SELECT _key, score FROM t`;
+  const fromKeys = (statement: string) => statement.includes('FROM (SELECT _key, score FROM t) x');
+  const fromWhole = (statement: string) => statement.includes('FROM (SELECT _key, score, name FROM t) x');
+
+  it('without a window: the keys and the count are read from the narrowed rows, the page is right', async () => {
+    for (const where of [WHERE, null]) {
+      const { connection, statements } = counted();
+      const calls: unknown[][] = [];
+      for (const offset of [0, 150, 1_819]) {
+        const p = page(offset, 100, 'score', 'ASC');
+        expect(await runList(connection, RELATION, where, p, { rowsOf: rowsOf(calls), keys: KEYS }), `offset ${offset}`).toEqual(expected(p, where !== null));
+      }
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.filter((statement) => !fromKeys(statement))).toEqual([]);
+    }
+  });
+
+  it('through a window: the first page and the pages past it read keys and the count from the narrowed rows; whole first reads its page from the whole rows', async () => {
+    const { connection, statements } = counted();
+    const calls: unknown[][] = [];
+    const options = { rowsOf: rowsOf(calls), keys: KEYS, window: { cache: windows(), key: 'k' } };
+    expect(await runList(connection, RELATION, WHERE, page(0), options)).toEqual(expected(page(0), true));
+    expect(await runList(connection, RELATION, WHERE, page(100), options)).toEqual(expected(page(100), true));
+    expect(statements).toHaveLength(2);
+    expect(statements.every(fromKeys)).toBe(true);
+
+    const whole = counted();
+    const wholeOptions = { rowsOf: rowsOf([]), wholeFirst: true, keys: KEYS, window: { cache: windows(), key: 'w' } };
+    expect(await plain(runList(whole.connection, RELATION, WHERE, page(0), wholeOptions))).toEqual(expected(page(0), true));
+    expect(await plain(runList(whole.connection, RELATION, WHERE, page(100), wholeOptions))).toEqual(expected(page(100), true));
+    expect(whole.statements).toHaveLength(2);
+    expect(fromWhole(whole.statements[0]!)).toBe(true);
+    expect(fromKeys(whole.statements[1]!)).toBe(true);
+  });
+
+  it('is not used without keys first: a list of whole rows reads the whole rows', async () => {
+    const { connection, statements } = counted();
+    expect(await plain(runList(connection, RELATION, WHERE, page(0), { keys: KEYS }))).toEqual(expected(page(0), true));
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.every(fromWhole)).toBe(true);
+  });
+});
