@@ -6,7 +6,7 @@ import { SAMPLE_LINKS, STORES } from './args.js';
 import type { BenchCall, BenchTargets } from './calls.js';
 import { NOW, type SeedInfo } from './databases.js';
 import type { DirectResult } from './direct.js';
-import { EXACT_TOTAL_MAX_ROWS, type GeneratedResult, type GroupSummary, type PhaseResult } from './generated-run.js';
+import { EXACT_TOTAL_MAX_ROWS, WARM_FIRST_PAGES, WARM_LATER_PAGES, type GeneratedResult, type GroupSummary, type PhaseResult } from './generated-run.js';
 import { CONNECTIONS, GENERATED_OPERATIONS, MAX_CONDITIONS, MIN_CONDITIONS, SCOPES, WARM_PAGES, type Phase } from './generated.js';
 import { failed, type LoadResult } from './load.js';
 
@@ -456,9 +456,17 @@ function generatedFailures(where: string, g: GeneratedResult | undefined): strin
 }
 
 /** A phase against its goal: met and by how much, or missed and by how much, or failed. */
+/**
+ * What a phase's goal holds: the whole phase, but for warm paging its pages after the first (a
+ * filter's first page is a cold call; issue 51: "pages 2+ of a filter seen once").
+ */
+export function heldToGoal(p: PhaseResult): Pick<GroupSummary, 'p50' | 'p99'> {
+  return p.phase === 'warm' ? (p.groups.find((g) => g.name === WARM_LATER_PAGES) ?? { p50: Number.NaN, p99: Number.NaN }) : p;
+}
+
 function phaseVerdict(p: PhaseResult, size: number): { readonly text: string; readonly met: boolean } {
   const { stat, label, bound } = generatedGoal(p.phase, size);
-  const value = p[stat];
+  const value = heldToGoal(p)[stat];
   const parts: string[] = [];
   const fail = failure(p);
   if (fail) parts.push(fail);
@@ -481,8 +489,10 @@ function generatedGoalLines(results: readonly DatabaseResult[]): GoalLine[] {
     const phases = g.phases.map((p) => {
       const { stat, label: what, bound } = generatedGoal(p.phase, db.links);
       const v = phaseVerdict(p, db.links);
-      const value = `${what} ${ms(p[stat])} ms`;
-      return { met: v.met, text: `${PHASE_NAME[p.phase]} ${what} ≤ ${bound} ms: ${v.met ? `**met** (${value}, ${ms(bound - p[stat])} ms under)` : `**missed**: ${v.text.replace(/^\*\*no\*\*: /, '')} (${value})`}` };
+      const held = heldToGoal(p)[stat];
+      const value = `${what} ${ms(held)} ms`;
+      const name = p.phase === 'warm' ? `${PHASE_NAME[p.phase]} (pages after the first)` : PHASE_NAME[p.phase];
+      return { met: v.met, text: `${name} ${what} ≤ ${bound} ms: ${v.met ? `**met** (${value}, ${ms(bound - held)} ms under)` : `**missed**: ${v.text.replace(/^\*\*no\*\*: /, '')} (${value})`}` };
     });
     const checks = g.violationCount > 0 ? `**${g.violationCount} check violations**` : 'no check violation';
     // Every scope within the same goals as the whole phase (issue 51).
@@ -538,7 +548,8 @@ function phaseTable(p: PhaseResult, size: number): string[] {
     : ' No floor on this store.';
   const lines = [
     `**${GENERATED_GOALS[p.phase].title}**: ${sent}, ${p.connections} connection${p.connections === 1 ? '' : 's'}, ${p.seconds.toFixed(1)} s. Goal: ${label} ≤ ${bound} ms, no non-2xx` +
-      `${p.phase === 'cold-c1' && f ? `; median ≤ ${FLOOR_GOALS.medianRatio}× and p99 ≤ ${FLOOR_GOALS.p99Ratio}× floor B's` : ''}.${floorNote}`,
+      `${p.phase === 'cold-c1' && f ? `; median ≤ ${FLOOR_GOALS.medianRatio}× and p99 ≤ ${FLOOR_GOALS.p99Ratio}× floor B's` : ''}` +
+      `${p.phase === 'warm' ? ` on the pages after each filter's first (its first page is a cold call, shown apart; the groups by operation and scope are of the later pages)` : ''}.${floorNote}`,
     '',
     f
       ? '| requests | count | p50 ms | p90 ms | p99 ms | max ms | floor B p50 | floor B p90 | floor B p99 | p50 ratio | p99 ratio | req/s | status codes | goal met? |'
@@ -551,7 +562,17 @@ function phaseTable(p: PhaseResult, size: number): string[] {
     const status = first ? `${codes}${errors}` : g.non2xx > 0 ? `${g.non2xx} non-2xx` : '';
     // Every group is held to the phase's goal (issue 51: every scope at the goals of ROOT_DOMAIN); the floor's ratio goal on cold one at a time.
     const stat = generatedGoal(p.phase, size).stat;
-    const own = first ? verdict.text : Number.isNaN(g[stat]) ? '' : g[stat] <= bound ? 'yes' : `**no**: ${ms(g[stat] - bound)} ms over`;
+    const own = first
+      ? p.phase === 'warm'
+        ? `the later pages: ${verdict.text}`
+        : verdict.text
+      : g.name === WARM_FIRST_PAGES
+        ? 'cold calls: not held to it'
+        : Number.isNaN(g[stat])
+          ? ''
+          : g[stat] <= bound
+            ? 'yes'
+            : `**no**: ${ms(g[stat] - bound)} ms over`;
     const fv = p.phase === 'cold-c1' ? floorVerdict(g) : undefined;
     const goal = fv && !fv.met ? `${own === 'yes' ? '' : `${own}; `}**no**: ratio over ${FLOOR_GOALS.medianRatio}× / ${FLOOR_GOALS.p99Ratio}×` : own;
     const floorCells = g.floor ? `${ms(g.floor.p50)} | ${ms(g.floor.p90)} | ${ms(g.floor.p99)} | ${ratio(g.p50 / g.floor.p50)} | ${ratio(g.p99 / g.floor.p99)} | ` : f ? '– | – | – | – | – | ' : '';
@@ -600,7 +621,7 @@ function generatedSection(results: readonly DatabaseResult[]): string[] {
       'any other answer is a failure. After each phase every answer is checked: its row count is min(100, total − offset), each row passes the filter in the package\'s evaluator, rows come in the requested order ' +
       '(text by code point as `compareCodePoints`, numbers, false before true; ties allowed); per warm filter, every page reports the same total, no row comes twice, and the order holds across pages. ' +
       'Goals: cold one at a time median ≤ 20 ms at 1M links, ≤ 50 ms at 10M, and (embedded store) median ≤ 1.2× and p99 ≤ 1.5× floor B\'s; cold concurrency 10 p99 ≤ 100 ms at 1M, ≤ 250 ms at 10M; ' +
-      'warm concurrency 10 p99 ≤ 50 ms at 1M, ≤ 100 ms at 10M (other sizes: the goals of the nearer of 1M and 10M); every scope within the same goals. ' +
+      'warm concurrency 10 p99 ≤ 50 ms at 1M, ≤ 100 ms at 10M, on the pages after each filter's first (its first page is a cold call) (other sizes: the goals of the nearer of 1M and 10M); every scope within the same goals. ' +
       'Totals are also compared with the evaluator over the whole list (ROOT_DOMAIN requests of lists of at most 20,000 rows).',
     '',
   ];
