@@ -621,7 +621,7 @@ function generatedSection(results: readonly DatabaseResult[]): string[] {
       'any other answer is a failure. After each phase every answer is checked: its row count is min(100, total − offset), each row passes the filter in the package\'s evaluator, rows come in the requested order ' +
       '(text by code point as `compareCodePoints`, numbers, false before true; ties allowed); per warm filter, every page reports the same total, no row comes twice, and the order holds across pages. ' +
       'Goals: cold one at a time median ≤ 20 ms at 1M links, ≤ 50 ms at 10M, and (embedded store) median ≤ 1.2× and p99 ≤ 1.5× floor B\'s; cold concurrency 10 p99 ≤ 100 ms at 1M, ≤ 250 ms at 10M; ' +
-      'warm concurrency 10 p99 ≤ 50 ms at 1M, ≤ 100 ms at 10M, on the pages after each filter's first (its first page is a cold call) (other sizes: the goals of the nearer of 1M and 10M); every scope within the same goals. ' +
+      'warm concurrency 10 p99 ≤ 50 ms at 1M, ≤ 100 ms at 10M, on the pages after the first of each filter (a first page is a cold call) (other sizes: the goals of the nearer of 1M and 10M); every scope within the same goals. ' +
       'Totals are also compared with the evaluator over the whole list (ROOT_DOMAIN requests of lists of at most 20,000 rows).',
     '',
   ];
