@@ -3,8 +3,9 @@
 # 18.16 on bookworm): a config generated from /etc/clickhouse-server/config.xml and users.xml with
 # every path under $BQ_CLICKHOUSE_DIR (default /tmp/bq-clickhouse), HTTP, native TCP and
 # interserver ports all free ones, listening on 127.0.0.1 only, run as the clickhouse user when we
-# are root. `start` waits for /ping, prints the HTTP URL on stdout and logs to stderr; `stop`
-# returns once the server process is gone.
+# are root; the default profile has `log_queries` on, so `system.query_log` records every query
+# (rows and bytes read, by query_id). `start` waits for /ping, prints the HTTP URL on stdout and
+# logs to stderr; `stop` returns once the server process is gone.
 #
 #   scripts/engines/clickhouse.sh start           # -> http://127.0.0.1:PORT
 #   scripts/engines/clickhouse.sh stop
