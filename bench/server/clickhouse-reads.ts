@@ -80,6 +80,19 @@ interface Reads {
   subFailed: string[];
   /** Each subquery run alone: the shard it ran on, its text, what it read. */
   subs: { shard: number; text: string; rows: number }[];
+  /** What the subqueries run alone read on each shard. */
+  subByShard: number[];
+}
+
+/**
+ * The rows each shard read itself, from lines of every shard: a statement's `read_rows` includes
+ * what its parts on other shards read (their lines have its id as initial_query_id), so those are
+ * taken from it and counted where they ran.
+ */
+function rowsByShard(lines: readonly (readonly Line[])[]): number[] {
+  const parts = new Map<string, number>();
+  for (const line of lines.flat()) if (line.is_initial_query === 0) parts.set(line.initial_query_id, (parts.get(line.initial_query_id) ?? 0) + line.read_rows);
+  return lines.map((shard) => shard.reduce((sum, line) => sum + line.read_rows - (line.is_initial_query === 1 ? (parts.get(line.query_id) ?? 0) : 0), 0));
 }
 
 /**
@@ -181,6 +194,7 @@ async function addSubqueries(reads: Reads, shards: readonly ClickhouseShard[], d
     }
     await flush(shards);
     const lines = await linesOf(shards, prefix);
+    rowsByShard(lines).forEach((rows, shard) => (reads.subByShard[shard] = (reads.subByShard[shard] ?? 0) + rows));
     for (const { shard, text, id } of ran) {
       // Its own line (on the shard it ran on) holds what its parts on other shards read too.
       const own = lines[shard]!.find((line) => line.query_id === id);
@@ -219,13 +233,14 @@ function summary(title: string, all: readonly Reads[]): string {
     const marks = r.lines.flat().reduce((sum, line) => sum + line.marks, 0);
     const serverMs = statements.reduce((sum, line) => sum + line.query_duration_ms, 0);
     const sub = r.subFailed.length > 0 ? `${n(r.subRows)} (+${r.subFailed.length} not run)` : n(r.subRows);
-    return `| ${r.call.name} | ${r.status} | ${touched.join(', ') || 'none'} | ${statements.length} | ${n(logRows)} | ${sub} | **${n(logRows + r.subRows)}** | ${n(logBytes + r.subBytes)} | ${n(marks)} | ${n(statements.reduce((sum, line) => sum + line.result_rows, 0))} | ${n(serverMs)} | ${r.ms.toFixed(1)} |`;
+    const byShard = rowsByShard(r.lines).map((rows, s) => rows + (r.subByShard[s] ?? 0));
+    return `| ${r.call.name} | ${r.status} | ${touched.join(', ') || 'none'} | ${statements.length} | ${n(logRows)} | ${sub} | **${n(logRows + r.subRows)}** | ${byShard.map(n).join(' / ')} | ${n(logBytes + r.subBytes)} | ${n(marks)} | ${n(statements.reduce((sum, line) => sum + line.result_rows, 0))} | ${n(serverMs)} | ${r.ms.toFixed(1)} |`;
   });
   return [
     `### ${title}`,
     '',
-    '| call | status | shards touched | statements | rows read (query_log) | + subqueries run alone | rows read | bytes read | marks selected | result rows | server ms (sum) | call ms |',
-    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| call | status | shards touched | statements | rows read (query_log) | + subqueries run alone | rows read | by shard 1 / 2 | bytes read | marks selected | result rows | server ms (sum) | call ms |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
   ].join('\n');
 }
@@ -297,7 +312,7 @@ async function main(): Promise<void> {
         const done: Reads[] = [];
         for (const call of calls) {
           const sent = await send(server.url, call);
-          done.push({ call, ...sent, lines: [], subRows: 0, subBytes: 0, subFailed: [], subs: [] });
+          done.push({ call, ...sent, lines: [], subRows: 0, subBytes: 0, subFailed: [], subs: [], subByShard: [] });
           if (sent.status !== 200) log(`[reads] ${call.name}: status ${sent.status}`);
         }
         passes.push(done);
@@ -322,8 +337,9 @@ async function main(): Promise<void> {
         '(type 2, QueryFinish). "rows read (query_log)": `read_rows` of the statements the store sent, which include their parts on other',
         'shards. 18.16 leaves out what local `IN (SELECT ...)` and scalar `(SELECT ...)` subqueries read: "+ subqueries run alone" is',
         'what each such subquery (each distinct one of a statement, once) read when run alone on the same shard, its own subqueries',
-        'likewise. "rows read" is the sum. "marks selected": granules chosen by the primary key over every shard (ProfileEvents',
-        '`SelectedMarks`, subqueries included; 1,024 rows each on links and rollups, 256 on keyword metrics). Bytes are uncompressed.',
+        'likewise. "rows read" is the sum; "by shard" splits it by where each part ran. "marks selected": granules chosen by the',
+        'primary key over every shard (ProfileEvents `SelectedMarks`, subqueries included; 1,024 rows each on links and rollups, 256 on',
+        'keyword metrics). Bytes are uncompressed. A statement reading `write_marks_local` is the store\'s merge state, read at most every 200 ms.',
         '',
         summary('First call of each (the server\'s caches empty)', passes[0]!),
         '',
