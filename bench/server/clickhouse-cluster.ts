@@ -3,7 +3,7 @@
  * databases (a 10M seed takes long) survive between runs. Started and stopped with the project's
  * script, `scripts/engines/clickhouse.sh cluster-start` / `cluster-stop`, the way the test suites
  * start theirs (two `clickhouse-server` processes on loopback, free ports, the cluster
- * `bq_cluster`), except that `BQ_CLICKHOUSE_KEEP=1` makes the script start the servers again on
+ * `bq_cluster`, `system.query_log` on: bench/server/clickhouse-reads.ts reads it), except that `BQ_CLICKHOUSE_KEEP=1` makes the script start the servers again on
  * the folder's data rather than wipe it. When the kept cluster cannot start, the folder is wiped
  * and a new cluster made, and every database has to be seeded again.
  */
@@ -98,7 +98,7 @@ export async function startClickhouseCluster(folder: string): Promise<Clickhouse
     version,
     settings:
       'two clickhouse-server processes on this machine (shard 1 the entry point, the Distributed tables sharded by the target\'s registrable domain), ' +
-      'Debian\'s packaged config.xml and users.xml with ports, paths and listen_host changed (as scripts/engines/clickhouse.sh cluster-start); ' +
+      'Debian\'s packaged config.xml and users.xml with ports, paths and listen_host changed and log_queries on (as scripts/engines/clickhouse.sh cluster-start); ' +
       'API keys and charges in a SQLite ledger',
     stop,
   };

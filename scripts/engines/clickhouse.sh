@@ -3,8 +3,9 @@
 # 18.16 on bookworm): a config generated from /etc/clickhouse-server/config.xml and users.xml with
 # every path under $BQ_CLICKHOUSE_DIR (default /tmp/bq-clickhouse), HTTP, native TCP and
 # interserver ports all free ones, listening on 127.0.0.1 only, run as the clickhouse user when we
-# are root. `start` waits for /ping, prints the HTTP URL on stdout and logs to stderr; `stop`
-# returns once the server process is gone.
+# are root; the default profile has `log_queries` on, so `system.query_log` records every query
+# (rows and bytes read, by query_id). `start` waits for /ping, prints the HTTP URL on stdout and
+# logs to stderr; `stop` returns once the server process is gone.
 #
 #   scripts/engines/clickhouse.sh start           # -> http://127.0.0.1:PORT
 #   scripts/engines/clickhouse.sh stop
@@ -77,7 +78,12 @@ configure() {
     exit 1
   fi
   mv "$dir/config.xml.tmp" "$dir/config.xml"
-  cp "$ETC/users.xml" "$dir/users.xml"
+  # system.query_log on (Debian's default profile leaves log_queries off): every query's rows and
+  # bytes read can be read afterwards, by its query_id (docs/scaling.md, "Rows read per call").
+  awk '{ print } /<profiles>/ { p = 1 } p && /<default>/ && !done { print "            <log_queries>1</log_queries>"; done = 1 }' \
+    "$ETC/users.xml" >"$dir/users.xml.tmp"
+  grep -q '<log_queries>1</log_queries>' "$dir/users.xml.tmp" || { log "$ETC/users.xml changed shape: no default profile to turn log_queries on in"; exit 1; }
+  mv "$dir/users.xml.tmp" "$dir/users.xml"
 }
 
 # launch DIR HTTP: starts the server configured in DIR and waits until /ping answers.

@@ -80,7 +80,8 @@ function registerAt(fastify: FastifyInstance, path: string, name: OperationName,
       const hold = await admit(ctx, call.keyId, spec, params);
       let answer: Answer;
       try {
-        answer = await call.work(forCall(call.signal, () => ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) })));
+        // The request's id names the call's statements (ClickHouse's query_id: see nextStatementName).
+        answer = await call.work(forCall(call.signal, () => ANSWERS[name](params, { store: ctx.store, parser: ctx.parser, clock: clockAt(ctx.now()) }), request.id));
       } catch (error) {
         ctx.accounts.release(hold);
         // An abandoned call answers nobody (its log line is the guard's).

@@ -16,12 +16,14 @@
  * @internal
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { errorBrand } from '../../shared/brand.js';
 
-/** One run of a call's work: its signal, and what runs when the run has ended. */
+/** One run of a call's work: its signal, what runs when the run has ended, and the call's statement names (shared by its runs). */
 interface CallRun {
   readonly signal: AbortSignal;
   readonly ends: (() => void)[];
+  readonly statements: { readonly id: string; count: number };
 }
 
 const calls = new AsyncLocalStorage<CallRun>();
@@ -63,17 +65,32 @@ export function onCallEnd(end: () => void): boolean {
   return true;
 }
 
+/**
+ * A name for the next statement of the current call, unique within it: the call's id (see
+ * {@link forCall}), a dash and the statement's number from 1 (`<id>-1`, `<id>-2`, ...), so that
+ * every statement of one call can be found afterwards by the prefix `<id>-` (ClickHouse's
+ * `query_id`, read back from `system.query_log`). Undefined outside a call.
+ */
+export function nextStatementName(): string | undefined {
+  const statements = calls.getStore()?.statements;
+  return statements ? `${statements.id}-${++statements.count}` : undefined;
+}
+
 /** Times a call's work is started again after a statement it shared with an abandoned call was cancelled. */
 const SHARED_RETRIES = 3;
 
 /**
  * Runs a call's work with its signal. Rejects with {@link QueryCancelledError} when the call's own
- * signal aborted; work cancelled for another call is run again.
+ * signal aborted; work cancelled for another call is run again. `id` names the call's statements
+ * (see {@link nextStatementName}): the routes pass the request's id (its `X-Request-Id`); by
+ * default a new UUID.
  */
-export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+export async function forCall<T>(signal: AbortSignal, work: () => Promise<T>, id: string = randomUUID()): Promise<T> {
+  // Numbered across the runs of the call: a run started again never reuses a name.
+  const statements = { id, count: 0 };
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) throw new QueryCancelledError();
-    const run: CallRun = { signal, ends: [] };
+    const run: CallRun = { signal, ends: [], statements };
     try {
       return await calls.run(run, work);
     } catch (error) {

@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { clickhouseLiteral } from '../../../../sql/dialects/clickhouse.js';
-import { cancelledAlready, onCallAbort, QueryCancelledError } from '../../call-signal.js';
+import { cancelledAlready, nextStatementName, onCallAbort, QueryCancelledError } from '../../call-signal.js';
 import { isStoreQueryError, StoreQueryError } from '../../errors.js';
 import { isStoreUnavailable, StoreUnavailableError } from '../../connection.js';
 import type { Fragment } from '../../fragment.js';
@@ -127,8 +127,9 @@ export class ClickhouseShard {
     // The query of an abandoned call, or one past its time bound: its request is dropped and the
     // query killed by its id, which also stops every shard's part of a distributed query (the
     // server goes on computing after the client left otherwise, and its time limit is not checked
-    // in every step of a query).
-    const queryId = randomUUID();
+    // in every step of a query). Within a call the id is the call's next statement name (its
+    // request's id and a number), by which all its statements are found in system.query_log.
+    const queryId = nextStatementName() ?? randomUUID();
     const abandoned = new AbortController();
     const kill = () => void this.#post(`KILL QUERY WHERE query_id = ${clickhouseLiteral(queryId)} ASYNC`, false).catch(() => undefined);
     const done = onCallAbort(() => {
@@ -227,7 +228,9 @@ export class ClickhouseShard {
   async #send(body: string, inDatabase: boolean, timeoutMs = this.#timeoutMs, call: Call = {}): Promise<Response> {
     const url = new URL(`${this.url}/`);
     if (inDatabase) url.searchParams.set('database', this.database);
-    if (call.queryId !== undefined) url.searchParams.set('query_id', call.queryId);
+    // A statement of a call that is not killed by its id (a streamed read, a write) is named too.
+    const queryId = call.queryId ?? nextStatementName();
+    if (queryId !== undefined) url.searchParams.set('query_id', queryId);
     const limit = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs + 1_000) : null;
     const signal = call.signal && limit ? AbortSignal.any([call.signal, limit]) : (call.signal ?? limit);
     for (const [name, value] of Object.entries(SETTINGS)) url.searchParams.set(name, value);
