@@ -38,6 +38,8 @@ const BOUNDED_TESTS = ['test/unit/shared/bounded-cache.test.ts'];
 const DUCK_ROLLUPS = ['test/server/store/engines/duckdb/rollups.test.ts'];
 /** The rollup differential on the embedded store (several refresh groups). */
 const EMBEDDED_ROLLUPS = ['test/server/store/engines/embedded/rollups.test.ts'];
+/** The cluster's times of the day "new" starts: written, read, filled at open (and the edge of the window over HTTP). */
+const FIRST_SEEN_TIMES = ['test/server/store/engines/clickhouse/first-seen-times.test.ts'];
 
 /** The list's window key: one part of it left out at a time. */
 const WINDOW_KEY = 'return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);';
@@ -699,6 +701,51 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     find: 'clock: clockAt(ctx.now()) }), request.id));',
     replace: 'clock: clockAt(ctx.now()) })));',
     tests: ['test/server/store/engines/clickhouse/query-ids.test.ts'],
+    project: 'all',
+  },
+  {
+    name: 'first-day-new-strict',
+    area: 'clickhouse',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    find: 'sum(arrayCount(t -> t >= ${since.slice(10)}, r.times))',
+    replace: 'sum(arrayCount(t -> t > ${since.slice(10)}, r.times))',
+    tests: FIRST_SEEN_TIMES,
+    project: 'all',
+  },
+  {
+    name: 'first-seen-times-not-written',
+    area: 'clickhouse',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    find: 'for (const [tkey, day, list] of times) this.#batch.r_first_seen_times.push({ tkey, tdomain: domain, day, times: list, version });',
+    replace: 'void times;',
+    tests: FIRST_SEEN_TIMES,
+    project: 'all',
+  },
+  {
+    name: 'first-seen-times-not-filled-at-open',
+    area: 'clickhouse',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    find: 'await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));',
+    replace: 'void fillFirstSeenTimes;',
+    tests: FIRST_SEEN_TIMES,
+    project: 'all',
+  },
+  {
+    name: 'first-seen-times-filled-again',
+    area: 'clickhouse',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    find: ' AND (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local)`;',
+    replace: '`;',
+    tests: FIRST_SEEN_TIMES,
+    project: 'all',
+  },
+  {
+    name: 'first-seen-time-cut-one-late',
+    area: 'clickhouse',
+    file: 'src/server/store/loads/rollups.ts',
+    find: 'const time = link.first_seen_at.slice(10);',
+    replace: 'const time = link.first_seen_at.slice(11);',
+    tests: FIRST_SEEN_TIMES,
     project: 'all',
   },
   {

@@ -169,6 +169,39 @@ function addTo<G extends Group>(groups: Map<string, G>, key: string, link: Sourc
 
 const group = (distinct: boolean, ip = '', score: number | null = null): Group => ({ backlinks: 0, domains: distinct ? new Set() : undefined, first: '', last: '', follows: 0, lost: 0, country: null, url: '', ip, score });
 
+/** The rollup keys a link of `domain` counts under: its registrable domain, its host, its page. */
+const keysOfLink = (domain: string, link: Pick<SourceLink, 'target_host' | 'target_path'>): readonly string[] => [
+  `d:${domain}`,
+  `h:${link.target_host}`,
+  `p:${link.target_host}${link.target_path}`,
+];
+
+/** The day a link was first seen on (`r_first_seen.day`): its timestamp's first ten characters. */
+const firstSeenDay = (firstSeenAt: string): string => firstSeenAt.slice(0, 10);
+
+/**
+ * Per key and day, the times of day its links were first seen at, in code point order: each
+ * timestamp after its day (`first_seen_at` past its first ten characters). Among the links of one
+ * day, `first_seen_at >= since` holds exactly when that text is at or after `since`'s past the
+ * same day, so the links first seen on the day "new" starts and new can be counted from the day's
+ * row alone (ClickHouse's `r_first_seen_times`, where the links are not ordered by first seen).
+ */
+export function firstSeenTimes(domain: string, links: readonly Pick<SourceLink, 'target_host' | 'target_path' | 'first_seen_at'>[]): [tkey: string, day: string, times: string[]][] {
+  const byKeyAndDay = new Map<string, Map<string, string[]>>();
+  for (const link of links) {
+    const day = firstSeenDay(link.first_seen_at);
+    const time = link.first_seen_at.slice(10);
+    for (const tkey of keysOfLink(domain, link)) {
+      let days = byKeyAndDay.get(tkey);
+      if (!days) byKeyAndDay.set(tkey, (days = new Map()));
+      let times = days.get(day);
+      if (!times) days.set(day, (times = []));
+      times.push(time);
+    }
+  }
+  return [...byKeyAndDay].flatMap(([tkey, days]) => [...days].map(([day, times]): [string, string, string[]] => [tkey, day, times.sort(compareCodePoints)]));
+}
+
 /**
  * The rollup rows of one registrable domain's links, for its three levels of keys: one pass over
  * the links, hash maps per key (no sort), so every engine gets the same rows from the same code.
@@ -184,7 +217,7 @@ export function rollupRows(domain: string, links: readonly SourceLink[], pages: 
     return key;
   };
   for (const link of links) {
-    for (const tkey of [`d:${domain}`, `h:${link.target_host}`, `p:${link.target_host}${link.target_path}`]) {
+    for (const tkey of keysOfLink(domain, link)) {
       const key = keyOf(tkey);
       key.links.push(link);
       const c = key.counters;
@@ -207,7 +240,7 @@ export function rollupRows(domain: string, links: readonly SourceLink[], pages: 
       const pageKey = link.target_host + link.target_path;
       addTo(key.pages, pageKey, link, () => ({ ...group(true), host: link.target_host, path: link.target_path }), true);
       addTo(key.anchors, link.anchor, link, () => group(true));
-      const day = link.first_seen_at.slice(0, 10);
+      const day = firstSeenDay(link.first_seen_at);
       key.days.set(day, (key.days.get(day) ?? 0) + 1);
     }
   }

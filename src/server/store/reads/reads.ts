@@ -127,13 +127,17 @@ export async function rollupTotal(
 
 /**
  * How many of a key's links are new: the days after the day "new" starts, from `r_first_seen`
- * (at most 30 rows), plus that first day's links from its start time on, one index range of the
- * links (one day of them). An expression (two scalar subqueries), for the overview's one query.
+ * (at most 30 rows), plus that first day's links from its start time on: one index range of the
+ * links (one day of them), or what the sources count it from (`firstDayNew`). An expression (two
+ * scalar subqueries), for the overview's one query.
  */
 function newCountOfKey(tkey: string, target: Target, clock: Clock, sources: RelationSources): Fragment {
   const { day, nextDay } = newDays(clock);
+  const firstDay =
+    sources.firstDayNew?.(tkey, target, clock.newSince, day) ??
+    sql`(SELECT count(*) FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;
   return sql`(SELECT coalesce(sum(r.links_count), 0) FROM ${sources.rollup('r_first_seen')} WHERE ${sources.rollupRows(tkey, target)} AND r.day > ${day})
-    + (SELECT count(*) FROM ${sources.links} WHERE ${scopeCondition(target)} AND l.first_seen_at >= ${clock.newSince} AND l.first_seen_at < ${nextDay})`;
+    + ${firstDay}`;
 }
 
 /** The overview: the rollup key's counters, its new links and the target's score in one query. */

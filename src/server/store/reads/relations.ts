@@ -47,6 +47,12 @@ export interface RelationSources {
    * largest target); `null` where every row is current.
    */
   currentRollups(domains: readonly string[] | undefined): Fragment | null;
+  /**
+   * How many of a key's links first seen on `day`, the day "new" starts, are new (first seen at or
+   * after `since`, that day's instant), as an expression; where a store does not say, a count of
+   * those links (one day of them: an index range where the links are indexed by first seen).
+   */
+  readonly firstDayNew?: (tkey: string, target: Target, since: string, day: string) => Fragment;
   /** The keyword snapshots, aliased `k`. */
   readonly keywordMetrics: Fragment;
   /**

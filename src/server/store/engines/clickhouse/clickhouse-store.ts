@@ -20,7 +20,7 @@ import { join, raw, sql, type Fragment } from '../../fragment.js';
 import type { ReadPlace, RelationSources } from '../../reads/relations.js';
 import { scopeCondition } from '../../reads/scope.js';
 import type { Target } from '../../../target.js';
-import { ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
+import { firstSeenTimes, ROLLUP_COLUMNS, rollupRows, type PageData } from '../../loads/rollups.js';
 import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writer.js';
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
@@ -173,7 +173,18 @@ function commonSources(database: string, unmerged: boolean): Omit<RelationSource
 
 /** The sources of a call about one target, on the shard that holds its domain: the local tables. */
 function shardSources(database: string, unmerged: boolean): RelationSources {
-  return { ...commonSources(database, unmerged), links: sql`links_local AS l${raw(unmerged ? ' FINAL' : '')}`, rollup: (table) => raw(`${table}_local AS r`) };
+  const common = commonSources(database, unmerged);
+  return {
+    ...common,
+    links: sql`links_local AS l${raw(unmerged ? ' FINAL' : '')}`,
+    rollup: (table) => raw(`${table}_local AS r`),
+    // The links first seen on the day "new" starts, from that day's row of times (the links are not
+    // ordered by first seen: counting them would read every link of the target). A time past the
+    // day compares as its whole timestamp does (`firstSeenTimes`).
+    firstDayNew: (tkey, target, since, day) =>
+      sql`(SELECT coalesce(sum(arrayCount(t -> t >= ${since.slice(10)}, r.times)), 0) FROM r_first_seen_times_local AS r
+        WHERE ${common.rollupRows(tkey, target)} AND r.day = ${day})`,
+  };
 }
 
 /**
@@ -228,6 +239,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
     }),
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
+  await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const engine = clickhouseEngine(connections, bulk, options);
   return createStore(engine, { parser: options.parser, ledger: options.ledger }, { shards, connection: connections[0]! });
@@ -548,7 +560,7 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
         );
       }
       for (const [i, domain] of batch.entries()) {
-        await writer.add(domain, rollupRows(domain, links.get(domain)!, pages));
+        await writer.add(domain, rollupRows(domain, links.get(domain)!, pages), firstSeenTimes(domain, links.get(domain)!));
         links.delete(domain);
         counted(from + i + 1);
       }
@@ -556,6 +568,29 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
     },
     end: closeShard,
   };
+}
+
+/**
+ * Writes the rows of `r_first_seen_times` a shard's current rollups lack: those of every domain
+ * whose current version has `r_first_seen` rows and no times (rollups written before the table
+ * existed, in a database made by an earlier version of this package), from the domain's links at
+ * that version, as a refresh writes them (`firstSeenTimes`: per key and day, the times past the
+ * day in order). Run at every open; a version is recorded after all its rows, so a load running
+ * meanwhile is never filled twice. Reads the shard's `r_first_seen` and `r_first_seen_times` keys,
+ * and the links of the domains it fills.
+ */
+async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
+  const missing = `SELECT tdomain, max(version) AS v FROM r_versions_local GROUP BY tdomain
+    HAVING (tdomain, v) IN (SELECT tdomain, version FROM r_first_seen_local) AND (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local)`;
+  await shard.run(
+    raw(`INSERT INTO r_first_seen_times_local (tkey, tdomain, day, times, version)
+      SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
+        SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
+        FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM links_local FINAL WHERE target_domain IN (SELECT tdomain FROM (${missing})))
+        ARRAY JOIN [concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)] AS tkey
+      ) ANY INNER JOIN (${missing}) USING tdomain
+      GROUP BY tkey, tdomain, day`),
+  );
 }
 
 /**
@@ -580,9 +615,9 @@ class RollupWriter {
   #rows = 0;
   constructor(private readonly shard: ClickhouseShard) {}
 
-  async add(domain: string, rows: ReturnType<typeof rollupRows>): Promise<void> {
+  async add(domain: string, rows: ReturnType<typeof rollupRows>, times: ReturnType<typeof firstSeenTimes>): Promise<void> {
     const version = nextVersion();
-    const add = (table: Exclude<RollupTable, 'r_history'>, tuples: readonly (readonly unknown[])[]) => {
+    const add = (table: Exclude<RollupTable, 'r_history' | 'r_first_seen_times'>, tuples: readonly (readonly unknown[])[]) => {
       const columns = ROLLUP_COLUMNS[table];
       for (const tuple of tuples) {
         const row: Record<string, unknown> = { tdomain: domain, version };
@@ -599,7 +634,8 @@ class RollupWriter {
     add('r_score_profile', rows.scoreProfile);
     add('r_first_seen', rows.firstSeen);
     for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
-    this.#rows += rows.history.length;
+    for (const [tkey, day, list] of times) this.#batch.r_first_seen_times.push({ tkey, tdomain: domain, day, times: list, version });
+    this.#rows += rows.history.length + times.length;
     this.#versions.push({ tdomain: domain, version });
     if (this.#rows >= ROWS_PER_INSERT) await this.flush();
   }

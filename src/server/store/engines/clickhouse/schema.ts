@@ -66,6 +66,9 @@ export const ROLLUP_TABLES = {
   r_history: { columns: `tkey String, tdomain String, month String, backlinks_count Int64, domains_count Int64, follows_count Int64`, order: 'tkey, month' },
   r_score_profile: { columns: `tkey String, tdomain String, domain_score Int64, domains_count Int64`, order: 'tkey, domain_score' },
   r_first_seen: { columns: `tkey String, tdomain String, day String, links_count Int64`, order: 'tkey, day' },
+  // The times of day a key's links were first seen, per day (`firstSeenTimes`): the links are not
+  // ordered by first seen here, so the day "new" starts is counted from this row, not from them.
+  r_first_seen_times: { columns: `tkey String, tdomain String, day String, times Array(String)`, order: 'tkey, day' },
 } as const;
 
 /** A rollup table's name. */
