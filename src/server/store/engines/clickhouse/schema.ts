@@ -91,7 +91,7 @@ export function shardTables(): string[] {
       ([table, { columns, order }]) =>
         `CREATE TABLE IF NOT EXISTS ${table}_local (${columns}, version UInt64) ENGINE = MergeTree() ORDER BY (${order}, version) SETTINGS index_granularity = 1024`,
     ),
-    `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain`,
+    `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain SETTINGS index_granularity = 1024`,
     `CREATE TABLE IF NOT EXISTS write_marks_local (writer UInt64, state UInt8) ENGINE = MergeTree() ORDER BY writer`,
   ];
 }
