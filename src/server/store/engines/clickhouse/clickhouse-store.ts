@@ -570,27 +570,38 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
   };
 }
 
+/** Domains a fill of `r_first_seen_times` writes per statement (its GROUP BY holds their links' times). */
+const FILL_DOMAINS = 1_000;
+
 /**
  * Writes the rows of `r_first_seen_times` a shard's current rollups lack: those of every domain
- * whose current version has `r_first_seen` rows and no times (rollups written before the table
- * existed, in a database made by an earlier version of this package), from the domain's links at
- * that version, as a refresh writes them (`firstSeenTimes`: per key and day, the times past the
- * day in order). Run at every open; a version is recorded after all its rows, so a load running
- * meanwhile is never filled twice. Reads the shard's `r_first_seen` and `r_first_seen_times` keys,
- * and the links of the domains it fills.
+ * whose current version has no times (rollups written before the table existed, in a database
+ * made by an earlier version of this package), from the domain's links, as a refresh writes them
+ * (`firstSeenTimes`: per key and day, the times past the day in order), FILL_DOMAINS domains per
+ * statement; a domain without links has none to write. Run at every open: one query of the
+ * shard's versions and the keys of `r_first_seen_times` when nothing is missing. Each statement
+ * looks again at which of its domains lack times: a version is recorded after all its rows, so a
+ * load running meanwhile is never filled twice.
  */
 async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
-  const missing = `SELECT tdomain, max(version) AS v FROM r_versions_local GROUP BY tdomain
-    HAVING (tdomain, v) IN (SELECT tdomain, version FROM r_first_seen_local) AND (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local)`;
-  await shard.run(
-    raw(`INSERT INTO r_first_seen_times_local (tkey, tdomain, day, times, version)
-      SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
-        SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
-        FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM links_local FINAL WHERE target_domain IN (SELECT tdomain FROM (${missing})))
-        ARRAY JOIN [concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)] AS tkey
-      ) ANY INNER JOIN (${missing}) USING tdomain
-      GROUP BY tkey, tdomain, day`),
-  );
+  const missing = (domains?: Fragment) => {
+    const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
+    return sql`SELECT tdomain, max(version) AS v FROM r_versions_local${only} GROUP BY tdomain
+      HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local${only})`;
+  };
+  const domains = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
+  for (let i = 0; i < domains.length; i += FILL_DOMAINS) {
+    const names = join(domains.slice(i, i + FILL_DOMAINS).map((domain) => sql`${domain}`), ', ');
+    await shard.run(
+      sql`INSERT INTO r_first_seen_times_local (tkey, tdomain, day, times, version)
+        SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
+          SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
+          FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM links_local FINAL WHERE target_domain IN (${names}))
+          ARRAY JOIN [concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)] AS tkey
+        ) ANY INNER JOIN (${missing(names)}) USING tdomain
+        GROUP BY tkey, tdomain, day`,
+    );
+  }
 }
 
 /**
