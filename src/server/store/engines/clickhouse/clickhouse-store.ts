@@ -25,7 +25,7 @@ import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writ
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
 import type { Ledger } from '../../ledger.js';
-import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
+import { CompetitorGraphs, competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
@@ -240,6 +240,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
   await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));
+  await fillCompetitorGraph(bulk);
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const engine = clickhouseEngine(connections, bulk, options);
   return createStore(engine, { parser: options.parser, ledger: options.ledger }, { shards, connection: connections[0]! });
@@ -266,6 +267,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   };
   const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
   const forgetStates = () => states.forEach((state) => state.forget());
+  const graphs = new CompetitorGraphs(bulk[0]!, currentRollups(database));
   return {
     kind: 'clickhouse',
     rollups,
@@ -277,13 +279,13 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
       return { keys: place, ...(operation === 'links' && byIds ? { rows: byId } : {}), totals: place, window: false };
     },
     competitors: rollups
-      ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, currentRollups(database)), version: () => competitorVersions(entry) }
+      ? { kind: 'graph', read: () => graphs.read(), version: () => competitorVersions(entry) }
       : { kind: 'query', answer: async (query) => competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page) },
     matrix: { kind: 'sql' },
     load: {
       begin: async () => {
         forgetStates();
-        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates);
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, rollups ? () => graphs.readAhead() : () => {});
       },
       linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
     },
@@ -367,7 +369,7 @@ const ROWS_PER_INSERT = 50_000;
  * One load at a time: the merged mark says that everything written before the merge began is
  * merged, which a second load still running would make untrue.
  */
-function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void): LoadSink {
+function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, onRefreshed: () => void): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
@@ -422,6 +424,7 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
       onMark();
       await refreshRollups(clickhouseRefresh(shards, placement, !merged), domains, onProgress);
       started = undefined;
+      onRefreshed();
     },
   };
 }
@@ -486,6 +489,7 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
   const shardOf = new Map<string, number>();
   const known = new Map<string, { ip_address: string; country: string; domain_score: number }>();
   const pages = new Map<string, PageData>();
+  const graphIds = new GraphIds(shards[0]!);
   let current: { readonly s: number; readonly counts: Map<string, number>; readonly writer: RollupWriter } | undefined;
   const closeShard = async () => {
     if (!current) return;
@@ -529,7 +533,7 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
         await shards[s]!.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
           for (const row of rows) counts.set(row.d, Number(row.n));
         });
-        current = { s, counts, writer: new RollupWriter(shards[s]!) };
+        current = { s, counts, writer: new RollupWriter(shards[s]!, graphIds) };
       }
       const { counts, writer } = current;
       // Domains of this shard, about LINKS_PER_READ links (a larger domain alone) and at most 10,000.
@@ -624,11 +628,14 @@ class RollupWriter {
   #batch = emptyBatch();
   #versions: Record<string, unknown>[] = [];
   #rows = 0;
-  constructor(private readonly shard: ClickhouseShard) {}
+  constructor(
+    private readonly shard: ClickhouseShard,
+    private readonly graphIds: GraphIds,
+  ) {}
 
   async add(domain: string, rows: ReturnType<typeof rollupRows>, times: ReturnType<typeof firstSeenTimes>): Promise<void> {
     const version = nextVersion();
-    const add = (table: Exclude<RollupTable, 'r_history' | 'r_first_seen_times'>, tuples: readonly (readonly unknown[])[]) => {
+    const add = (table: Exclude<RollupTable, 'r_history' | 'r_first_seen_times' | 'r_graph'>, tuples: readonly (readonly unknown[])[]) => {
       const columns = ROLLUP_COLUMNS[table];
       for (const tuple of tuples) {
         const row: Record<string, unknown> = { tdomain: domain, version };
@@ -646,13 +653,16 @@ class RollupWriter {
     add('r_first_seen', rows.firstSeen);
     for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
     for (const [tkey, day, list] of times) this.#batch.r_first_seen_times.push({ tkey, tdomain: domain, day, times: list, version });
-    this.#rows += rows.history.length + times.length;
+    this.#batch.r_graph.push({ tdomain: domain, sources: await this.graphIds.of(graphSources(domain, rows.refDomains)), version });
+    this.#rows += rows.history.length + times.length + 1;
     this.#versions.push({ tdomain: domain, version });
     if (this.#rows >= ROWS_PER_INSERT) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.#versions.length === 0) return;
+    // The referring domains' new ids before the graph rows that use them.
+    await this.graphIds.flush();
     for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
     await this.shard.insert('r_versions_local', this.#versions);
     this.#batch = emptyBatch();

@@ -1,14 +1,23 @@
 /**
  * Competitors on the ClickHouse cluster: the graph of registrable domains and their referring
  * domains held in the server's memory as a {@link CompetitorIndex} (the embedded store's), read
- * from the cluster's domain-level referring-domain rollups, and read again whenever a refresh has
- * changed them.
+ * from `r_graph`, which a refresh writes beside the other rollups: per domain and rollup version,
+ * its referring domains (those of its domain-level `r_ref_domains` rows) as integer ids. The ids
+ * are exact (one per referring domain, never a hash): `r_graph_ids` on the entry shard holds them,
+ * and a writer ({@link GraphIds}) reads it and adds the domains it has not seen, before the graph
+ * rows that use them. The graph is read in `RowBinary`, a few bytes per pair.
  *
  * Exact across processes: each call first asks the cluster for the identity of the current
  * rollup versions (one small `GROUP BY` over `r_versions`, a hash of every domain's latest
  * version); the read-cache keeps the graph under that identity, and reads it anew before the call
  * is answered when it differs. A refresh between the question and the read makes the next call
- * read it again.
+ * read it again. A load of this process reads the graph ahead as it finishes
+ * ({@link CompetitorGraphs}), so that the next call does not wait for it.
+ *
+ * A domain whose current version has no graph row (rollups written by an earlier version of this
+ * package) is filled at open ({@link fillCompetitorGraph}); one written by such a process after
+ * the open makes the read fall back to the graph of the `r_ref_domains` rows themselves
+ * ({@link readGraphOfRollups}), slower and as exact.
  *
  * Why not a table of every listed pair, or a query per call (which read every domain-level rollup
  * row of the cluster): docs/design-store.md, "Measurements behind the store's code".
@@ -19,7 +28,8 @@
 import type { RowOf } from '../../../../catalogue/types.js';
 import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, CompetitorIndex } from '../../memory/competitor-graph.js';
 import type { SqlConnection } from '../../connection.js';
-import { raw, sql, type Fragment } from '../../fragment.js';
+import { StoreQueryError } from '../../errors.js';
+import { join, raw, sql, type Fragment } from '../../fragment.js';
 import { numbers } from '../../reads/graph.js';
 import { runList } from '../../reads/run-list.js';
 import type { Page, RowsResult } from '../../store.js';
@@ -38,7 +48,7 @@ const graphQuery = (current: Fragment): Fragment =>
  * The identity of the cluster's current rollup versions, asked on a call's connection (with the
  * call's time bound): equal while no refresh, of this process or another, has changed them.
  */
-export async function competitorVersions(entry: SqlConnection): Promise<string> {
+export async function competitorVersions(entry: Pick<SqlConnection, 'all'>): Promise<string> {
   const [row] = await entry.all<{ h: string; n: number }>(VERSIONS);
   return `${row?.h ?? ''}/${row?.n ?? 0}`;
 }
@@ -46,8 +56,49 @@ export async function competitorVersions(entry: SqlConnection): Promise<string> 
 /**
  * The competitor graph of the current rollups, read on `bulk` (no time bound: it grows with the
  * store); `current` is the store's condition for the rows of the current rollup versions (on `r`).
+ * From `r_graph` when it has a row for every domain that had a version before the read, else from
+ * the rollups ({@link readGraphOfRollups}).
  */
 export async function readCompetitorGraph(bulk: ClickhouseShard, current: Fragment): Promise<CompetitorIndex> {
+  const versioned = new RowBinary(await bulk.binary(raw('SELECT DISTINCT tdomain FROM r_versions')));
+  const before: string[] = [];
+  while (!versioned.done) before.push(versioned.string());
+  const bytes = await bulk.binary(sql`SELECT r.tdomain, r.sources FROM r_graph AS r WHERE ${current}`);
+  // First the rows' places: the pairs are then copied once into arrays of their final size.
+  const rows = new RowBinary(bytes);
+  const names: string[] = [];
+  const at: number[] = [];
+  let pairs = 0;
+  while (!rows.done) {
+    names.push(rows.string());
+    const count = rows.varint();
+    at.push(rows.skip(4 * count), count);
+    pairs += count;
+  }
+  const ids = new Set(names);
+  if (ids.size !== names.length || !before.every((domain) => ids.has(domain))) return readGraphOfRollups(bulk, current);
+  const targets = new Int32Array(pairs);
+  const sources = new Int32Array(pairs);
+  let next = 0;
+  let referrers = 0;
+  for (let t = 0; t < names.length; t++) {
+    const from = at[2 * t]!;
+    const count = at[2 * t + 1]!;
+    targets.fill(t, next, next + count);
+    for (let i = 0; i < count; i++) {
+      const id = bytes.readUInt32LE(from + 4 * i);
+      sources[next++] = id;
+      if (id >= referrers) referrers = id + 1;
+    }
+  }
+  return new CompetitorIndex(targets, sources, names, referrers);
+}
+
+/**
+ * The competitor graph read from the domain-level `r_ref_domains` rows themselves (every such row
+ * of the cluster, its referring domain as text): where `r_graph` lacks a domain.
+ */
+export async function readGraphOfRollups(bulk: ClickhouseShard, current: Fragment): Promise<CompetitorIndex> {
   const names: string[] = [];
   const targets: number[] = [];
   const sources: number[] = [];
@@ -64,6 +115,184 @@ export async function readCompetitorGraph(bulk: ClickhouseShard, current: Fragme
     }
   });
   return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, sourceIds.size);
+}
+
+/**
+ * The competitor graphs of a store: read when a call finds the rollup versions changed, and read
+ * ahead when a load of this process finishes ({@link readAhead}), so that the next call takes that
+ * one rather than wait for a read of its own.
+ */
+export class CompetitorGraphs {
+  #ahead: Promise<{ readonly version: string; readonly graph: CompetitorIndex }> | undefined;
+
+  constructor(
+    private readonly bulk: ClickhouseShard,
+    private readonly current: Fragment,
+  ) {}
+
+  /**
+   * Starts reading the graph of the current rollups (a load of this process has just changed them).
+   * Its versions are asked before it is read: the graph is at least as new as they are.
+   */
+  readAhead(): void {
+    const ahead = (async () => {
+      const version = await competitorVersions(this.bulk);
+      return { version, graph: await readCompetitorGraph(this.bulk, this.current) };
+    })();
+    // A failed read ahead is read again by the call that wants it.
+    ahead.catch(() => undefined);
+    this.#ahead = ahead;
+  }
+
+  /** The graph of the current rollups: the one read ahead if the versions are still those it was read after, else read now. */
+  async read(): Promise<CompetitorIndex> {
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    if (ahead !== undefined) {
+      const kept = await ahead.catch(() => undefined);
+      if (kept !== undefined && kept.version === (await competitorVersions(this.bulk))) return kept.graph;
+    }
+    return readCompetitorGraph(this.bulk, this.current);
+  }
+}
+
+/**
+ * The ids of referring domains in `r_graph` (`r_graph_ids` on the entry shard, one per domain,
+ * 0, 1, 2, ...), for one writer: read at its first use, the domains it has not seen given the next
+ * ids, written by {@link flush} (before any graph row that uses them is written). One writer at a
+ * time, as loads are (see `createLoad`): two would give different domains the same id.
+ */
+export class GraphIds {
+  #known: Promise<Map<string, number>> | undefined;
+  #next = 0;
+  #added: { domain: string; id: number }[] = [];
+
+  constructor(private readonly entry: ClickhouseShard) {}
+
+  /** The ids of these domains, new ones assigned. */
+  async of(domains: readonly string[]): Promise<number[]> {
+    const known = await (this.#known ??= this.#read());
+    return domains.map((domain) => {
+      let id = known.get(domain);
+      if (id === undefined) {
+        known.set(domain, (id = this.#next++));
+        this.#added.push({ domain, id });
+      }
+      return id;
+    });
+  }
+
+  /** Writes the ids assigned since the last flush. */
+  async flush(): Promise<void> {
+    const added = this.#added;
+    this.#added = [];
+    for (let i = 0; i < added.length; i += IDS_PER_INSERT) await this.entry.insert('r_graph_ids', added.slice(i, i + IDS_PER_INSERT));
+  }
+
+  async #read(): Promise<Map<string, number>> {
+    const rows = new RowBinary(await this.entry.binary(raw('SELECT domain, id FROM r_graph_ids')));
+    const known = new Map<string, number>();
+    while (!rows.done) {
+      const domain = rows.string();
+      const id = rows.uint32();
+      if (known.has(domain)) throw new StoreQueryError(`r_graph_ids holds ${JSON.stringify(domain)} twice: written by two loads at once?`);
+      known.set(domain, id);
+      if (id >= this.#next) this.#next = id + 1;
+    }
+    return known;
+  }
+}
+
+/** Ids written per INSERT. */
+const IDS_PER_INSERT = 50_000;
+
+/** The referring domains of a domain's graph row: those of its domain-level `r_ref_domains` rows (`rollupRows`' tuples: key, referring domain, ...). */
+export function graphSources(domain: string, refDomains: readonly (readonly unknown[])[]): string[] {
+  const key = `d:${domain}`;
+  return refDomains.filter((row) => row[0] === key).map((row) => row[1] as string);
+}
+
+/** Domains a fill of `r_graph` reads per query. */
+const FILL_DOMAINS = 1_000;
+
+/**
+ * Writes the `r_graph` rows the shards' current rollups lack: those of every domain whose current
+ * version has none (rollups written before the table existed, by an earlier version of this
+ * package), from its domain-level `r_ref_domains` rows, as a refresh writes them. Run at every
+ * open: one query per shard when nothing is missing (the ids are read only when something is).
+ * Each group of domains is looked at again before it is read, so a load running meanwhile is not
+ * filled twice.
+ */
+export async function fillCompetitorGraph(shards: readonly ClickhouseShard[]): Promise<void> {
+  const ids = new GraphIds(shards[0]!);
+  const missing = (domains?: Fragment) => {
+    const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
+    return sql`SELECT tdomain, max(version) AS v FROM r_versions_local${only} GROUP BY tdomain
+      HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_graph_local${only})`;
+  };
+  for (const shard of shards) {
+    const domains = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
+    for (let i = 0; i < domains.length; i += FILL_DOMAINS) {
+      const names = join(domains.slice(i, i + FILL_DOMAINS).map((domain) => sql`${domain}`), ', ');
+      const versions = await shard.all<{ tdomain: string; v: string | number }>(missing(names));
+      const sources = new Map<string, string[]>();
+      await shard.each<{ t: string; s: string[] }>(
+        sql`SELECT r.tdomain AS t, groupArray(r.source_domain) AS s FROM r_ref_domains_local AS r
+          WHERE r.tdomain IN (${names}) AND r.tkey = concat('d:', r.tdomain) AND (r.tdomain, r.version) IN (${missing(names)}) GROUP BY r.tdomain`,
+        (rows) => rows.forEach((row) => sources.set(row.t, row.s)),
+      );
+      const rows: Record<string, unknown>[] = [];
+      for (const { tdomain, v } of versions) rows.push({ tdomain, sources: await ids.of(sources.get(tdomain) ?? []), version: v });
+      await ids.flush();
+      await shard.insert('r_graph_local', rows);
+    }
+  }
+}
+
+/**
+ * A reader of `RowBinary` bytes (ClickHouse's own row format: strings as a LEB128 length and their
+ * bytes, integers little-endian, arrays as a LEB128 count and their items).
+ *
+ * @throws StoreQueryError (from its reads) when the bytes end inside a value: not the answer asked for.
+ */
+class RowBinary {
+  #at = 0;
+  constructor(private readonly bytes: Buffer) {}
+
+  get done(): boolean {
+    return this.#at >= this.bytes.length;
+  }
+
+  varint(): number {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = this.bytes[this.#at++];
+      if (byte === undefined || shift > 49) throw this.#cut();
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  }
+
+  string(): string {
+    const length = this.varint();
+    return this.bytes.toString('utf8', this.#at, this.skip(length) + length);
+  }
+
+  uint32(): number {
+    return this.bytes.readUInt32LE(this.skip(4));
+  }
+
+  /** Moves past `length` bytes; returns where they start. */
+  skip(length: number): number {
+    const at = this.#at;
+    if (at + length > this.bytes.length) throw this.#cut();
+    this.#at += length;
+    return at;
+  }
+
+  #cut(): StoreQueryError {
+    return new StoreQueryError('ClickHouse answered a RowBinary read with bytes that end inside a value.');
+  }
 }
 
 /**

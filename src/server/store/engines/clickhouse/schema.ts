@@ -69,6 +69,8 @@ export const ROLLUP_TABLES = {
   // The times of day a key's links were first seen, per day (`firstSeenTimes`): the links are not
   // ordered by first seen here, so the day "new" starts is counted from this row, not from them.
   r_first_seen_times: { columns: `tkey String, tdomain String, day String, times Array(String)`, order: 'tkey, day' },
+  // The competitor graph: a domain's referring domains as ids of `r_graph_ids` (`competitors.ts`).
+  r_graph: { columns: `tdomain String, sources Array(UInt32)`, order: 'tdomain' },
 } as const;
 
 /** A rollup table's name. */
@@ -105,6 +107,8 @@ export function entryTables(cluster: string, database: string): string[] {
     distributed('r_targets', 'tdomain'),
     distributed('r_ref_domains', 'tdomain'),
     distributed('r_versions', 'tdomain'),
+    distributed('r_graph', 'tdomain'),
+    `CREATE TABLE IF NOT EXISTS r_graph_ids (domain String, id UInt32) ENGINE = MergeTree() ORDER BY id`,
     `CREATE TABLE IF NOT EXISTS keyword_metrics (keyword String, country String, month String, snapshot_at String, search_volume String, cpc String,
       competitive_density Int64, keyword_difficulty Int64, number_of_results String, intents String, serp_features String, trends String, version UInt64)
       ENGINE = ReplacingMergeTree(version) ORDER BY (keyword, country, month, snapshot_at) SETTINGS index_granularity = 256`,

@@ -7,13 +7,23 @@
  * (similarity = shared referring domains / all referring domains of the two; listed from 5 shared
  * and similarity 0.01): a.test is linked from s1..s6.test, b.test from s1..s6.test, then c.test from
  * s1..s5.test and s9.test.
+ *
+ * The graph is read from `r_graph` (each domain's referring domains as ids of `r_graph_ids`), which
+ * the refresh writes: its rows are checked against the same hand-written lists; a load of this
+ * store reads it ahead (the next call reads no graph); a database without the table gets its rows
+ * at the next open; a domain whose rows a process of an earlier version wrote (no graph row) is read
+ * from the rollups. Where the answers are not written by hand, they are compared with
+ * `competitorsOverLinks` (a store opened with `rollups: false`, counting over the links).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import { loadServerDeps } from '../../../../../src/server/deps.js';
+import { forCall } from '../../../../../src/server/store/call-signal.js';
 import { openClickhouseStore, type ClickhouseStore } from '../../../../../src/server/store/engines/clickhouse/clickhouse-store.js';
+import { ClickhouseShard } from '../../../../../src/server/store/engines/clickhouse/connection.js';
+import { raw } from '../../../../../src/server/store/fragment.js';
 import type { LinkInput } from '../../../../../src/server/store/inputs.js';
 import { openLedgerAt } from '../../../../../src/server/store/open.js';
 import type { Page } from '../../../../../src/server/store/store.js';
@@ -25,6 +35,9 @@ let urls: string[];
 let dir: string;
 let store: ClickhouseStore;
 let other: ClickhouseStore;
+/** Counts over the links (`competitorsOverLinks`): the independent slow path. */
+let slow: ClickhouseStore;
+let open: (ledger: string, rollups?: boolean) => Promise<ClickhouseStore>;
 
 /** One link from https://<source>/ to https://<target>/. */
 const link = (source: string, target: string): LinkInput => ({
@@ -41,13 +54,15 @@ beforeAll(async () => {
   urls = cluster.split(',');
   const { tldts } = await loadServerDeps();
   dir = mkdtempSync(join(tmpdir(), 'bq-competitors-ch-'));
-  const open = async (ledger: string) => openClickhouseStore({ urls, database, parser: tldts, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, ledger) }) });
+  open = async (ledger, rollups = true) =>
+    openClickhouseStore({ urls, database, parser: tldts, rollups, ledger: await openLedgerAt({ kind: 'sqlite', file: join(dir, ledger) }) });
   store = await open('a.db');
   other = await open('b.db');
+  slow = await open('c.db', false);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([store?.close(), other?.close()]);
+  await Promise.all([store?.close(), other?.close(), slow?.close()]);
   for (const url of urls ?? []) await fetch(`${url}/`, { method: 'POST', body: `DROP DATABASE IF EXISTS ${database}` });
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -92,4 +107,140 @@ describe('ClickHouse store: competitors from the graph in memory', () => {
       ],
     });
   });
+});
+
+const shards = () => urls.map((url) => new ClickhouseShard({ url, database, timeoutMs: 30_000 }));
+
+/** Every domain's current graph row on the shards, its ids turned back into domains: `domain: s1.test s2.test ...` (sorted). */
+async function graphRows(): Promise<string[]> {
+  const [entry] = shards();
+  const ids = await entry!.all<{ domain: string; id: number }>(raw('SELECT domain, id FROM r_graph_ids'));
+  const names = new Map(ids.map((row) => [Number(row.id), row.domain]));
+  // One id per domain, one domain per id.
+  expect(names.size).toBe(ids.length);
+  expect(new Set(ids.map((row) => row.domain)).size).toBe(ids.length);
+  const rows = await Promise.all(
+    shards().map((shard) =>
+      shard.all<{ tdomain: string; sources: number[] }>(
+        raw('SELECT tdomain, sources FROM r_graph_local WHERE (tdomain, version) IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)'),
+      ),
+    ),
+  );
+  return rows
+    .flat()
+    .map((row) => `${row.tdomain}: ${row.sources.map((id) => names.get(Number(id)) ?? `unknown id ${id}`).sort().join(' ')}`)
+    .sort();
+}
+
+const sources = (numbers: readonly number[]) => numbers.map((n) => `s${n}.test`).sort().join(' ');
+
+/** The answers of `into` for every domain, beside those counted over the links. */
+async function expectAsOverLinks(into: ClickhouseStore, domains: readonly string[]): Promise<void> {
+  for (const domain of domains) {
+    for (const order of [page, { ...page, orderBy: 'common_refdomains', direction: 'ASC' as const }, { ...page, limit: 1, offset: 1 }]) {
+      expect(await into.competitors({ domain, page: order }), `${domain} ${JSON.stringify(order)}`).toEqual(await slow.competitors({ domain, page: order }));
+    }
+  }
+}
+
+/** Replaces every shard's `r_graph_local` by its rows that `keep` says (a database of an earlier version, or a writer that wrote none). */
+async function keepGraphRows(keep: string): Promise<void> {
+  for (const shard of shards()) {
+    await shard.run(raw('DROP TABLE IF EXISTS r_graph_kept'));
+    await shard.run(raw('CREATE TABLE r_graph_kept AS r_graph_local'));
+    await shard.run(raw(`INSERT INTO r_graph_kept SELECT * FROM r_graph_local WHERE ${keep}`));
+    await shard.run(raw('DROP TABLE r_graph_local'));
+    await shard.run(raw('RENAME TABLE r_graph_kept TO r_graph_local'));
+  }
+}
+
+/** The SQL text of the requests the store sends to the shards while `work` runs as a call named `name`. */
+async function statementsOf(name: string, work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const realFetch = globalThis.fetch;
+  const spy = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (urls.includes(url.origin) && url.searchParams.get('query_id')?.startsWith(`${name}-`)) sent.push(String(init?.body));
+    return realFetch(input, init);
+  });
+  try {
+    await forCall(new AbortController().signal, work, name);
+  } finally {
+    spy.mockRestore();
+  }
+  return sent;
+}
+
+describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', () => {
+  it('holds each domain of the test above with its referring domains, as ids one per domain', async () => {
+    expect(await graphRows()).toEqual([`a.test: ${sources([1, 2, 3, 4, 5, 6])}`, `b.test: ${sources([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])}`, `c.test: ${sources([1, 2, 3, 4, 5, 9])}`]);
+    await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test']);
+  });
+
+  it('is read ahead by a load of this store: the next call reads no graph, and answers from the load', async () => {
+    await write(store, from('d.test', [1, 2, 3, 4, 5, 6, 7]));
+    const statements = await statementsOf('first-call', async () =>
+      expect(await store.competitors({ domain: 'd.test', page })).toEqual({
+        total: 3,
+        rows: [
+          { domain: 'a.test', similarity: 6 / 7, common_refdomains: 6 },
+          { domain: 'b.test', similarity: 7 / 10, common_refdomains: 7 },
+          { domain: 'c.test', similarity: 5 / 8, common_refdomains: 5 },
+        ],
+      }),
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    for (const text of statements) expect(text).not.toMatch(/r_graph|r_ref_domains/);
+    expect(await graphRows()).toContain(`d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`);
+  });
+
+  it('a domain without its graph row (written by an earlier version) is read from the rollups, as exact', async () => {
+    // Another store writes e.test, then its graph row goes, as if a process of an earlier version had written it.
+    await write(other, from('e.test', [1, 2, 3, 4, 5, 11]));
+    await keepGraphRows(`tdomain != 'e.test'`);
+    expect(await graphRows()).not.toContain(expect.stringMatching(/^e\.test/));
+    expect(await store.competitors({ domain: 'e.test', page })).toEqual({
+      total: 4,
+      rows: [
+        { domain: 'c.test', similarity: 5 / 7, common_refdomains: 5 },
+        { domain: 'a.test', similarity: 5 / 7, common_refdomains: 5 },
+        { domain: 'd.test', similarity: 5 / 8, common_refdomains: 5 },
+        { domain: 'b.test', similarity: 5 / 11, common_refdomains: 5 },
+      ].sort((x, y) => y.similarity - x.similarity || (x.domain < y.domain ? -1 : 1)),
+    });
+    await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test']);
+  });
+
+  it('a database without the graph (the tables dropped, or there but empty) gets its rows at the next open, once', async () => {
+    const expected = [
+      `a.test: ${sources([1, 2, 3, 4, 5, 6])}`,
+      `b.test: ${sources([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])}`,
+      `c.test: ${sources([1, 2, 3, 4, 5, 9])}`,
+      `d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`,
+      `e.test: ${sources([1, 2, 3, 4, 5, 11])}`,
+    ];
+    for (const make of ['dropped', 'empty'] as const) {
+      if (make === 'dropped') {
+        for (const shard of shards()) await shard.run(raw('DROP TABLE IF EXISTS r_graph_local'));
+        await shards()[0]!.run(raw('DROP TABLE IF EXISTS r_graph_ids'));
+      } else {
+        await keepGraphRows('0');
+      }
+      await store.close();
+      store = await open('a.db');
+      expect(await graphRows(), make).toEqual(expected);
+      await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test']);
+    }
+    // Another open finds nothing missing: no row twice, no id added.
+    const [entry] = shards();
+    const count = async () => (await Promise.all(shards().map((shard) => shard.all<{ n: number }>(raw('SELECT count() AS n FROM r_graph_local'))))).map((rows) => Number(rows[0]!.n));
+    const before = { rows: await count(), ids: await entry!.all(raw('SELECT domain, id FROM r_graph_ids ORDER BY id')) };
+    await store.close();
+    store = await open('a.db');
+    expect({ rows: await count(), ids: await entry!.all(raw('SELECT domain, id FROM r_graph_ids ORDER BY id')) }).toEqual(before);
+    // A load after the fill keeps the ids: f.test's referring domains are those the fill numbered and one more.
+    await write(store, from('f.test', [1, 2, 3, 4, 5, 12]));
+    expect(await graphRows()).toEqual([...expected, `f.test: ${sources([1, 2, 3, 4, 5, 12])}`].sort());
+    await expectAsOverLinks(store, ['a.test', 'e.test', 'f.test']);
+  }, 120_000);
 });
