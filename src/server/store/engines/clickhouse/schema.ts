@@ -98,7 +98,7 @@ export function shardTables(): string[] {
   ];
 }
 
-/** The statements that create the entry shard's own tables: the Distributed views of the cluster, and keyword snapshots. */
+/** The statements that create the entry shard's own tables: the Distributed views of the cluster, keyword snapshots, and the ids of the competitor graph's referring domains. */
 export function entryTables(cluster: string, database: string): string[] {
   const distributed = (table: string, key: string) =>
     `CREATE TABLE IF NOT EXISTS ${table} AS ${table}_local ENGINE = Distributed(${cluster}, ${database}, ${table}_local, cityHash64(${key}))`;
@@ -108,7 +108,7 @@ export function entryTables(cluster: string, database: string): string[] {
     distributed('r_ref_domains', 'tdomain'),
     distributed('r_versions', 'tdomain'),
     distributed('r_graph', 'tdomain'),
-    `CREATE TABLE IF NOT EXISTS r_graph_ids (domain String, id UInt32) ENGINE = MergeTree() ORDER BY id`,
+    `CREATE TABLE IF NOT EXISTS r_graph_ids (domain String, id UInt32) ENGINE = MergeTree() ORDER BY domain`,
     `CREATE TABLE IF NOT EXISTS keyword_metrics (keyword String, country String, month String, snapshot_at String, search_volume String, cpc String,
       competitive_density Int64, keyword_difficulty Int64, number_of_results String, intents String, serp_features String, trends String, version UInt64)
       ENGINE = ReplacingMergeTree(version) ORDER BY (keyword, country, month, snapshot_at) SETTINGS index_granularity = 256`,
