@@ -194,21 +194,31 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
     expect(await graphRows()).toContain(`d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`);
   });
 
+  it('a graph read ahead is not taken once another store has loaded since', async () => {
+    // This store loads (and reads the graph ahead), then another one loads before the next call:
+    // g.test shares 5 of d.test's 7 referring domains, 5 of 8 in all.
+    await write(store, from('g.test', [1, 2, 3]));
+    await write(other, from('g.test', [4, 5, 13]));
+    expect(await store.competitors({ domain: 'g.test', page })).toEqual(await slow.competitors({ domain: 'g.test', page }));
+    expect((await store.competitors({ domain: 'g.test', page })).rows.find((row) => row.domain === 'd.test')).toEqual({ domain: 'd.test', similarity: 5 / 8, common_refdomains: 5 });
+  });
+
   it('a domain without its graph row (written by an earlier version) is read from the rollups, as exact', async () => {
     // Another store writes e.test, then its graph row goes, as if a process of an earlier version had written it.
     await write(other, from('e.test', [1, 2, 3, 4, 5, 11]));
     await keepGraphRows(`tdomain != 'e.test'`);
     expect(await graphRows()).not.toContain(expect.stringMatching(/^e\.test/));
     expect(await store.competitors({ domain: 'e.test', page })).toEqual({
-      total: 4,
+      total: 5,
       rows: [
+        { domain: 'g.test', similarity: 5 / 7, common_refdomains: 5 },
         { domain: 'c.test', similarity: 5 / 7, common_refdomains: 5 },
         { domain: 'a.test', similarity: 5 / 7, common_refdomains: 5 },
         { domain: 'd.test', similarity: 5 / 8, common_refdomains: 5 },
         { domain: 'b.test', similarity: 5 / 11, common_refdomains: 5 },
       ].sort((x, y) => y.similarity - x.similarity || (x.domain < y.domain ? -1 : 1)),
     });
-    await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test']);
+    await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test', 'g.test']);
   });
 
   it('a database without the graph (the tables dropped, or there but empty) gets its rows at the next open, once', async () => {
@@ -218,6 +228,7 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
       `c.test: ${sources([1, 2, 3, 4, 5, 9])}`,
       `d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`,
       `e.test: ${sources([1, 2, 3, 4, 5, 11])}`,
+      `g.test: ${sources([1, 2, 3, 4, 5, 13])}`,
     ];
     for (const make of ['dropped', 'empty'] as const) {
       if (make === 'dropped') {
@@ -229,7 +240,7 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
       await store.close();
       store = await open('a.db');
       expect(await graphRows(), make).toEqual(expected);
-      await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test']);
+      await expectAsOverLinks(store, ['a.test', 'b.test', 'c.test', 'd.test', 'e.test', 'g.test']);
     }
     // Another open finds nothing missing: no row twice, no id added.
     const [entry] = shards();
