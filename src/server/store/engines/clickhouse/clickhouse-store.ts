@@ -267,7 +267,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   };
   const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
   const forgetStates = () => states.forEach((state) => state.forget());
-  const graphs = new CompetitorGraphs(bulk[0]!, currentRollups(database));
+  const graphs = new CompetitorGraphs(bulk[0]!, (domains) => currentRollups(database, domains));
   return {
     kind: 'clickhouse',
     rollups,

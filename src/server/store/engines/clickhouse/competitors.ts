@@ -11,8 +11,9 @@
  * rollup versions (one small `GROUP BY` over `r_versions`, a hash of every domain's latest
  * version); the read-cache keeps the graph under that identity, and reads it anew before the call
  * is answered when it differs. A refresh between the question and the read makes the next call
- * read it again. A load of this process reads the graph ahead as it finishes
- * ({@link CompetitorGraphs}), so that the next call does not wait for it.
+ * read it again. The server keeps the rows it read with their versions, and reads again only the
+ * rows of the domains whose version changed ({@link CompetitorGraphs}); a load of this process
+ * reads the graph ahead as it finishes, so that the next call does not wait for it.
  *
  * A domain whose current version has no graph row (rollups written by an earlier version of this
  * package) is filled at open ({@link fillCompetitorGraph}); one written by such a process after
@@ -54,47 +55,6 @@ export async function competitorVersions(entry: Pick<SqlConnection, 'all'>): Pro
 }
 
 /**
- * The competitor graph of the current rollups, read on `bulk` (no time bound: it grows with the
- * store); `current` is the store's condition for the rows of the current rollup versions (on `r`).
- * From `r_graph` when it has a row for every domain that had a version before the read, else from
- * the rollups ({@link readGraphOfRollups}).
- */
-export async function readCompetitorGraph(bulk: ClickhouseShard, current: Fragment): Promise<CompetitorIndex> {
-  const versioned = new RowBinary(await bulk.binary(raw('SELECT DISTINCT tdomain FROM r_versions')));
-  const before: string[] = [];
-  while (!versioned.done) before.push(versioned.string());
-  const bytes = await bulk.binary(sql`SELECT r.tdomain, r.sources FROM r_graph AS r WHERE ${current}`);
-  // First the rows' places: the pairs are then copied once into arrays of their final size.
-  const rows = new RowBinary(bytes);
-  const names: string[] = [];
-  const at: number[] = [];
-  let pairs = 0;
-  while (!rows.done) {
-    names.push(rows.string());
-    const count = rows.varint();
-    at.push(rows.skip(4 * count), count);
-    pairs += count;
-  }
-  const ids = new Set(names);
-  if (ids.size !== names.length || !before.every((domain) => ids.has(domain))) return readGraphOfRollups(bulk, current);
-  const targets = new Int32Array(pairs);
-  const sources = new Int32Array(pairs);
-  let next = 0;
-  let referrers = 0;
-  for (let t = 0; t < names.length; t++) {
-    const from = at[2 * t]!;
-    const count = at[2 * t + 1]!;
-    targets.fill(t, next, next + count);
-    for (let i = 0; i < count; i++) {
-      const id = bytes.readUInt32LE(from + 4 * i);
-      sources[next++] = id;
-      if (id >= referrers) referrers = id + 1;
-    }
-  }
-  return new CompetitorIndex(targets, sources, names, referrers);
-}
-
-/**
  * The competitor graph read from the domain-level `r_ref_domains` rows themselves (every such row
  * of the cluster, its referring domain as text): where `r_graph` lacks a domain.
  */
@@ -117,17 +77,36 @@ export async function readGraphOfRollups(bulk: ClickhouseShard, current: Fragmen
   return new CompetitorIndex(Int32Array.from(targets), Int32Array.from(sources), names, sourceIds.size);
 }
 
+/** The store's condition for the rows of the current rollup versions (on `r`), of the given domains or of all. */
+export type CurrentRollups = (domains?: readonly string[]) => Fragment;
+
+/** A domain's graph row as last read: its rollup version and its referring domains' ids. */
+interface GraphRow {
+  readonly version: bigint;
+  readonly sources: Int32Array;
+}
+
+/** Domains whose rows a read asks for by name, per query; when more than a quarter of all changed, it reads every row. */
+const CHANGED_PER_READ = 1_000;
+
 /**
- * The competitor graphs of a store: read when a call finds the rollup versions changed, and read
- * ahead when a load of this process finishes ({@link readAhead}), so that the next call takes that
- * one rather than wait for a read of its own.
+ * The competitor graphs of a store, read on `bulk` (no time bound: they grow with the store). The
+ * rows last read are kept per domain with their version: a read asks every domain's current
+ * version and reads only the rows of the domains whose version is newer (all of them when more
+ * than a quarter changed), then builds the graph from the kept rows. Reads run one at a time.
+ * When a load of this process finishes it reads ahead ({@link readAhead}), so that the next call
+ * takes that graph rather than wait for a read of its own.
  */
 export class CompetitorGraphs {
   #ahead: Promise<{ readonly version: string; readonly graph: CompetitorIndex }> | undefined;
+  readonly #kept = new Map<string, GraphRow>();
+  /** The graph of the kept rows, until a read changes them. */
+  #built: CompetitorIndex | undefined;
+  #reading: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly bulk: ClickhouseShard,
-    private readonly current: Fragment,
+    private readonly current: CurrentRollups,
   ) {}
 
   /**
@@ -137,7 +116,7 @@ export class CompetitorGraphs {
   readAhead(): void {
     const ahead = (async () => {
       const version = await competitorVersions(this.bulk);
-      return { version, graph: await readCompetitorGraph(this.bulk, this.current) };
+      return { version, graph: await this.#read() };
     })();
     // A failed read ahead is read again by the call that wants it.
     ahead.catch(() => undefined);
@@ -152,8 +131,89 @@ export class CompetitorGraphs {
       const kept = await ahead.catch(() => undefined);
       if (kept !== undefined && kept.version === (await competitorVersions(this.bulk))) return kept.graph;
     }
-    return readCompetitorGraph(this.bulk, this.current);
+    return this.#read();
   }
+
+  /** One read at a time: each patches the kept rows, which the next one starts from. */
+  #read(): Promise<CompetitorIndex> {
+    const read = this.#reading.then(() => this.#patch());
+    this.#reading = read.catch(() => undefined);
+    return read;
+  }
+
+  /**
+   * Reads the rows of the domains whose version is newer than the kept one's, and builds the graph
+   * of the kept rows; from the rollups ({@link readGraphOfRollups}) when a domain's current version
+   * has no row. Each row read is of a version at least as new as the one asked before it.
+   */
+  async #patch(): Promise<CompetitorIndex> {
+    const versions = await currentVersions(this.bulk);
+    const kept = this.#kept;
+    for (const domain of kept.keys()) {
+      if (!versions.has(domain)) {
+        kept.delete(domain);
+        this.#built = undefined;
+      }
+    }
+    const changed = [...versions].filter(([domain, version]) => (kept.get(domain)?.version ?? -1n) < version).map(([domain]) => domain);
+    if (changed.length * 4 > versions.size) {
+      await this.#readRows(sql`SELECT r.tdomain, r.version, r.sources FROM r_graph AS r WHERE ${this.current()}`);
+    } else {
+      for (let i = 0; i < changed.length; i += CHANGED_PER_READ) {
+        const domains = changed.slice(i, i + CHANGED_PER_READ);
+        const names = join(domains.map((domain) => sql`${domain}`), ', ');
+        await this.#readRows(sql`SELECT r.tdomain, r.version, r.sources FROM r_graph AS r WHERE r.tdomain IN (${names}) AND ${this.current(domains)}`);
+      }
+    }
+    for (const [domain, version] of versions) {
+      if ((kept.get(domain)?.version ?? -1n) < version) return readGraphOfRollups(this.bulk, this.current());
+    }
+    return (this.#built ??= graphOf(kept));
+  }
+
+  /** Keeps the rows a query of `r_graph` returns (domain, version, referring domains' ids). */
+  async #readRows(query: Fragment): Promise<void> {
+    const rows = new RowBinary(await this.bulk.binary(query));
+    while (!rows.done) {
+      const domain = rows.string();
+      const version = rows.uint64();
+      const count = rows.varint();
+      const from = rows.skip(4 * count);
+      const sources = new Int32Array(count);
+      for (let i = 0; i < count; i++) sources[i] = rows.bytes.readUInt32LE(from + 4 * i);
+      if ((this.#kept.get(domain)?.version ?? -1n) < version) {
+        this.#kept.set(domain, { version, sources });
+        this.#built = undefined;
+      }
+    }
+  }
+}
+
+/** Every domain's current rollup version, on the cluster. */
+async function currentVersions(bulk: ClickhouseShard): Promise<Map<string, bigint>> {
+  const rows = new RowBinary(await bulk.binary(raw('SELECT tdomain, max(version) FROM r_versions GROUP BY tdomain')));
+  const versions = new Map<string, bigint>();
+  while (!rows.done) versions.set(rows.string(), rows.uint64());
+  return versions;
+}
+
+/** The graph of the rows of `r_graph`, by domain. */
+function graphOf(rows: ReadonlyMap<string, GraphRow>): CompetitorIndex {
+  let pairs = 0;
+  for (const row of rows.values()) pairs += row.sources.length;
+  const names: string[] = [];
+  const targets = new Int32Array(pairs);
+  const sources = new Int32Array(pairs);
+  let next = 0;
+  let referrers = 0;
+  for (const [domain, row] of rows) {
+    const t = names.push(domain) - 1;
+    targets.fill(t, next, next + row.sources.length);
+    sources.set(row.sources, next);
+    next += row.sources.length;
+    for (const id of row.sources) if (id >= referrers) referrers = id + 1;
+  }
+  return new CompetitorIndex(targets, sources, names, referrers);
 }
 
 /**
@@ -257,7 +317,7 @@ export async function fillCompetitorGraph(shards: readonly ClickhouseShard[]): P
  */
 class RowBinary {
   #at = 0;
-  constructor(private readonly bytes: Buffer) {}
+  constructor(readonly bytes: Buffer) {}
 
   get done(): boolean {
     return this.#at >= this.bytes.length;
@@ -280,6 +340,10 @@ class RowBinary {
 
   uint32(): number {
     return this.bytes.readUInt32LE(this.skip(4));
+  }
+
+  uint64(): bigint {
+    return this.bytes.readBigUInt64LE(this.skip(8));
   }
 
   /** Moves past `length` bytes; returns where they start. */

@@ -194,12 +194,18 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
     expect(await graphRows()).toContain(`d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`);
   });
 
-  it('a graph read ahead is not taken once another store has loaded since', async () => {
+  it('a graph read ahead is not taken once another store has loaded since; the read after reads the changed domain alone', async () => {
     // This store loads (and reads the graph ahead), then another one loads before the next call:
     // g.test shares 5 of d.test's 7 referring domains, 5 of 8 in all.
     await write(store, from('g.test', [1, 2, 3]));
     await write(other, from('g.test', [4, 5, 13]));
-    expect(await store.competitors({ domain: 'g.test', page })).toEqual(await slow.competitors({ domain: 'g.test', page }));
+    // The graph read again is read for g.test alone, the one domain whose version changed.
+    const statements = await statementsOf('after-other', async () =>
+      expect(await store.competitors({ domain: 'g.test', page })).toEqual(await slow.competitors({ domain: 'g.test', page })),
+    );
+    const graphReads = statements.filter((text) => /FROM r_graph\b/.test(text));
+    expect(graphReads.length).toBeGreaterThan(0);
+    for (const text of graphReads) expect(text).toMatch(/r\.tdomain IN \('g\.test'\) AND/);
     expect((await store.competitors({ domain: 'g.test', page })).rows.find((row) => row.domain === 'd.test')).toEqual({ domain: 'd.test', similarity: 5 / 8, common_refdomains: 5 });
   });
 
