@@ -12,8 +12,9 @@
  * version); the read-cache keeps the graph under that identity, and reads it anew before the call
  * is answered when it differs. A refresh between the question and the read makes the next call
  * read it again. The server keeps the rows it read with their versions, and reads again only the
- * rows of the domains whose version changed ({@link CompetitorGraphs}); a load of this process
- * reads the graph ahead as it finishes, so that the next call does not wait for it.
+ * rows of the domains whose version changed ({@link CompetitorGraphs}); a load of a process that
+ * has answered competitors reads the graph ahead as it finishes, so that the next call does not
+ * wait for it.
  *
  * A domain whose current version has no graph row (rollups written by an earlier version of this
  * package) is filled at open ({@link fillCompetitorGraph}); one written by such a process after
@@ -95,7 +96,8 @@ const CHANGED_PER_READ = 1_000;
  * version and reads only the rows of the domains whose version is newer (all of them when more
  * than a quarter changed), then builds the graph from the kept rows. Reads run one at a time.
  * When a load of this process finishes it reads ahead ({@link readAhead}), so that the next call
- * takes that graph rather than wait for a read of its own.
+ * takes that graph rather than wait for a read of its own: only where a call has read a graph
+ * before (a server answering competitors, not a process that only loads).
  */
 export class CompetitorGraphs {
   #ahead: Promise<{ readonly version: string; readonly graph: CompetitorIndex }> | undefined;
@@ -103,6 +105,8 @@ export class CompetitorGraphs {
   /** The graph of the kept rows, until a read changes them. */
   #built: CompetitorIndex | undefined;
   #reading: Promise<unknown> = Promise.resolve();
+  /** Whether a call has asked for a graph. */
+  #asked = false;
 
   constructor(
     private readonly bulk: ClickhouseShard,
@@ -114,6 +118,7 @@ export class CompetitorGraphs {
    * Its versions are asked before it is read: the graph is at least as new as they are.
    */
   readAhead(): void {
+    if (!this.#asked) return;
     const ahead = (async () => {
       const version = await competitorVersions(this.bulk);
       return { version, graph: await this.#read() };
@@ -125,6 +130,7 @@ export class CompetitorGraphs {
 
   /** The graph of the current rollups: the one read ahead if the versions are still those it was read after, else read now. */
   async read(): Promise<CompetitorIndex> {
+    this.#asked = true;
     const ahead = this.#ahead;
     this.#ahead = undefined;
     if (ahead !== undefined) {

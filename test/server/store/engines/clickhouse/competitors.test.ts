@@ -194,6 +194,25 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
     expect(await graphRows()).toContain(`d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`);
   });
 
+  it('is not read ahead by a store that has answered no competitors call (a process that only loads)', async () => {
+    const loader = await open('d.db');
+    const reads: string[] = [];
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      if (/FROM r_graph\b/.test(String(init?.body))) reads.push(String(init?.body));
+      return realFetch(input, init);
+    });
+    try {
+      await write(loader, from('h.test', [20, 21]));
+      // Long enough for a read ahead to have sent its statements.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      spy.mockRestore();
+      await loader.close();
+    }
+    expect(reads).toEqual([]);
+  });
+
   it('a graph read ahead is not taken once another store has loaded since; the read after reads the changed domain alone', async () => {
     // This store loads (and reads the graph ahead), then another one loads before the next call:
     // g.test shares 5 of d.test's 7 referring domains, 5 of 8 in all.
@@ -235,6 +254,7 @@ describe('ClickHouse store: the competitor graph the refresh writes (r_graph)', 
       `d.test: ${sources([1, 2, 3, 4, 5, 6, 7])}`,
       `e.test: ${sources([1, 2, 3, 4, 5, 11])}`,
       `g.test: ${sources([1, 2, 3, 4, 5, 13])}`,
+      `h.test: ${sources([20, 21])}`,
     ];
     for (const make of ['dropped', 'empty'] as const) {
       if (make === 'dropped') {

@@ -9,7 +9,7 @@
  * scripts/engines/clickhouse.sh configures it): three calls at once, so their statements
  * interleave: the matrix (read through the entry shard's Distributed tables, so shard 2 runs parts
  * of it), the overview of a target whose domain lives on shard 2 (read there directly), and the
- * first competitors call (which asks the rollup versions; the load read the graph ahead). What is expected comes from outside
+ * first competitors call (which reads the referrer graph). What is expected comes from outside
  * the store: the answers' headers, the request URLs the store sent (`fetch` watched), the shard of
  * a domain from the server's own `cityHash64`, and the servers' logs.
  */
@@ -137,10 +137,7 @@ describe('ClickHouse statements named after their call', () => {
     expect(lines.matrix[1]!.some((line) => Number(line.is_initial_query) === 0)).toBe(true);
     // The overview of a domain on shard 2 is read there, by statements the store sent it.
     expect(lines.overview[1]!.some((line) => Number(line.is_initial_query) === 1)).toBe(true);
-    // The first competitors call after this store's load takes the graph the load read ahead: it
-    // asks the rollup versions (named after the call too), and reads no graph.
-    const competitorsStatements = lines.competitors.flat().filter((line) => Number(line.is_initial_query) === 1);
-    expect(competitorsStatements.some((line) => line.query.includes('r_versions'))).toBe(true);
-    for (const line of competitorsStatements) expect(line.query).not.toMatch(/r_graph|r_ref_domains/);
+    // The first competitors call reads the referrer graph (`r_graph`): named after the call too.
+    expect(lines.competitors.flat().some((line) => Number(line.is_initial_query) === 1 && /FROM r_graph\b/.test(line.query))).toBe(true);
   }, 120_000);
 });
