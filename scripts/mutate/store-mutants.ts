@@ -40,6 +40,9 @@ const DUCK_ROLLUPS = ['test/server/store/engines/duckdb/rollups.test.ts'];
 const EMBEDDED_ROLLUPS = ['test/server/store/engines/embedded/rollups.test.ts'];
 /** The cluster's times of the day "new" starts: written, read, filled at open (and the edge of the window over HTTP). */
 const FIRST_SEEN_TIMES = ['test/server/store/engines/clickhouse/first-seen-times.test.ts'];
+/** The cluster's kept rows: written, read within them and not past them, filled at open. */
+const KEPT_ROWS = ['test/server/store/engines/clickhouse/kept-rows.test.ts'];
+const KEPT = 'src/server/store/engines/clickhouse/kept-rows.ts';
 
 /** The list's window key: one part of it left out at a time. */
 const WINDOW_KEY = 'return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);';
@@ -725,8 +728,8 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'first-seen-times-not-filled-at-open',
     area: 'clickhouse',
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
-    find: 'await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));',
-    replace: 'void fillFirstSeenTimes;',
+    find: '    await fillFirstSeenTimes(shard);\n',
+    replace: '    void fillFirstSeenTimes;\n',
     tests: FIRST_SEEN_TIMES,
     project: 'all',
   },
@@ -784,4 +787,18 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     tests: EMBEDDED_ROLLUPS,
     project: 'all',
   },
+  // ---- the cluster's kept rows
+  ...(
+    [
+      ['kept-rows-tie-broken-backwards', KEPT, 'ORDER BY tkey, ${field} DESC, ${raw(key)} ASC LIMIT', 'ORDER BY tkey, ${field} DESC, ${raw(key)} DESC LIMIT'],
+      ['kept-links-tie-broken-backwards', KEPT, 'ORDER BY tkey, ${field} DESC, id ASC LIMIT', 'ORDER BY tkey, ${field} DESC, id DESC LIMIT'],
+      ['kept-rows-of-every-key', KEPT, 'GROUP BY tkey HAVING count() > ${keep})', 'GROUP BY tkey HAVING count() > 0)'],
+      ['kept-rows-one-short', KEPT, 'id ASC LIMIT ${keep} BY tkey`;', 'id ASC LIMIT ${keep - 1} BY tkey`;'],
+      ['kept-rows-read-past-them', READS, 'return page.total >= query.page.offset + query.page.limit ?', 'return page.total > 0 ?'],
+      ['kept-rows-never-read', KEPT, 'if (page.orderBy !== keptField(operation) ||', 'if (true ||'],
+      ['kept-rows-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '    await fillKeptRows(shard, keep);\n', '    void fillKeptRows;\n'],
+      ['kept-rows-filled-again', KEPT, 'HAVING (tdomain, max(version)) NOT IN (SELECT tdomain, version FROM kept_done_local)', 'HAVING 1 = 1'],
+      ['kept-rows-of-the-old-version', KEPT, 'rollupRows: (key, target) => sql`${base.rollupRows(key, target)} AND r.ord = ${ord}`', 'rollupRows: (key) => sql`r.tkey = ${key} AND r.ord = ${ord}`'],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: KEPT_ROWS, project: 'all' })),
 ];

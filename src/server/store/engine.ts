@@ -55,6 +55,13 @@ export interface ListPlan {
   readonly totals?: ReadPlace;
   /** Keep the list's first rows (or keys) and its total in the read-cache between calls. */
   readonly window: boolean;
+  /**
+   * Where the list's first rows in the call's order are kept by the load, for keys with more rows
+   * than it keeps: a call without a filter whose page ends within them reads them (whole, in one
+   * statement) and its total from `totals`; a key it keeps no rows of, or a page past them, is read
+   * as without.
+   */
+  readonly kept?: ReadPlace;
 }
 
 /** How competitors are answered. */

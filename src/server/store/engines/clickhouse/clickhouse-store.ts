@@ -27,7 +27,8 @@ import type { Store } from '../../store.js';
 import type { Ledger } from '../../ledger.js';
 import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
-import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
+import { entryTables, KEPT_TABLES, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
@@ -58,6 +59,12 @@ export interface ClickhouseStoreOptions {
    * counts in a query of its own (tests compare the two).
    */
   readonly totalsWithPages?: boolean;
+  /**
+   * The rows of each list the load keeps, in the list's default order, for every key with more
+   * (default 1,000): an unfiltered page in that order within them reads them, not the key's rows
+   * (`kept-rows.ts`). Tests keep a few, so that their small targets have kept rows.
+   */
+  readonly keepRows?: number;
   readonly user?: string;
   readonly password?: string;
 }
@@ -239,7 +246,11 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
     }),
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
-  await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));
+  const keep = options.keepRows ?? KEEP_ROWS;
+  await Promise.all(bulk.map(async (shard) => {
+    await fillFirstSeenTimes(shard);
+    await fillKeptRows(shard, keep);
+  }));
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const engine = clickhouseEngine(connections, bulk, options);
   return createStore(engine, { parser: options.parser, ledger: options.ledger }, { shards, connection: connections[0]! });
@@ -257,6 +268,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   const placement = new ShardPlacement(bulk[0]!, bulk.length);
   const byIds = options.pagesByKeys !== false;
   const rollups = options.rollups !== false;
+  const keep = options.keepRows ?? KEEP_ROWS;
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false), unmerged: shardSources(database, true) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
@@ -271,10 +283,20 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     rollups,
     at,
     across,
-    list: async (operation, query) => {
+    list: async (operation, query, rollupKey) => {
       const place = await at(query.target.domain);
       const byId = { kind: 'links-by-id', at: place, linksOfIds: linksOfIds(place.sources === local.unmerged) } as const;
-      return { keys: place, ...(operation === 'links' && byIds ? { rows: byId } : {}), totals: place, window: false };
+      const kept =
+        rollups && rollupKey !== undefined && query.filter === null
+          ? keptSources(place.sources, operation, query.page, rollupKey, currentRollups(database, [query.target.domain]), keep)
+          : undefined;
+      return {
+        keys: place,
+        ...(operation === 'links' && byIds ? { rows: byId } : {}),
+        totals: place,
+        ...(kept ? { kept: { connection: place.connection, sources: kept } } : {}),
+        window: false,
+      };
     },
     competitors: rollups
       ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, currentRollups(database)), version: () => competitorVersions(entry) }
@@ -283,7 +305,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     load: {
       begin: async () => {
         forgetStates();
-        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates);
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, keep);
       },
       linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
     },
@@ -367,7 +389,7 @@ const ROWS_PER_INSERT = 50_000;
  * One load at a time: the merged mark says that everything written before the merge began is
  * merged, which a second load still running would make untrue.
  */
-function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void): LoadSink {
+function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, keep: number): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
@@ -420,7 +442,7 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
     finish: async (domains, onProgress) => {
       const merged = started === undefined || (await mergeWrites(shards));
       onMark();
-      await refreshRollups(clickhouseRefresh(shards, placement, !merged), domains, onProgress);
+      await refreshRollups(clickhouseRefresh(shards, placement, !merged, keep), domains, onProgress);
       started = undefined;
     },
   };
@@ -479,7 +501,7 @@ const LINKS_PER_READ = 200_000;
  * versions they replaced are deleted once a shard is done. `unmerged`: the links may hold replaced
  * rows, read them with `FINAL`.
  */
-function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean): RefreshSteps {
+function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean, keep: number): RefreshSteps {
   const final = unmerged ? ' FINAL' : '';
   // Every version this refresh writes is newer than this one.
   let since = 0;
@@ -529,7 +551,7 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
         await shards[s]!.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
           for (const row of rows) counts.set(row.d, Number(row.n));
         });
-        current = { s, counts, writer: new RollupWriter(shards[s]!) };
+        current = { s, counts, writer: new RollupWriter(shards[s]!, keep, unmerged) };
       }
       const { counts, writer } = current;
       // Domains of this shard, about LINKS_PER_READ links (a larger domain alone) and at most 10,000.
@@ -611,7 +633,7 @@ async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
  * range of each table as short as one version. A query already running keeps the parts it reads.
  */
 async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<void> {
-  for (const table of Object.keys(ROLLUP_TABLES)) {
+  for (const table of [...Object.keys(ROLLUP_TABLES), ...Object.values(KEPT_TABLES), 'kept_done']) {
     await shard.run(
       sql`ALTER TABLE ${raw(`${table}_local`)} DELETE WHERE version < ${since}
         AND (tdomain, version) NOT IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)`,
@@ -619,12 +641,25 @@ async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<v
   }
 }
 
-/** Collects one shard's rollup rows and writes them in large inserts, each domain's version recorded after its rows. */
+/** The place of a key's link count in its `r_targets` tuple. */
+const BACKLINKS = ROLLUP_COLUMNS.r_targets.indexOf('backlinks_count');
+
+/**
+ * Collects one shard's rollup rows and writes them in large inserts, then the kept rows of the
+ * domains with a large key (`kept-rows.ts`), each domain's version recorded after its rows.
+ * `unmerged`: the links may hold replaced rows.
+ */
 class RollupWriter {
   #batch = emptyBatch();
-  #versions: Record<string, unknown>[] = [];
+  #versions: (readonly [domain: string, version: number])[] = [];
+  /** The domains of the batch with a key of more links than `keep`: only their lists can have kept rows. */
+  #large: (readonly [domain: string, version: number])[] = [];
   #rows = 0;
-  constructor(private readonly shard: ClickhouseShard) {}
+  constructor(
+    private readonly shard: ClickhouseShard,
+    private readonly keep: number,
+    private readonly unmerged: boolean,
+  ) {}
 
   async add(domain: string, rows: ReturnType<typeof rollupRows>, times: ReturnType<typeof firstSeenTimes>): Promise<void> {
     const version = nextVersion();
@@ -647,16 +682,21 @@ class RollupWriter {
     for (const h of rows.history) this.#batch.r_history.push({ ...h, tdomain: domain, version });
     for (const [tkey, day, list] of times) this.#batch.r_first_seen_times.push({ tkey, tdomain: domain, day, times: list, version });
     this.#rows += rows.history.length + times.length;
-    this.#versions.push({ tdomain: domain, version });
+    this.#versions.push([domain, version]);
+    // A list has no more rows per key than the key has links.
+    if (rows.targets.some((tuple) => Number(tuple[BACKLINKS]) > this.keep)) this.#large.push([domain, version]);
     if (this.#rows >= ROWS_PER_INSERT) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.#versions.length === 0) return;
     for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
-    await this.shard.insert('r_versions_local', this.#versions);
+    await writeKeptRows(this.shard, this.#large, this.keep, this.unmerged);
+    await recordKept(this.shard, this.#versions);
+    await this.shard.insert('r_versions_local', this.#versions.map(([tdomain, version]) => ({ tdomain, version })));
     this.#batch = emptyBatch();
     this.#versions = [];
+    this.#large = [];
     this.#rows = 0;
   }
 }
