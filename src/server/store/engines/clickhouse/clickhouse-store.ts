@@ -188,9 +188,10 @@ function shardSources(database: string, unmerged: boolean): RelationSources {
     // The links first seen on the day "new" starts, from that day's row of times (the links are not
     // ordered by first seen: counting them would read every link of the target). A time past the
     // day compares as its whole timestamp does (`firstSeenTimes`).
+    // One row (two servers that open an older database at once may both fill the table).
     firstDayNew: (tkey, target, since, day) =>
-      sql`(SELECT coalesce(sum(arrayCount(t -> t >= ${since.slice(10)}, r.times)), 0) FROM r_first_seen_times_local AS r
-        WHERE ${common.rollupRows(tkey, target)} AND r.day = ${day})`,
+      sql`(SELECT coalesce(sum(arrayCount(t -> t >= ${since.slice(10)}, times)), 0) FROM (SELECT r.times AS times FROM r_first_seen_times_local AS r
+        WHERE ${common.rollupRows(tkey, target)} AND r.day = ${day} LIMIT 1))`,
   };
 }
 

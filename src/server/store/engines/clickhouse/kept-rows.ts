@@ -131,13 +131,9 @@ export function keptSources(
   const ord = keptOrder(operation);
   const table = raw(`${KEPT_TABLES[operation]}_local`);
   const source = LIST_SOURCES[operation].table;
-  if (source === 'links') {
-    // The rows are the key's already: no scope condition.
-    return { ...base, links: sql`(SELECT * FROM ${table} AS r WHERE r.tkey = ${tkey} AND r.ord = ${ord} AND ${current}) AS l`, scope: () => raw('1 = 1') };
-  }
-  return {
-    ...base,
-    rollup: (name) => (name === source ? sql`${table} AS r` : base.rollup(name)),
-    rollupRows: (key, target) => sql`${base.rollupRows(key, target)} AND r.ord = ${ord}`,
-  };
+  // One row per key of the list: two servers that open an older database at once may both fill its kept rows.
+  const rows = sql`(SELECT * FROM ${table} AS r WHERE r.tkey = ${tkey} AND r.ord = ${ord} AND ${current} LIMIT 1 BY r.${raw(LIST_SOURCES[operation].key)})`;
+  // The rows are the key's already: no scope condition.
+  if (source === 'links') return { ...base, links: sql`${rows} AS l`, scope: () => raw('1 = 1') };
+  return { ...base, rollup: (name) => (name === source ? sql`${rows} AS r` : base.rollup(name)) };
 }
