@@ -811,4 +811,12 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['kept-rows-filled-twice-read-twice', KEPT, ' LIMIT 1 BY r.${raw(LIST_SOURCES[operation].key)})`;', ')`;'],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: KEPT_ROWS, project: 'all' })),
+  // ---- the cluster's matrix lists, kept while their versions stay
+  ...(
+    [
+      ['matrix-lists-not-versioned', 'src/server/store/create-store.ts', '(list: ReferrerList) => list.domains.length * LIST_ROW_BYTES, versions?.[i]);', '(list: ReferrerList) => list.domains.length * LIST_ROW_BYTES);'],
+      ['matrix-union-not-versioned', 'src/server/store/create-store.ts', '    versions?.join(\' \'),\n', ''],
+      ['matrix-list-of-another-version', 'src/server/store/engines/clickhouse/clickhouse-store.ts', 'return targets.map((target) => found.get(target.domain) ?? \'\');', "return targets.map(() => '');"],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/matrix-lists.test.ts'], project: 'all' })),
 ];

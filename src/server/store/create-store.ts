@@ -110,12 +110,15 @@ async function matrixOf(engine: Engine, cache: ReadCache, query: MatrixQuery): P
   const slot = engine.matrix;
   const keys = engine.rollups ? query.targets.map(rollupKey) : [];
   if (slot.kind === 'sql' || !engine.rollups || !keys.every((key): key is string => key !== undefined)) return matrix(await engine.across(), query, engine.rollups);
-  const listOf = (target: Target, key: string) =>
-    cache.value(['referrers', key], () => slot.list(target, key), (list: ReferrerList) => list.ids.length * LIST_ROW_BYTES);
+  // Where another process's load may change the lists: the versions they are read from.
+  const versions = slot.versions ? await slot.versions(query.targets) : undefined;
+  const listOf = (target: Target, key: string, i: number) =>
+    cache.value(['referrers', key], () => slot.list(target, key), (list: ReferrerList) => list.domains.length * LIST_ROW_BYTES, versions?.[i]);
   const union = await cache.value(
     ['referrers-union', ...keys],
-    async () => unionOf(await Promise.all(query.targets.map((target, i) => listOf(target, keys[i]!)))),
+    async () => unionOf(await Promise.all(query.targets.map((target, i) => listOf(target, keys[i]!, i)))),
     (merged) => merged.rows * UNION_ROW_BYTES,
+    versions?.join(' '),
   );
   return matrixOfUnion(union, query);
 }

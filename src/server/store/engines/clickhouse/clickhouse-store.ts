@@ -1,7 +1,9 @@
 /**
  * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the target's
  * registrable domain (`schema.ts`): a call about one target reads its domain's shard; competitors
- * and matrix fan out through the entry shard's `Distributed` tables. The reads are the shared
+ * come from a graph read through the entry shard's `Distributed` tables, the matrix from each
+ * target's referring-domain list read on its shard (both kept by the read-cache while the rollup
+ * versions they were read from stay current). The reads are the shared
  * queries over this engine's sources ({@link shardSources}, {@link clusterSources}); what is
  * ClickHouse's own stays here: placement, the merge state, the writer, the merge and the refresh
  * (rollups written per domain as a new version). API keys and balances live in a ledger of their
@@ -25,6 +27,8 @@ import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writ
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
 import type { Ledger } from '../../ledger.js';
+import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
+import type { ReferrerList } from '../../memory/matrix-merge.js';
 import { competitorsOverLinks, competitorVersions, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
@@ -302,7 +306,21 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     competitors: rollups
       ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, currentRollups(database)), version: () => competitorVersions(entry) }
       : { kind: 'query', answer: async (query) => competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page) },
-    matrix: { kind: 'sql' },
+    // Each target's referring domains read from its shard, kept by the read-cache (as the embedded
+    // store keeps them) while its domain's rollup version stays the same.
+    matrix: rollups
+      ? {
+          kind: 'lists',
+          list: async (target, key) => referrerList(await at(target.domain), target, key),
+          versions: async (targets) => {
+            const rows = await entry.all<{ d: string; v: string }>(
+              sql`SELECT tdomain AS d, toString(max(version)) AS v FROM r_versions WHERE tdomain IN (${join(targets.map((target) => sql`${target.domain}`), ', ')}) GROUP BY tdomain`,
+            );
+            const found = new Map(rows.map((row) => [row.d, row.v]));
+            return targets.map((target) => found.get(target.domain) ?? '');
+          },
+        }
+      : { kind: 'sql' },
     load: {
       begin: async () => {
         forgetStates();
@@ -315,6 +333,25 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
       await Promise.all([...connections.map((shard) => shard.all(raw('SELECT 1 AS one'))), options.ledger.ping()]);
     },
     close: () => options.ledger.close(),
+  };
+}
+
+/** A target's referring domains from its key's current rollup rows, by domain (UTF-8 bytes: code points), for the matrix. */
+async function referrerList({ connection, sources }: ReadPlace, target: Target, key: string): Promise<ReferrerList> {
+  const rows = await connection.all<{ d: string; b: number | string; s: number | string; ip: string; c: string }>(
+    sql`SELECT r.source_domain AS d, r.backlinks_count AS b, r.domain_score AS s, r.ip_address AS ip, r.country AS c
+      FROM ${sources.rollup('r_ref_domains')} WHERE ${sources.rollupRows(key, target)} ORDER BY r.source_domain`,
+  );
+  const domains = rows.map((row) => row.d);
+  const ips = rows.map((row) => row.ip);
+  const countries = rows.map((row) => row.c);
+  return {
+    nativeOrder: [domains, ips, countries].every((texts) => texts.every(isNativeOrderSafe)),
+    domains,
+    backlinks: Float64Array.from(rows, (row) => Number(row.b)),
+    scores: Float64Array.from(rows, (row) => Number(row.s)),
+    ips,
+    countries,
   };
 }
 
