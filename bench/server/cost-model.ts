@@ -397,7 +397,7 @@ export function planTable(p: Plan, a: Assumptions): string {
     ['load rate (one writer)', `${int(p.load.linksPerSecond)} links/s`, a.speedup === 1 ? 'measured: the 10M seed on this machine' : `measured × ${a.speedup} (assumed)`],
     ['**load, one writer** (today)', `**${duration(p.load.hoursOneWriter * 3600)}**`, ex],
     ['**load, a writer per shard** (not built)', `**${duration(p.load.hoursWriterPerShard * 3600)}**`, ex],
-    ['default call, rows read', `about ${int(p.reads.defaultRows)}`, 'measured: the most at 10M (7,855 at 1M), taken as bounded'],
+    ['default call, rows read', `about ${int(p.reads.defaultRows)}`, `measured: the most at 10M (${int(MEASURED['1M'].defaultCallMaxRows.value)} at 1M), taken as bounded`],
     ['competitors after its first call: rows, time', `${count(p.reads.competitorsCheckRows)}, ${duration(p.reads.competitorsCheckSeconds)}`, `${ex}: a row per domain`],
     ['matrix of 3 targets (the largest among them): rows, time', `${count(p.reads.matrixRows)}, ${duration(p.reads.matrixSeconds)}`, `${ex}: per link of the largest target`],
     ['largest target', `${count(p.reads.largestTargetLinks)} links`, a.largestTargetLinks === undefined ? `${ex}: the generator's law` : 'given'],
