@@ -381,7 +381,7 @@ export function planTable(p: Plan, a: Assumptions): string {
       `${int(p.shardsByCall)}${p.shardsByCall > a.maxShards ? ` (past ${int(a.maxShards)}: not planned)` : ''}`,
       `${ex}: the largest target's rows / the scan rate`,
     ],
-    ['**shards**', `**${int(p.shards)}**`, a.shards === undefined ? 'the larger of the two above' : 'given'],
+    ['**shards**', `**${int(p.shards)}**`, a.shards === undefined ? (p.shardsByCall <= a.maxShards ? 'the larger of the two above' : 'for disk') : 'given'],
     ['**replicas** of each shard', `**${p.replicas}**`, 'assumed: a shard survives a server lost; reads spread over both'],
     ['**servers** (shards × replicas)', `**${int(p.servers)}**`, ''],
     ['**data per shard**', `**${bytes(p.bytesPerShard)}**`, ex],
@@ -402,7 +402,7 @@ export function planTable(p: Plan, a: Assumptions): string {
     ['matrix of 3 targets (the largest among them): rows, time', `${count(p.reads.matrixRows)}, ${duration(p.reads.matrixSeconds)}`, `${ex}: per link of the largest target`],
     ['largest target', `${count(p.reads.largestTargetLinks)} links`, a.largestTargetLinks === undefined ? `${ex}: the generator's law` : 'given'],
     ['scan rate of a shard', `${count(p.reads.scanRowsPerSecond)} rows/s`, a.speedup === 1 ? 'measured: the filtered call at 10M' : `measured × ${a.speedup} (assumed)`],
-    ['**filtered links call over it, one shard** (today): rows, bytes, time', `${count(p.reads.filteredRows)}, ${bytes(p.reads.filteredBytes)}, **${duration(p.reads.filteredSeconds)}**`, `${ex}: 2 rows per link`],
+    ['**filtered links call over it, one shard** (today): rows, bytes (uncompressed), time', `${count(p.reads.filteredRows)}, ${bytes(p.reads.filteredBytes)}, **${duration(p.reads.filteredSeconds)}**`, `${ex}: 2 rows per link`],
     [
       `**the same spread over ${int(p.shards)} shards** (not built): rows a shard, time`,
       `${count(p.reads.spreadRowsPerShard)}, **${duration(p.reads.spreadSeconds)}**`,
