@@ -223,6 +223,8 @@ export interface Plan {
     readonly buildBytes: number;
     /** Server processes the graph must be split over to fit their share of memory (1: it fits one). */
     readonly partitions: number;
+    /** The most links whose graph, while built, fits one server's share of memory. */
+    readonly fitsUpToLinks: number;
   };
   /** The refresh's peak memory, from the seed's peak RSS per link of the largest target. */
   readonly refreshBytes: number;
@@ -310,6 +312,7 @@ export function plan(a: Assumptions, m: RunFigures = MEASURED['10M'], small: Run
       bytes: graphBytes,
       buildBytes,
       partitions: Math.max(1, Math.ceil(buildBytes / (a.serverMemoryBytes * a.graphMemoryShare))),
+      fitsUpToLinks: (a.serverMemoryBytes * a.graphMemoryShare) / (buildBytes / n),
     },
     refreshBytes: small.seedPeakRssBytes.value + refreshPerLink * (largest - small.largestTargetLinks.value),
     load: {
@@ -393,6 +396,7 @@ export function planTable(p: Plan, a: Assumptions): string {
       int(p.graph.partitions),
       `${bytes(a.serverMemoryBytes * a.graphMemoryShare)} for the graph (${Math.round(a.graphMemoryShare * 100)}% of ${bytes(a.serverMemoryBytes)}, assumed)`,
     ],
+    ['the graph fits one server, while built, up to', `${count(p.graph.fitsUpToLinks)} links`, ex],
     ['**the refresh of the largest target in memory**', `**${bytes(p.refreshBytes)}**`, `${ex}: the seed's peak RSS, 1M to 10M, per link of the largest target`],
     ['load rate (one writer)', `${int(p.load.linksPerSecond)} links/s`, a.speedup === 1 ? 'measured: the 10M seed on this machine' : `measured × ${a.speedup} (assumed)`],
     ['**load, one writer** (today)', `**${duration(p.load.hoursOneWriter * 3600)}**`, ex],

@@ -74,6 +74,8 @@ describe('plan', () => {
     expect(p.graph.buildBytes).toBeCloseTo(13_760_000, 3);
     // ceil(13.76 MB / 5 MB)
     expect(p.graph.partitions).toBe(3);
+    // 5 MB over 13.76 bytes a link (0.4 × 32 + 0.01 × 76 + 0.05 × 4)
+    expect(p.graph.fitsUpToLinks).toBeCloseTo(363_372.09, 1);
   });
 
   it('the refresh, the load and the reads', () => {
