@@ -29,6 +29,13 @@
 # of shards is refused), and `stop`/`cluster-stop` leave the folder in place. Without it (the
 # default, what the test suites use) both wipe the folder.
 #
+# `shard-stop K` stops shard K of the running cluster alone (the others keep running, its folder
+# stays); `shard-start K` starts it again on its kept data, ports and config, and waits until it
+# answers /ping and lists the cluster's shards: for tests of a shard that goes down and comes back.
+#
+#   scripts/engines/clickhouse.sh shard-stop 2
+#   scripts/engines/clickhouse.sh shard-start 2
+#
 # One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...); the pieces
 # below take that folder and its ports as arguments; `stop` stops every server under
 # $BQ_CLICKHOUSE_DIR (the single one, or each shard's).
@@ -199,9 +206,47 @@ $remote</bq_cluster>"
   echo "$urls"
 }
 
+# shard_dir K: the folder of shard K of the running cluster (it must exist and have started once).
+shard_dir() {
+  local k=${1:-}
+  [[ "$k" =~ ^[1-9][0-9]*$ ]] || { log "usage: $0 shard-stop|shard-start K (K = 1, 2, ...)"; exit 2; }
+  [ -f "$BASE/shard$k/config.xml" ] && [ -f "$BASE/shard$k/port" ] || { log "no shard $k in $BASE (cluster-start first)"; exit 1; }
+  echo "$BASE/shard$k"
+}
+
+# shard-stop K: stops shard K alone; its folder, data, ports and config stay for shard-start K.
+shard_stop() {
+  local dir
+  dir=$(shard_dir "${1:-}")
+  halt "$dir"
+}
+
+# shard-start K: starts shard K again on its kept data and ports, and waits until it answers /ping
+# and lists the cluster's shards again (as many as the folder holds).
+shard_start() {
+  local dir http n count pid _
+  dir=$(shard_dir "${1:-}")
+  http=$(cat "$dir/port")
+  pid=$(cat "$dir/ch.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then log "shard ${1} already runs (pid $pid)"; return 0; fi
+  # A pid file left by a server that was killed would stop the new one from starting.
+  rm -f "$dir/ch.pid"
+  launch "$dir" "$http"
+  n=$(find "$BASE" -mindepth 1 -maxdepth 1 -type d -name 'shard*' | wc -l)
+  for _ in $(seq 300); do
+    count=$(query "$http" "SELECT count() FROM system.clusters WHERE cluster = 'bq_cluster'")
+    [ "$count" = "$n" ] && break
+    sleep 0.1
+  done
+  [ "$count" = "$n" ] || { log "shard ${1} lists ${count:-no} shards of bq_cluster in system.clusters, not $n"; tail_logs "$dir"; exit 1; }
+  log "shard ${1} ready again (pid $(cat "$dir/ch.pid"), HTTP $http)"
+}
+
 case "${1:-}" in
   start) start ;;
   stop | cluster-stop) stop ;;
   cluster-start) cluster_start ;;
-  *) echo "usage: $0 start|stop|cluster-start|cluster-stop   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_KEEP, BQ_CLICKHOUSE_PORT for start, BQ_CLICKHOUSE_SHARDS for cluster-start)" >&2; exit 2 ;;
+  shard-stop) shard_stop "${2:-}" ;;
+  shard-start) shard_start "${2:-}" ;;
+  *) echo "usage: $0 start|stop|cluster-start|cluster-stop|shard-stop K|shard-start K   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_KEEP, BQ_CLICKHOUSE_PORT for start, BQ_CLICKHOUSE_SHARDS for cluster-start)" >&2; exit 2 ;;
 esac
