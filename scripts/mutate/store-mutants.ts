@@ -819,4 +819,11 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['matrix-list-of-another-version', 'src/server/store/engines/clickhouse/clickhouse-store.ts', 'return targets.map((target) => found.get(target.domain) ?? \'\');', "return targets.map(() => '');"],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/matrix-lists.test.ts'], project: 'all' })),
+  // ---- the cluster on a bad day
+  ...(
+    [
+      ['has-links-unmerged-fails', 'src/server/store/create-store.ts', 'FROM ${sources.links} WHERE 1 = 1 LIMIT 1`', 'FROM ${sources.links} LIMIT 1`'],
+      ['unreachable-shard-not-retryable', 'src/server/store/engines/clickhouse/connection.ts', "'209', '210', '279']);", "'209', '210']);"],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/bad-days.test.ts'], project: 'all' })),
 ];

@@ -73,7 +73,8 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
     keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),
     hasLinks: async () => {
       const { connection, sources } = await engine.across();
-      return (await connection.all(sql`SELECT 1 AS one FROM ${sources.links} LIMIT 1`)).length > 0;
+      // `WHERE 1 = 1`: ClickHouse 18.16 fails on a `Distributed` table read with FINAL and no condition.
+      return (await connection.all(sql`SELECT 1 AS one FROM ${sources.links} WHERE 1 = 1 LIMIT 1`)).length > 0;
     },
     // From the domain-level rollups when kept (one row per target domain), else counted over the links.
     topTarget: async () => {
