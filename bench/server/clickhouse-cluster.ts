@@ -1,5 +1,5 @@
 /**
- * The two-shard ClickHouse cluster for the benchmark, kept in the data folder so that its
+ * The ClickHouse cluster for the benchmark (two shards unless asked for more), kept in the data folder so that its
  * databases (a 10M seed takes long) survive between runs. Started and stopped with the project's
  * script, `scripts/engines/clickhouse.sh cluster-start` / `cluster-stop`, the way the test suites
  * start theirs (two `clickhouse-server` processes on loopback, free ports, the cluster
@@ -33,8 +33,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCRIPT = join(ROOT, 'scripts/engines/clickhouse.sh');
 
 /** Runs the script with the cluster's folder; `keep` keeps the folder's data (BQ_CLICKHOUSE_KEEP). */
-async function script(command: 'cluster-start' | 'cluster-stop', dir: string, keep: boolean): Promise<string> {
-  const env = { ...process.env, BQ_CLICKHOUSE_DIR: dir, BQ_CLICKHOUSE_KEEP: keep ? '1' : '0' };
+async function script(command: 'cluster-start' | 'cluster-stop', dir: string, keep: boolean, shards: number): Promise<string> {
+  const env = { ...process.env, BQ_CLICKHOUSE_DIR: dir, BQ_CLICKHOUSE_KEEP: keep ? '1' : '0', BQ_CLICKHOUSE_SHARDS: String(shards) };
   const { stdout, stderr } = await run('bash', [SCRIPT, command], { cwd: ROOT, timeoutMs: 300_000, env });
   for (const line of stderr.trim().split('\n')) if (line.trim() !== '') process.stderr.write(`[clickhouse] ${line.replace(/^\[engines\/clickhouse\] /, '')}\n`);
   return stdout.trim();
@@ -48,8 +48,8 @@ async function httpQuery(shard: string, text: string): Promise<string> {
   return body;
 }
 
-/** Starts the cluster in `dir` (on its kept data when there is some). */
-export async function startClickhouseCluster(folder: string): Promise<ClickhouseCluster> {
+/** Starts the cluster of `count` shards in `dir` (on its kept data when there is some). */
+export async function startClickhouseCluster(folder: string, count = 2): Promise<ClickhouseCluster> {
   // Absolute: the servers run as the clickhouse user from another directory, and a path they
   // cannot find makes the kept cluster fail to start (and its folder be made anew).
   const dir = resolve(folder);
@@ -57,20 +57,20 @@ export async function startClickhouseCluster(folder: string): Promise<Clickhouse
   let fresh = !existsSync(join(dir, 'shard1', 'data'));
   let line: string;
   try {
-    line = await script('cluster-start', dir, true);
+    line = await script('cluster-start', dir, true, count);
   } catch (error) {
     if (fresh) throw error;
     process.stderr.write(
       `[clickhouse] the kept cluster did not start (${(error as Error).message.split('\n')[0]}); making a new one (its databases will be seeded again)\n`,
     );
-    await script('cluster-stop', dir, false);
+    await script('cluster-stop', dir, false, count);
     fresh = true;
-    line = await script('cluster-start', dir, true);
+    line = await script('cluster-start', dir, true, count);
   }
   const shards = line.split('\n').at(-1)!.split(',').map((url) => url.trim());
-  if (shards.length !== 2 || shards.some((url) => !/^http:\/\/127\.0\.0\.1:\d+$/.test(url))) {
-    await script('cluster-stop', dir, true).catch(() => undefined);
-    throw new Error(`scripts/engines/clickhouse.sh cluster-start printed ${JSON.stringify(line)}, not two shard URLs.`);
+  if (shards.length !== count || shards.some((url) => !/^http:\/\/127\.0\.0\.1:\d+$/.test(url))) {
+    await script('cluster-stop', dir, true, count).catch(() => undefined);
+    throw new Error(`scripts/engines/clickhouse.sh cluster-start printed ${JSON.stringify(line)}, not ${count} shard URLs.`);
   }
   let stopped = false;
   const stop = async () => {
@@ -78,7 +78,7 @@ export async function startClickhouseCluster(folder: string): Promise<Clickhouse
     stopped = true;
     cancel();
     process.stderr.write('[clickhouse] stopping the cluster (its data stays)\n');
-    await script('cluster-stop', dir, true);
+    await script('cluster-stop', dir, true, count);
   };
   const cancel = onCleanup(stop);
   let version = 'unknown';
@@ -97,7 +97,7 @@ export async function startClickhouseCluster(folder: string): Promise<Clickhouse
     fresh,
     version,
     settings:
-      'two clickhouse-server processes on this machine (shard 1 the entry point, the Distributed tables sharded by the target\'s registrable domain), ' +
+      `${count === 2 ? 'two' : count} clickhouse-server processes on this machine (shard 1 the entry point, the Distributed tables sharded by the target's registrable domain), ` +
       'Debian\'s packaged config.xml and users.xml with ports, paths and listen_host changed and log_queries on (as scripts/engines/clickhouse.sh cluster-start); ' +
       'API keys and charges in a SQLite ledger',
     stop,

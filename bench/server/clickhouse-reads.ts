@@ -1,5 +1,5 @@
 /**
- * Rows read per call on the two-shard ClickHouse cluster, as ClickHouse counts them: each of the
+ * Rows read per call on the ClickHouse cluster (two shards, or `--shards N`), as ClickHouse counts them: each of the
  * 13 default calls of calls.ts (and a few filtered `links` calls) sent once to a running `serve`,
  * then again (the second time the server's own caches may answer), and each call's statements
  * read back from `system.query_log` of every shard by their `query_id` (the store names a call's
@@ -8,9 +8,12 @@
  *
  *   node --import tsx bench/server/clickhouse-reads.ts --links 100000 --data /work/bench-data-ch
  *   node --import tsx bench/server/clickhouse-reads.ts --links 1000000 --filters off
+ *   node --import tsx bench/server/clickhouse-reads.ts --links 100000 --shards 4 --data /work/bench-data-ch4
  *
  * The cluster, its databases (seeded when missing), the key file and the server are the
  * benchmark's own (clickhouse-cluster.ts, databases.ts, server-process.ts, as run.ts uses them).
+ * A cluster of N shards other than two (BQ_CLICKHOUSE_SHARDS=N for the script) keeps everything in
+ * DATA/shards-N/, so that databases seeded on 2 and on 4 shards never share a folder.
  *
  * What 18.16's log leaves out: the rows read by a local `IN (SELECT ...)` subquery and by a scalar
  * `(SELECT ...)` subquery (`GLOBAL IN`, `JOIN` and `FROM` subqueries are counted). They are added
@@ -41,6 +44,8 @@ const HELP = `Usage: node --import tsx bench/server/clickhouse-reads.ts [options
   --links N          the database's size (default 100000), seeded into DATA/clickhouse/ when missing
   --data DIR         the benchmark's data folder (default .bench-data/)
   --filters on|off   a few filtered links calls after the 13 default ones (default on)
+  --shards N         the cluster's shards (default 2); N other than 2 keeps its cluster, ledger
+                     and seed records in DATA/shards-N/ (2- and N-shard data never mix)
 `;
 
 /** A few filtered calls beside the 13 (the filtered, sorted links call is one of those). */
@@ -224,7 +229,7 @@ async function send(url: string, call: BenchCall): Promise<{ status: number; req
 const n = (value: number) => value.toLocaleString('en-US');
 const initial = (reads: Reads) => reads.lines.flat().filter((line) => line.is_initial_query === 1);
 
-function summary(title: string, all: readonly Reads[]): string {
+function summary(title: string, all: readonly Reads[], shardCount: number): string {
   const rows = all.map((r) => {
     const statements = initial(r);
     const logRows = statements.reduce((sum, line) => sum + line.read_rows, 0);
@@ -239,7 +244,7 @@ function summary(title: string, all: readonly Reads[]): string {
   return [
     `### ${title}`,
     '',
-    '| call | status | shards touched | statements | rows read (query_log) | + subqueries run alone | rows read | by shard 1 / 2 | bytes read | marks selected | result rows | server ms (sum) | call ms |',
+    `| call | status | shards touched | statements | rows read (query_log) | + subqueries run alone | rows read | by shard ${Array.from({ length: shardCount }, (_, i) => i + 1).join(' / ')} | bytes read | marks selected | result rows | server ms (sum) | call ms |`,
     '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
   ].join('\n');
@@ -271,18 +276,21 @@ async function main(): Promise<void> {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return void process.stdout.write(HELP);
     const value = argv[++i];
-    if (!['--links', '--data', '--filters'].includes(arg) || value === undefined) throw new Error(`Unexpected ${arg}.\n\n${HELP}`);
+    if (!['--links', '--data', '--filters', '--shards'].includes(arg) || value === undefined) throw new Error(`Unexpected ${arg}.\n\n${HELP}`);
     args.set(arg.slice(2), value);
   }
   const links = Number((args.get('links') ?? '100000').replace(/_/g, ''));
   if (!Number.isSafeInteger(links) || links < 1) throw new Error(`--links takes a positive integer, got ${args.get('links')}`);
   const filters = (args.get('filters') ?? 'on') === 'on';
-  const data = resolve(args.get('data') ?? '.bench-data');
+  const shardCount = Number(args.get('shards') ?? '2');
+  if (!Number.isSafeInteger(shardCount) || shardCount < 1) throw new Error(`--shards takes a positive integer, got ${args.get('shards')}`);
+  process.env.BQ_CLICKHOUSE_SHARDS = String(shardCount);
+  const data = join(resolve(args.get('data') ?? '.bench-data'), shardCount === 2 ? '' : `shards-${shardCount}`);
   prepareDataDir(data);
   const keyFile = writeKeyFile(data);
   const { tldts } = await loadServerDeps();
 
-  const cluster = await startClickhouseCluster(join(data, 'clickhouse'));
+  const cluster = await startClickhouseCluster(join(data, 'clickhouse'), shardCount);
   try {
     if (cluster.fresh) {
       forgetSeeds(data, 'clickhouse');
@@ -330,7 +338,7 @@ async function main(): Promise<void> {
     const top = targets.largest[0]!;
     process.stdout.write(
       [
-        `## Rows read per call: ClickHouse ${cluster.version}, 2 shards, ${n(links)} links (seed ${SEED}), largest target ${top.domain} (${n(top.backlinks)} links)`,
+        `## Rows read per call: ClickHouse ${cluster.version}, ${shardCount} shards, ${n(links)} links (seed ${SEED}), largest target ${top.domain} (${n(top.backlinks)} links)`,
         '',
         'Each call sent once to a server just started (its own caches empty), then each once more; its statements found on every shard by',
         'their query_id (`<X-Request-Id>-<n>`; a shard\'s part of a distributed statement by its initial_query_id) in `system.query_log`',
@@ -341,9 +349,9 @@ async function main(): Promise<void> {
         'primary key over every shard (ProfileEvents `SelectedMarks`, subqueries included; 1,024 rows each on links and rollups, 256 on',
         'keyword metrics). Bytes are uncompressed. A statement reading `write_marks_local` is the store\'s merge state, read at most every 200 ms.',
         '',
-        summary('First call of each (the server\'s caches empty)', passes[0]!),
+        summary('First call of each (the server\'s caches empty)', passes[0]!, shardCount),
         '',
-        summary('Second call of each', passes[1]!),
+        summary('Second call of each', passes[1]!, shardCount),
         '',
         '### Statements of each first call',
         '',

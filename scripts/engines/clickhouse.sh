@@ -10,22 +10,31 @@
 #   scripts/engines/clickhouse.sh start           # -> http://127.0.0.1:PORT
 #   scripts/engines/clickhouse.sh stop
 #   scripts/engines/clickhouse.sh cluster-start   # -> http://127.0.0.1:P1,http://127.0.0.1:P2
+#   BQ_CLICKHOUSE_SHARDS=4 scripts/engines/clickhouse.sh cluster-start   # -> four URLs
 #   scripts/engines/clickhouse.sh cluster-stop
 #
-# `cluster-start` runs a two-shard cluster on loopback: two servers, in $BQ_CLICKHOUSE_DIR/shard1/
-# and $BQ_CLICKHOUSE_DIR/shard2/, each on its own free HTTP, TCP and interserver ports, and both
-# configs hold the same <remote_servers> cluster `bq_cluster`: shard 1 = shard1's TCP port, shard 2
-# = shard2's, one replica each, weight 1 each (so a Distributed table's sharding key k puts a row
-# on shard 1 when k % 2 = 0 and on shard 2 when k % 2 = 1). It waits until both answer /ping and
-# both list the two shards in system.clusters, then prints ONE line: shard 1's HTTP URL, a comma,
-# shard 2's HTTP URL. There is no ZooKeeper, so no `ON CLUSTER` DDL: create the local tables on
-# each URL, the Distributed table on the one you query. If either server fails to start, both
-# are stopped. `cluster-stop` (the same as `stop`) stops both and waits for their pids.
+# `cluster-start` runs a cluster of N shards on loopback, N = $BQ_CLICKHOUSE_SHARDS (default 2, what
+# the test suites use): N servers, in $BQ_CLICKHOUSE_DIR/shard1/ .. shardN/, each on its own free
+# HTTP, TCP and interserver ports, and every config holds the same <remote_servers> cluster
+# `bq_cluster`: shard K = shardK's TCP port, one replica each, weight 1 each (so a Distributed
+# table's sharding key k puts a row on shard (k % N) + 1). It waits until every server answers
+# /ping and lists the N shards in system.clusters, then prints ONE line: the N HTTP URLs, shard 1
+# first, separated by commas. There is no ZooKeeper, so no `ON CLUSTER` DDL: create the local
+# tables on each URL, the Distributed table on the one you query. If any server fails to start,
+# all are stopped. `cluster-stop` (the same as `stop`) stops them all and waits for their pids.
 #
 # With BQ_CLICKHOUSE_KEEP=1 the folder's data outlives the servers: `cluster-start` on a folder
-# that already holds a cluster stops whatever still runs there and starts both shards again on
-# their kept data (new free ports, configs written again), and `stop`/`cluster-stop` leave the
-# folder in place. Without it (the default, what the test suites use) both wipe the folder.
+# that already holds a cluster of N shards stops whatever still runs there and starts every shard
+# again on its kept data (new free ports, configs written again; a folder holding another number
+# of shards is refused), and `stop`/`cluster-stop` leave the folder in place. Without it (the
+# default, what the test suites use) both wipe the folder.
+#
+# `shard-stop K` stops shard K of the running cluster alone (the others keep running, its folder
+# stays); `shard-start K` starts it again on its kept data, ports and config, and waits until it
+# answers /ping and lists the cluster's shards: for tests of a shard that goes down and comes back.
+#
+#   scripts/engines/clickhouse.sh shard-stop 2
+#   scripts/engines/clickhouse.sh shard-start 2
 #
 # One server lives in one folder (config.xml, users.xml, ch.pid, data/, log/ ...); the pieces
 # below take that folder and its ports as arguments; `stop` stops every server under
@@ -34,6 +43,8 @@ set -euo pipefail
 
 BASE=${BQ_CLICKHOUSE_DIR:-/tmp/bq-clickhouse}
 KEEP=${BQ_CLICKHOUSE_KEEP:-0}
+SHARDS=${BQ_CLICKHOUSE_SHARDS:-2}
+[[ "$SHARDS" =~ ^[1-9][0-9]*$ ]] || { echo "[engines/clickhouse] BQ_CLICKHOUSE_SHARDS takes a positive integer, got '$SHARDS'" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 log() { echo "[engines/clickhouse] $*" >&2; }
 
@@ -153,40 +164,89 @@ stop() {
 query() { curl -sf --max-time 5 "http://127.0.0.1:$1/" --data-binary "$2" 2>/dev/null || true; }
 
 cluster_start() {
-  local ports http1 tcp1 inter1 http2 tcp2 inter2 remote shard http n _
+  local n=$SHARDS ports i url urls="" remote="" pids="" kept count _
+  local -a port http tcp inter
   [ -d "$BASE" ] && stop
-  ports=$("$HERE/free-port.sh" 6)
-  { read -r http1; read -r tcp1; read -r inter1; read -r http2; read -r tcp2; read -r inter2; } <<<"$ports"
+  ports=$("$HERE/free-port.sh" $((3 * n)))
+  mapfile -t port <<<"$ports"
+  for ((i = 1; i <= n; i++)); do
+    http[i]=${port[3 * i - 3]} tcp[i]=${port[3 * i - 2]} inter[i]=${port[3 * i - 1]}
+    remote+="    <shard><weight>1</weight><replica><host>127.0.0.1</host><port>${tcp[i]}</port></replica></shard>
+"
+  done
   remote="<bq_cluster>
-    <shard><weight>1</weight><replica><host>127.0.0.1</host><port>$tcp1</port></replica></shard>
-    <shard><weight>1</weight><replica><host>127.0.0.1</host><port>$tcp2</port></replica></shard>
-</bq_cluster>"
-  log "cluster bq_cluster in $BASE: shard1 HTTP $http1 TCP $tcp1 interserver $inter1; shard2 HTTP $http2 TCP $tcp2 interserver $inter2 ($SERVER)"
-  if [ "$KEEP" = 1 ] && [ -d "$BASE/shard1/data" ]; then log "starting on the data kept in $BASE (BQ_CLICKHOUSE_KEEP=1)"; else rm -rf "$BASE"; fi
-  # Whatever fails from here on (a launch exits the script) stops the shard already running.
+$remote</bq_cluster>"
+  log "cluster bq_cluster in $BASE, $n shards ($SERVER)"
+  for ((i = 1; i <= n; i++)); do log "  shard$i: HTTP ${http[i]} TCP ${tcp[i]} interserver ${inter[i]}"; done
+  if [ "$KEEP" = 1 ] && [ -d "$BASE/shard1/data" ]; then
+    # Rows live on the shard their key picks among N: kept data of another shard count is not this cluster's.
+    kept=$(find "$BASE" -mindepth 1 -maxdepth 1 -type d -name 'shard*' | wc -l)
+    [ "$kept" = "$n" ] || { log "$BASE holds a cluster of $kept shards, not $n (BQ_CLICKHOUSE_SHARDS): stop it without BQ_CLICKHOUSE_KEEP=1 to wipe it, or use another folder"; exit 1; }
+    log "starting on the data kept in $BASE (BQ_CLICKHOUSE_KEEP=1)"
+  else
+    rm -rf "$BASE"
+  fi
+  # Whatever fails from here on (a launch exits the script) stops the shards already running.
   trap 'log "cluster start failed, stopping what started"; stop' EXIT
-  configure "$BASE/shard1" "$http1" "$tcp1" "$inter1" "$remote"
-  configure "$BASE/shard2" "$http2" "$tcp2" "$inter2" "$remote"
-  launch "$BASE/shard1" "$http1"
-  launch "$BASE/shard2" "$http2"
-  for shard in 1 2; do
-    http=$([ "$shard" = 1 ] && echo "$http1" || echo "$http2")
-    echo "$http" >"$BASE/shard$shard/port"
+  for ((i = 1; i <= n; i++)); do configure "$BASE/shard$i" "${http[i]}" "${tcp[i]}" "${inter[i]}" "$remote"; done
+  for ((i = 1; i <= n; i++)); do launch "$BASE/shard$i" "${http[i]}"; echo "${http[i]}" >"$BASE/shard$i/port"; done
+  for ((i = 1; i <= n; i++)); do
     for _ in $(seq 300); do
-      n=$(query "$http" "SELECT count() FROM system.clusters WHERE cluster = 'bq_cluster'")
-      [ "$n" = 2 ] && break
+      count=$(query "${http[i]}" "SELECT count() FROM system.clusters WHERE cluster = 'bq_cluster'")
+      [ "$count" = "$n" ] && break
       sleep 0.1
     done
-    [ "$n" = 2 ] || { log "shard$shard lists ${n:-no} shards of bq_cluster in system.clusters, not 2"; tail_logs "$BASE/shard$shard"; exit 1; }
+    [ "$count" = "$n" ] || { log "shard$i lists ${count:-no} shards of bq_cluster in system.clusters, not $n"; tail_logs "$BASE/shard$i"; exit 1; }
+    url="http://127.0.0.1:${http[i]}"
+    urls+="${urls:+,}$url"
+    pids+="${pids:+ }$(cat "$BASE/shard$i/ch.pid")"
   done
   trap - EXIT
-  log "ready (pids $(cat "$BASE/shard1/ch.pid") $(cat "$BASE/shard2/ch.pid"))"
-  echo "http://127.0.0.1:$http1,http://127.0.0.1:$http2"
+  log "ready (pids $pids)"
+  echo "$urls"
+}
+
+# shard_dir K: the folder of shard K of the running cluster (it must exist and have started once).
+shard_dir() {
+  local k=${1:-}
+  [[ "$k" =~ ^[1-9][0-9]*$ ]] || { log "usage: $0 shard-stop|shard-start K (K = 1, 2, ...)"; exit 2; }
+  [ -f "$BASE/shard$k/config.xml" ] && [ -f "$BASE/shard$k/port" ] || { log "no shard $k in $BASE (cluster-start first)"; exit 1; }
+  echo "$BASE/shard$k"
+}
+
+# shard-stop K: stops shard K alone; its folder, data, ports and config stay for shard-start K.
+shard_stop() {
+  local dir
+  dir=$(shard_dir "${1:-}")
+  halt "$dir"
+}
+
+# shard-start K: starts shard K again on its kept data and ports, and waits until it answers /ping
+# and lists the cluster's shards again (as many as the folder holds).
+shard_start() {
+  local dir http n count pid _
+  dir=$(shard_dir "${1:-}")
+  http=$(cat "$dir/port")
+  pid=$(cat "$dir/ch.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then log "shard ${1} already runs (pid $pid)"; return 0; fi
+  # A pid file left by a server that was killed would stop the new one from starting.
+  rm -f "$dir/ch.pid"
+  launch "$dir" "$http"
+  n=$(find "$BASE" -mindepth 1 -maxdepth 1 -type d -name 'shard*' | wc -l)
+  for _ in $(seq 300); do
+    count=$(query "$http" "SELECT count() FROM system.clusters WHERE cluster = 'bq_cluster'")
+    [ "$count" = "$n" ] && break
+    sleep 0.1
+  done
+  [ "$count" = "$n" ] || { log "shard ${1} lists ${count:-no} shards of bq_cluster in system.clusters, not $n"; tail_logs "$dir"; exit 1; }
+  log "shard ${1} ready again (pid $(cat "$dir/ch.pid"), HTTP $http)"
 }
 
 case "${1:-}" in
   start) start ;;
   stop | cluster-stop) stop ;;
   cluster-start) cluster_start ;;
-  *) echo "usage: $0 start|stop|cluster-start|cluster-stop   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_PORT for start)" >&2; exit 2 ;;
+  shard-stop) shard_stop "${2:-}" ;;
+  shard-start) shard_start "${2:-}" ;;
+  *) echo "usage: $0 start|stop|cluster-start|cluster-stop|shard-stop K|shard-start K   (env: BQ_CLICKHOUSE_DIR, BQ_CLICKHOUSE_KEEP, BQ_CLICKHOUSE_PORT for start, BQ_CLICKHOUSE_SHARDS for cluster-start)" >&2; exit 2 ;;
 esac

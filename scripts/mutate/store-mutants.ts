@@ -40,6 +40,9 @@ const DUCK_ROLLUPS = ['test/server/store/engines/duckdb/rollups.test.ts'];
 const EMBEDDED_ROLLUPS = ['test/server/store/engines/embedded/rollups.test.ts'];
 /** The cluster's times of the day "new" starts: written, read, filled at open (and the edge of the window over HTTP). */
 const FIRST_SEEN_TIMES = ['test/server/store/engines/clickhouse/first-seen-times.test.ts'];
+/** The cluster's kept rows: written, read within them and not past them, filled at open. */
+const KEPT_ROWS = ['test/server/store/engines/clickhouse/kept-rows.test.ts'];
+const KEPT = 'src/server/store/engines/clickhouse/kept-rows.ts';
 
 /** The list's window key: one part of it left out at a time. */
 const WINDOW_KEY = 'return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);';
@@ -707,8 +710,8 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'first-day-new-strict',
     area: 'clickhouse',
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
-    find: 'sum(arrayCount(t -> t >= ${since.slice(10)}, r.times))',
-    replace: 'sum(arrayCount(t -> t > ${since.slice(10)}, r.times))',
+    find: 'sum(arrayCount(t -> t >= ${since.slice(10)}, times))',
+    replace: 'sum(arrayCount(t -> t > ${since.slice(10)}, times))',
     tests: FIRST_SEEN_TIMES,
     project: 'all',
   },
@@ -725,8 +728,8 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'first-seen-times-not-filled-at-open',
     area: 'clickhouse',
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
-    find: 'await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));',
-    replace: 'void fillFirstSeenTimes;',
+    find: '    await fillFirstSeenTimes(shard);\n',
+    replace: '    void fillFirstSeenTimes;\n',
     tests: FIRST_SEEN_TIMES,
     project: 'all',
   },
@@ -736,6 +739,15 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
     find: 'HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local${only})`;',
     replace: 'HAVING 1 = 1`;',
+    tests: FIRST_SEEN_TIMES,
+    project: 'all',
+  },
+  {
+    name: 'first-seen-times-filled-twice-counted-twice',
+    area: 'clickhouse',
+    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
+    find: 'AND r.day = ${day} LIMIT 1))`,',
+    replace: 'AND r.day = ${day}))`,',
     tests: FIRST_SEEN_TIMES,
     project: 'all',
   },
@@ -784,4 +796,34 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     tests: EMBEDDED_ROLLUPS,
     project: 'all',
   },
+  // ---- the cluster's kept rows
+  ...(
+    [
+      ['kept-rows-tie-broken-backwards', KEPT, 'ORDER BY tkey, ${field} DESC, ${raw(key)} ASC LIMIT', 'ORDER BY tkey, ${field} DESC, ${raw(key)} DESC LIMIT'],
+      ['kept-links-tie-broken-backwards', KEPT, 'ORDER BY tkey, ${field} DESC, id ASC LIMIT', 'ORDER BY tkey, ${field} DESC, id DESC LIMIT'],
+      ['kept-rows-of-every-key', KEPT, 'GROUP BY tkey HAVING count() > ${keep})', 'GROUP BY tkey HAVING count() > 0)'],
+      ['kept-rows-one-short', KEPT, 'id ASC LIMIT ${keep} BY tkey`;', 'id ASC LIMIT ${keep - 1} BY tkey`;'],
+      ['kept-rows-read-past-them', READS, 'return page.total >= query.page.offset + query.page.limit ?', 'return page.total > 0 ?'],
+      ['kept-rows-never-read', KEPT, 'if (page.orderBy !== keptField(operation) ||', 'if (true ||'],
+      ['kept-rows-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '    await fillKeptRows(shard, keep);\n', '    void fillKeptRows;\n'],
+      ['kept-rows-filled-again', KEPT, 'HAVING (tdomain, max(version)) NOT IN (SELECT tdomain, version FROM kept_done_local)', 'HAVING 1 = 1'],
+      ['kept-rows-of-the-old-version', KEPT, 'AND r.ord = ${ord} AND ${current} LIMIT 1 BY', 'AND r.ord = ${ord} LIMIT 1 BY'],
+      ['kept-rows-filled-twice-read-twice', KEPT, ' LIMIT 1 BY r.${raw(LIST_SOURCES[operation].key)})`;', ')`;'],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: KEPT_ROWS, project: 'all' })),
+  // ---- the cluster's matrix lists, kept while their versions stay
+  ...(
+    [
+      ['matrix-lists-not-versioned', 'src/server/store/create-store.ts', '(list: ReferrerList) => list.domains.length * LIST_ROW_BYTES, versions?.[i]);', '(list: ReferrerList) => list.domains.length * LIST_ROW_BYTES);'],
+      ['matrix-union-not-versioned', 'src/server/store/create-store.ts', '    versions?.join(\' \'),\n', ''],
+      ['matrix-list-of-another-version', 'src/server/store/engines/clickhouse/clickhouse-store.ts', 'return targets.map((target) => found.get(target.domain) ?? \'\');', "return targets.map(() => '');"],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/matrix-lists.test.ts'], project: 'all' })),
+  // ---- the cluster on a bad day
+  ...(
+    [
+      ['has-links-unmerged-fails', 'src/server/store/create-store.ts', 'FROM ${sources.links} WHERE 1 = 1 LIMIT 1`', 'FROM ${sources.links} LIMIT 1`'],
+      ['unreachable-shard-not-retryable', 'src/server/store/engines/clickhouse/connection.ts', "'209', '210', '279']);", "'209', '210']);"],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/bad-days.test.ts'], project: 'all' })),
 ];

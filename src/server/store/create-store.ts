@@ -73,7 +73,8 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
     keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),
     hasLinks: async () => {
       const { connection, sources } = await engine.across();
-      return (await connection.all(sql`SELECT 1 AS one FROM ${sources.links} LIMIT 1`)).length > 0;
+      // `WHERE 1 = 1`: ClickHouse 18.16 fails on a `Distributed` table read with FINAL and no condition.
+      return (await connection.all(sql`SELECT 1 AS one FROM ${sources.links} WHERE 1 = 1 LIMIT 1`)).length > 0;
     },
     // From the domain-level rollups when kept (one row per target domain), else counted over the links.
     topTarget: async () => {
@@ -110,12 +111,15 @@ async function matrixOf(engine: Engine, cache: ReadCache, query: MatrixQuery): P
   const slot = engine.matrix;
   const keys = engine.rollups ? query.targets.map(rollupKey) : [];
   if (slot.kind === 'sql' || !engine.rollups || !keys.every((key): key is string => key !== undefined)) return matrix(await engine.across(), query, engine.rollups);
-  const listOf = (target: Target, key: string) =>
-    cache.value(['referrers', key], () => slot.list(target, key), (list: ReferrerList) => list.ids.length * LIST_ROW_BYTES);
+  // Where another process's load may change the lists: the versions they are read from.
+  const versions = slot.versions ? await slot.versions(query.targets) : undefined;
+  const listOf = (target: Target, key: string, i: number) =>
+    cache.value(['referrers', key], () => slot.list(target, key), (list: ReferrerList) => list.domains.length * LIST_ROW_BYTES, versions?.[i]);
   const union = await cache.value(
     ['referrers-union', ...keys],
-    async () => unionOf(await Promise.all(query.targets.map((target, i) => listOf(target, keys[i]!)))),
+    async () => unionOf(await Promise.all(query.targets.map((target, i) => listOf(target, keys[i]!, i)))),
     (merged) => merged.rows * UNION_ROW_BYTES,
+    versions?.join(' '),
   );
   return matrixOfUnion(union, query);
 }

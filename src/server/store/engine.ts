@@ -55,6 +55,13 @@ export interface ListPlan {
   readonly totals?: ReadPlace;
   /** Keep the list's first rows (or keys) and its total in the read-cache between calls. */
   readonly window: boolean;
+  /**
+   * Where the list's first rows in the call's order are kept by the load, for keys with more rows
+   * than it keeps: a call without a filter whose page ends within them reads them (whole, in one
+   * statement) and its total from `totals`; a key it keeps no rows of, or a page past them, is read
+   * as without.
+   */
+  readonly kept?: ReadPlace;
 }
 
 /** How competitors are answered. */
@@ -78,7 +85,15 @@ export type MatrixSlot =
    * Merged in memory from each target's referring-domain list (`memory/matrix-merge.ts`), the lists
    * and their unions kept by the read-cache; targets without a rollup key use the shared SQL.
    */
-  | { readonly kind: 'lists'; list(target: Target, rollupKey: string): Promise<ReferrerList> };
+  | {
+      readonly kind: 'lists';
+      list(target: Target, rollupKey: string): Promise<ReferrerList>;
+      /**
+       * Where the engine's data can change under this process (another process's load): the
+       * version of each target's list, as of now; a list or union kept for another is read again.
+       */
+      versions?(targets: readonly Target[]): Promise<readonly string[]>;
+    };
 
 /**
  * Where a load's rows go. The bookkeeping every load shares (link identity, the later record of one

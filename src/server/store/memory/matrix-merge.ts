@@ -21,8 +21,11 @@ import { topK } from './top-k.js';
 export interface ReferrerList {
   /** Every text of the list sorts the same by JavaScript's `<` as by code point (no UTF-16 unit at or above U+D800). */
   readonly nativeOrder?: boolean;
-  /** The referring domain's integer id: the same domain has the same id in every list. */
-  readonly ids: Int32Array;
+  /**
+   * The referring domain's integer id: the same domain has the same id in every list (absent: the
+   * domains are compared as text, for a store that numbers no domains).
+   */
+  readonly ids?: Int32Array;
   readonly domains: readonly string[];
   readonly backlinks: Float64Array;
   readonly scores: Float64Array;
@@ -60,6 +63,9 @@ type OrderField = 'domain' | 'domain_score' | 'ip_address' | 'country' | 'matche
 
 const nativeCompare = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
 
+/** Whether two lists' rows are of the same referring domain: by id where both lists have ids. */
+const same = (a: ReferrerList, i: number, b: ReferrerList, j: number): boolean => (a.ids && b.ids ? a.ids[i] === b.ids[j] : a.domains[i] === b.domains[j]);
+
 /**
  * The union of the lists (in request order) by a merge of their domain orders: each step takes the
  * smallest head domain (the same id in several lists is one row), so rows come numbered by domain.
@@ -68,7 +74,7 @@ export function unionOf(lists: readonly ReferrerList[]): MatrixUnion {
   const k = lists.length;
   const nativeOrder = lists.every((list) => list.nativeOrder === true);
   const text = nativeOrder ? nativeCompare : compareCodePoints;
-  const capacity = lists.reduce((sum, list) => sum + list.ids.length, 0);
+  const capacity = lists.reduce((sum, list) => sum + list.domains.length, 0);
   const from = new Int32Array(capacity);
   const at = new Int32Array(capacity);
   const counts = lists.map(() => new Float64Array(capacity));
@@ -81,22 +87,23 @@ export function unionOf(lists: readonly ReferrerList[]): MatrixUnion {
     let first = -1;
     for (let t = 0; t < k; t++) {
       const list = lists[t]!;
-      if (next[t]! >= list.ids.length) continue;
+      if (next[t]! >= list.domains.length) continue;
       if (first === -1) first = t;
       else {
         const head = lists[first]!;
-        if (list.ids[next[t]!] !== head.ids[next[first]!] && text(list.domains[next[t]!]!, head.domains[next[first]!]!) < 0) first = t;
+        if (!same(list, next[t]!, head, next[first]!) && text(list.domains[next[t]!]!, head.domains[next[first]!]!) < 0) first = t;
       }
     }
     if (first === -1) break;
-    const id = lists[first]!.ids[next[first]!]!;
+    const head = lists[first]!;
+    const position = next[first]!;
     from[rows] = first;
-    at[rows] = next[first]!;
-    scores[rows] = lists[first]!.scores[next[first]!]!;
+    at[rows] = position;
+    scores[rows] = head.scores[position]!;
     for (let t = first; t < k; t++) {
       const list = lists[t]!;
       const i = next[t]!;
-      if (i >= list.ids.length || list.ids[i] !== id) continue;
+      if (i >= list.domains.length || !same(list, i, head, position)) continue;
       counts[t]![rows] = list.backlinks[i]!;
       if (list.backlinks[i]! > 0) matches[rows]!++;
       next[t] = i + 1;

@@ -55,15 +55,31 @@ export async function readList<Op extends GroupedOperation>(
   const window = plan.window ? { cache: windows, key: windowKey(operation, query) } : undefined;
   // Rows read by key from the same relation: a window's first page is read whole at once.
   const wholeFirst = plan.rows?.kind === 'same-relation';
-  const result = await runList(connection, relation, where, query.page, {
-    ...(total ? { total } : {}),
-    ...(rowsOf ? { rowsOf, wholeFirst, keys } : {}),
-    ...(sortKeys ? { sortKeys } : {}),
-    ...(window ? { window } : {}),
-  });
+  const result =
+    (plan.kept && counters && rollupKey !== undefined && query.filter === null ? await keptPage(plan.kept, counters.sources, operation, query, rollupKey) : undefined) ??
+    (await runList(connection, relation, where, query.page, {
+      ...(total ? { total } : {}),
+      ...(rowsOf ? { rowsOf, wholeFirst, keys } : {}),
+      ...(sortKeys ? { sortKeys } : {}),
+      ...(window ? { window } : {}),
+    }));
   const record = operations[operation].record;
   const clocked = window !== undefined && CLOCKED in record;
   return { total: result.total, rows: result.rows.map((row) => (clocked ? withNewAt(toRecord<RowOf<Op>>(row, record), query.clock) : toRecord<RowOf<Op>>(row, record))) };
+}
+
+/**
+ * An unfiltered page from the rows the load keeps (see {@link ListPlan.kept}), with the total from
+ * the counters (`counters`: their sources, at the same place) in the same statement; `undefined`
+ * when they do not hold the whole page (none kept for the key, which has no more rows than the
+ * load keeps, or a page past them): the count of kept rows the page's statement reports says which.
+ */
+async function keptPage(kept: ReadPlace, counters: RelationSources, operation: GroupedOperation, query: GroupedQuery, rollupKey: string): Promise<RowsResult<Record<string, unknown>> | undefined> {
+  const { table, count } = TOTALS[operation];
+  const total = sql`(SELECT ${raw(count)} FROM ${counters.rollup(table)} WHERE ${counters.rollupRows(rollupKey, query.target)})`;
+  const rows = sql`SELECT *, ${total} AS _total FROM (${groupedRows(operation, query.target, query.clock, rollupKey, kept.sources)}) k`;
+  const page = await runList(kept.connection, rows, null, query.page);
+  return page.total >= query.page.offset + query.page.limit ? { rows: page.rows, total: Number(page.rows[0]!['_total']) } : undefined;
 }
 
 /** How the rows of a page's keys are read, as the plan says. */

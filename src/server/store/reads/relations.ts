@@ -157,13 +157,26 @@ const domainInfo = (alias: string, aggregate: boolean): Expressions => {
   };
 };
 
+/**
+ * Where each list's rows are stored when read from a key's rollups (the links list: the links
+ * themselves), and the column of its hidden `_key`: the tie-break of every order, which a store
+ * keeping a list's first rows in order must break ties by too (the ClickHouse store's kept rows).
+ */
+export const LIST_SOURCES = {
+  links: { table: 'links', key: 'id' },
+  'ref-domains': { table: 'r_ref_domains', key: 'source_domain' },
+  'ref-ips': { table: 'r_ref_ips', key: 'ip_address' },
+  pages: { table: 'r_pages', key: 'page_key' },
+  anchors: { table: 'r_anchors', key: 'anchor' },
+} as const satisfies Readonly<Record<GroupedOperation, { readonly table: 'links' | RollupTableName; readonly key: string }>>;
+
 /** The relations grouped from the target's links, per request. */
 function fromLinks(operation: GroupedOperation, target: Target, clock: Clock, sources: RelationSources): Relation {
   const where = sources.scope(target);
   const withDomains = sql`${sources.links} LEFT JOIN ${sources.domains()} ON d.domain = l.source_domain`;
   switch (operation) {
     case 'links':
-      return { key: raw('l.id'), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: sources.links, where, groupBy: null };
+      return { key: raw(`l.${LIST_SOURCES.links.key}`), alias: 'l', expressions: { is_new: sql`(l.first_seen_at >= ${clock.newSince})` }, from: sources.links, where, groupBy: null };
     case 'ref-domains':
       return {
         key: raw('l.source_domain'),
@@ -229,7 +242,7 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
     case 'ref-domains':
       // The referring domain's IP, country and score are written into its rows at refresh.
       return {
-        key: raw('r.source_domain'),
+        key: rollupKeyOf('ref-domains'),
         alias: 'r',
         expressions: {
           domain: raw('r.source_domain'),
@@ -237,19 +250,19 @@ function fromRollups(operation: GroupedOperation, target: Target, tkey: string, 
           is_new: sql`(r.first_seen_at >= ${clock.newSince})`,
           is_lost: raw('(r.lost_links = r.backlinks_count)'),
         },
-        from: sources.rollup('r_ref_domains'),
+        from: sources.rollup(LIST_SOURCES['ref-domains'].table),
         where,
         groupBy: null,
       };
     case 'ref-ips':
-      return { key: raw('r.ip_address'), alias: 'r', expressions: {}, from: sources.rollup('r_ref_ips'), where, groupBy: null };
+    // The page's own URL, title, status and link counts are written into its row at refresh.
     case 'pages':
-      // The page's own URL, title, status and link counts are written into its row at refresh.
-      return { key: raw('r.page_key'), alias: 'r', expressions: {}, from: sources.rollup('r_pages'), where, groupBy: null };
     case 'anchors':
-      return { key: raw('r.anchor'), alias: 'r', expressions: {}, from: sources.rollup('r_anchors'), where, groupBy: null };
+      return { key: rollupKeyOf(operation), alias: 'r', expressions: {}, from: sources.rollup(LIST_SOURCES[operation].table), where, groupBy: null };
   }
 }
+
+const rollupKeyOf = (operation: Exclude<GroupedOperation, 'links'>): Fragment => raw(`r.${LIST_SOURCES[operation].key}`);
 
 /**
  * The relations of a SUBFOLDER target read with the rollup rows of its pages (`pageRows`, the

@@ -1,7 +1,9 @@
 /**
  * The ClickHouse store: the link graph on a cluster of ClickHouse servers, sharded by the target's
  * registrable domain (`schema.ts`): a call about one target reads its domain's shard; competitors
- * and matrix fan out through the entry shard's `Distributed` tables. The reads are the shared
+ * come from a graph read through the entry shard's `Distributed` tables, the matrix from each
+ * target's referring-domain list read on its shard (both kept by the read-cache while the rollup
+ * versions they were read from stay current). The reads are the shared
  * queries over this engine's sources ({@link shardSources}, {@link clusterSources}); what is
  * ClickHouse's own stays here: placement, the merge state, the writer, the merge and the refresh
  * (rollups written per domain as a new version). API keys and balances live in a ledger of their
@@ -25,9 +27,12 @@ import { KEYWORD_COLUMNS, PAGE_COLUMNS, recordedDomains } from '../../loads/writ
 import { refreshRollups, type RefreshSteps } from '../../loads/refresh.js';
 import type { Store } from '../../store.js';
 import type { Ledger } from '../../ledger.js';
+import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
+import type { ReferrerList } from '../../memory/matrix-merge.js';
 import { CompetitorGraphs, competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
-import { entryTables, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
+import { entryTables, KEPT_TABLES, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
@@ -58,6 +63,12 @@ export interface ClickhouseStoreOptions {
    * counts in a query of its own (tests compare the two).
    */
   readonly totalsWithPages?: boolean;
+  /**
+   * The rows of each list the load keeps, in the list's default order, for every key with more
+   * (default 1,000): an unfiltered page in that order within them reads them, not the key's rows
+   * (`kept-rows.ts`). Tests keep a few, so that their small targets have kept rows.
+   */
+  readonly keepRows?: number;
   readonly user?: string;
   readonly password?: string;
 }
@@ -181,9 +192,10 @@ function shardSources(database: string, unmerged: boolean): RelationSources {
     // The links first seen on the day "new" starts, from that day's row of times (the links are not
     // ordered by first seen: counting them would read every link of the target). A time past the
     // day compares as its whole timestamp does (`firstSeenTimes`).
+    // One row (two servers that open an older database at once may both fill the table).
     firstDayNew: (tkey, target, since, day) =>
-      sql`(SELECT coalesce(sum(arrayCount(t -> t >= ${since.slice(10)}, r.times)), 0) FROM r_first_seen_times_local AS r
-        WHERE ${common.rollupRows(tkey, target)} AND r.day = ${day})`,
+      sql`(SELECT coalesce(sum(arrayCount(t -> t >= ${since.slice(10)}, times)), 0) FROM (SELECT r.times AS times FROM r_first_seen_times_local AS r
+        WHERE ${common.rollupRows(tkey, target)} AND r.day = ${day} LIMIT 1))`,
   };
 }
 
@@ -239,7 +251,11 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
     }),
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
-  await Promise.all(bulk.map((shard) => fillFirstSeenTimes(shard)));
+  const keep = options.keepRows ?? KEEP_ROWS;
+  await Promise.all(bulk.map(async (shard) => {
+    await fillFirstSeenTimes(shard);
+    await fillKeptRows(shard, keep);
+  }));
   await fillCompetitorGraph(bulk);
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
   const engine = clickhouseEngine(connections, bulk, options);
@@ -258,6 +274,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   const placement = new ShardPlacement(bulk[0]!, bulk.length);
   const byIds = options.pagesByKeys !== false;
   const rollups = options.rollups !== false;
+  const keep = options.keepRows ?? KEEP_ROWS;
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false), unmerged: shardSources(database, true) };
   const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
@@ -273,19 +290,43 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     rollups,
     at,
     across,
-    list: async (operation, query) => {
+    list: async (operation, query, rollupKey) => {
       const place = await at(query.target.domain);
       const byId = { kind: 'links-by-id', at: place, linksOfIds: linksOfIds(place.sources === local.unmerged) } as const;
-      return { keys: place, ...(operation === 'links' && byIds ? { rows: byId } : {}), totals: place, window: false };
+      const kept =
+        rollups && rollupKey !== undefined && query.filter === null
+          ? keptSources(place.sources, operation, query.page, rollupKey, currentRollups(database, [query.target.domain]), keep)
+          : undefined;
+      return {
+        keys: place,
+        ...(operation === 'links' && byIds ? { rows: byId } : {}),
+        totals: place,
+        ...(kept ? { kept: { connection: place.connection, sources: kept } } : {}),
+        window: false,
+      };
     },
     competitors: rollups
       ? { kind: 'graph', read: () => graphs.read(), version: () => competitorVersions(entry) }
       : { kind: 'query', answer: async (query) => competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page) },
-    matrix: { kind: 'sql' },
+    // Each target's referring domains read from its shard, kept by the read-cache (as the embedded
+    // store keeps them) while its domain's rollup version stays the same.
+    matrix: rollups
+      ? {
+          kind: 'lists',
+          list: async (target, key) => referrerList(await at(target.domain), target, key),
+          versions: async (targets) => {
+            const rows = await entry.all<{ d: string; v: string }>(
+              sql`SELECT tdomain AS d, toString(max(version)) AS v FROM r_versions WHERE tdomain IN (${join(targets.map((target) => sql`${target.domain}`), ', ')}) GROUP BY tdomain`,
+            );
+            const found = new Map(rows.map((row) => [row.d, row.v]));
+            return targets.map((target) => found.get(target.domain) ?? '');
+          },
+        }
+      : { kind: 'sql' },
     load: {
       begin: async () => {
         forgetStates();
-        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, rollups ? () => graphs.readAhead() : () => {});
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, keep, rollups ? () => graphs.readAhead() : () => {});
       },
       linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
     },
@@ -294,6 +335,25 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
       await Promise.all([...connections.map((shard) => shard.all(raw('SELECT 1 AS one'))), options.ledger.ping()]);
     },
     close: () => options.ledger.close(),
+  };
+}
+
+/** A target's referring domains from its key's current rollup rows, by domain (UTF-8 bytes: code points), for the matrix. */
+async function referrerList({ connection, sources }: ReadPlace, target: Target, key: string): Promise<ReferrerList> {
+  const rows = await connection.all<{ d: string; b: number | string; s: number | string; ip: string; c: string }>(
+    sql`SELECT r.source_domain AS d, r.backlinks_count AS b, r.domain_score AS s, r.ip_address AS ip, r.country AS c
+      FROM ${sources.rollup('r_ref_domains')} WHERE ${sources.rollupRows(key, target)} ORDER BY r.source_domain`,
+  );
+  const domains = rows.map((row) => row.d);
+  const ips = rows.map((row) => row.ip);
+  const countries = rows.map((row) => row.c);
+  return {
+    nativeOrder: [domains, ips, countries].every((texts) => texts.every(isNativeOrderSafe)),
+    domains,
+    backlinks: Float64Array.from(rows, (row) => Number(row.b)),
+    scores: Float64Array.from(rows, (row) => Number(row.s)),
+    ips,
+    countries,
   };
 }
 
@@ -369,7 +429,7 @@ const ROWS_PER_INSERT = 50_000;
  * One load at a time: the merged mark says that everything written before the merge began is
  * merged, which a second load still running would make untrue.
  */
-function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, onRefreshed: () => void): LoadSink {
+function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, keep: number, onRefreshed: () => void): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
@@ -422,7 +482,7 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
     finish: async (domains, onProgress) => {
       const merged = started === undefined || (await mergeWrites(shards));
       onMark();
-      await refreshRollups(clickhouseRefresh(shards, placement, !merged), domains, onProgress);
+      await refreshRollups(clickhouseRefresh(shards, placement, !merged, keep), domains, onProgress);
       started = undefined;
       onRefreshed();
     },
@@ -482,7 +542,7 @@ const LINKS_PER_READ = 200_000;
  * versions they replaced are deleted once a shard is done. `unmerged`: the links may hold replaced
  * rows, read them with `FINAL`.
  */
-function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean): RefreshSteps {
+function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean, keep: number): RefreshSteps {
   const final = unmerged ? ' FINAL' : '';
   // Every version this refresh writes is newer than this one.
   let since = 0;
@@ -533,7 +593,7 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
         await shards[s]!.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
           for (const row of rows) counts.set(row.d, Number(row.n));
         });
-        current = { s, counts, writer: new RollupWriter(shards[s]!, graphIds) };
+        current = { s, counts, writer: new RollupWriter(shards[s]!, graphIds, keep, unmerged) };
       }
       const { counts, writer } = current;
       // Domains of this shard, about LINKS_PER_READ links (a larger domain alone) and at most 10,000.
@@ -615,7 +675,7 @@ async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
  * range of each table as short as one version. A query already running keeps the parts it reads.
  */
 async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<void> {
-  for (const table of Object.keys(ROLLUP_TABLES)) {
+  for (const table of [...Object.keys(ROLLUP_TABLES), ...Object.values(KEPT_TABLES), 'kept_done']) {
     await shard.run(
       sql`ALTER TABLE ${raw(`${table}_local`)} DELETE WHERE version < ${since}
         AND (tdomain, version) NOT IN (SELECT tdomain, max(version) FROM r_versions_local GROUP BY tdomain)`,
@@ -623,14 +683,25 @@ async function dropOldVersions(shard: ClickhouseShard, since: number): Promise<v
   }
 }
 
-/** Collects one shard's rollup rows and writes them in large inserts, each domain's version recorded after its rows. */
+/** The place of a key's link count in its `r_targets` tuple. */
+const BACKLINKS = ROLLUP_COLUMNS.r_targets.indexOf('backlinks_count');
+
+/**
+ * Collects one shard's rollup rows and writes them in large inserts, then the kept rows of the
+ * domains with a large key (`kept-rows.ts`), each domain's version recorded after its rows.
+ * `unmerged`: the links may hold replaced rows.
+ */
 class RollupWriter {
   #batch = emptyBatch();
-  #versions: Record<string, unknown>[] = [];
+  #versions: (readonly [domain: string, version: number])[] = [];
+  /** The domains of the batch with a key of more links than `keep`: only their lists can have kept rows. */
+  #large: (readonly [domain: string, version: number])[] = [];
   #rows = 0;
   constructor(
     private readonly shard: ClickhouseShard,
     private readonly graphIds: GraphIds,
+    private readonly keep: number,
+    private readonly unmerged: boolean,
   ) {}
 
   async add(domain: string, rows: ReturnType<typeof rollupRows>, times: ReturnType<typeof firstSeenTimes>): Promise<void> {
@@ -655,7 +726,9 @@ class RollupWriter {
     for (const [tkey, day, list] of times) this.#batch.r_first_seen_times.push({ tkey, tdomain: domain, day, times: list, version });
     this.#batch.r_graph.push({ tdomain: domain, sources: await this.graphIds.of(graphSources(domain, rows.refDomains)), version });
     this.#rows += rows.history.length + times.length + 1;
-    this.#versions.push({ tdomain: domain, version });
+    this.#versions.push([domain, version]);
+    // A list has no more rows per key than the key has links.
+    if (rows.targets.some((tuple) => Number(tuple[BACKLINKS]) > this.keep)) this.#large.push([domain, version]);
     if (this.#rows >= ROWS_PER_INSERT) await this.flush();
   }
 
@@ -664,9 +737,12 @@ class RollupWriter {
     // The referring domains' new ids before the graph rows that use them.
     await this.graphIds.flush();
     for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
-    await this.shard.insert('r_versions_local', this.#versions);
+    await writeKeptRows(this.shard, this.#large, this.keep, this.unmerged);
+    await recordKept(this.shard, this.#versions);
+    await this.shard.insert('r_versions_local', this.#versions.map(([tdomain, version]) => ({ tdomain, version })));
     this.#batch = emptyBatch();
     this.#versions = [];
+    this.#large = [];
     this.#rows = 0;
   }
 }

@@ -283,9 +283,10 @@ interface Call {
 
 /**
  * Server exceptions that waiting may cure: 159 time limit, 202 too many simultaneous queries,
- * 252 too many parts, 241 memory limit, 209/210 socket timeout or network error.
+ * 252 too many parts, 241 memory limit, 209/210 socket timeout or network error, 279 no connection
+ * to another shard (the entry shard's part of a distributed query, that shard down or gone mid-query).
  */
-const TRANSIENT = new Set(['159', '202', '252', '241', '209', '210']);
+const TRANSIENT = new Set(['159', '202', '252', '241', '209', '210', '279']);
 
 /**
  * The error for an exception text of the server: {@link StoreUnavailableError} where waiting may
@@ -295,9 +296,16 @@ function failure(url: string, text: string): Error {
   const code = /Code: (\d+)/.exec(text)?.[1];
   const message = `ClickHouse at ${url}: ${text.trim().slice(0, 2_000)}`;
   if (code !== undefined && TRANSIENT.has(code)) {
-    return new StoreUnavailableError(`ClickHouse at ${url} could not answer now (code ${code}).`, { cause: new StoreQueryError(text, code) });
+    const what = code === '279' ? `could not reach another shard of the cluster (code 279${unreachable(text)})` : `could not answer now (code ${code})`;
+    return new StoreUnavailableError(`ClickHouse at ${url} ${what}.`, { cause: new StoreQueryError(text, code) });
   }
   return new StoreQueryError(message, code);
+}
+
+/** `: <why>` of the last try in a 279's log of tries (the shard that could not be reached), or nothing. */
+function unreachable(text: string): string {
+  const tries = [...text.matchAll(/DB::\w+: (.+?)(?:, e\.what\(\)|$)/gm)].map((match) => match[1]!.trim());
+  return tries.length > 1 ? `: ${tries.at(-1)!.slice(0, 200)}` : '';
 }
 
 /** Attempts of a request whose kept-alive connection turned out closed. */

@@ -15,6 +15,8 @@
 import { backlinkRecord } from '../../../../catalogue/records.js';
 import type { FieldType } from '../../../../catalogue/records.js';
 import { LINK_COLUMNS } from '../../inputs.js';
+import { LIST_SOURCES } from '../../reads/relations.js';
+import type { GroupedOperation } from '../../store.js';
 
 const TYPES: Readonly<Partial<Record<FieldType, string>>> = { string: 'String', timestamp: 'String', integer: 'Int64', number: 'Float64', boolean: 'UInt8' };
 
@@ -76,6 +78,36 @@ export const ROLLUP_TABLES = {
 /** A rollup table's name. */
 export type RollupTable = keyof typeof ROLLUP_TABLES;
 
+/**
+ * The first rows of each list of a key with more rows than the store keeps, in the list's default
+ * order (`kept-rows.ts`), by list: a table of the columns the list is read from (the links' for
+ * the links list, its rollup table's for the others), with `ord`, the order they were kept in, and
+ * `version`, the rollup version of their domain they belong to.
+ */
+export const KEPT_TABLES = {
+  links: 'kept_links',
+  'ref-domains': 'kept_ref_domains',
+  'ref-ips': 'kept_ref_ips',
+  pages: 'kept_pages',
+  anchors: 'kept_anchors',
+} as const satisfies Readonly<Record<GroupedOperation, string>>;
+
+/** The statements that create a shard's tables of kept rows, and of the domain versions whose rows are written (`kept_done_local`). */
+function keptTables(): string[] {
+  const columns = (operation: GroupedOperation) => {
+    const source = LIST_SOURCES[operation].table;
+    return source === 'links' ? `tkey String, tdomain String, ${LINKS_COLUMNS}` : `${ROLLUP_TABLES[source].columns}, version UInt64`;
+  };
+  return [
+    ...Object.entries(KEPT_TABLES).map(
+      ([operation, table]) =>
+        `CREATE TABLE IF NOT EXISTS ${table}_local (ord String, ${columns(operation as GroupedOperation)})
+          ENGINE = MergeTree() ORDER BY (tkey, ord, version) SETTINGS index_granularity = 1024`,
+    ),
+    `CREATE TABLE IF NOT EXISTS kept_done_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain SETTINGS index_granularity = 1024`,
+  ];
+}
+
 /** The tables a writer merges (`OPTIMIZE ... FINAL`) before it marks its writes merged; keyword snapshots are only looked up by key. */
 export const REPLACING_TABLES = ['links_local', 'domains_local', 'target_pages_local'] as const;
 
@@ -95,6 +127,7 @@ export function shardTables(): string[] {
     ),
     `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain SETTINGS index_granularity = 1024`,
     `CREATE TABLE IF NOT EXISTS write_marks_local (writer UInt64, state UInt8) ENGINE = MergeTree() ORDER BY writer`,
+    ...keptTables(),
   ];
 }
 

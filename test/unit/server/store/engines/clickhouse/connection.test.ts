@@ -70,6 +70,19 @@ describe('ClickhouseShard', () => {
     expect((wrong as Error).message).toBe(`ClickHouse at ${url}: Code: 62, e.displayText() = DB::Exception: Syntax error`);
   });
 
+  // What 18.16 answers (status 500) when a distributed query's other shard is down or dies mid-query.
+  const NO_SHARD =
+    'Code: 279, e.displayText() = DB::NetException: All connection tries failed. Log: \n\n' +
+    'Code: 210, e.displayText() = DB::NetException: Connection reset by peer, while reading from socket (127.0.0.1:34783), e.what() = DB::NetException\n' +
+    'Code: 210, e.displayText() = DB::NetException: Connection refused (127.0.0.1:34783), e.what() = DB::NetException\n\n, e.what() = DB::NetException\n';
+
+  it('answers a distributed query whose other shard cannot be reached as retryable, naming that shard', async () => {
+    const url = await serve((_n, _body, _socket, reply) => reply(500, NO_SHARD));
+    const error = await new ClickhouseShard({ url, database: 'db' }).all(sql`SELECT 1`).catch((e: unknown) => e);
+    expect(isStoreUnavailable(error)).toBe(true);
+    expect((error as Error).message).toBe(`ClickHouse at ${url} could not reach another shard of the cluster (code 279: Connection refused (127.0.0.1:34783)).`);
+  });
+
   // ClickHouse streams an answer: past its time limit after the first rows, it has sent status 200
   // already and writes the exception into the body.
   const LATE_TIMEOUT = '{"n":1}\n{"n":2}\nCode: 159, e.displayText() = DB::Exception: Timeout exceeded: elapsed 6.2 seconds, maximum: 5\n';
