@@ -15,6 +15,7 @@ import type { Engine } from './engine.js';
 import type { Ledger } from './ledger.js';
 import { raw, sql } from './fragment.js';
 import { createGraphWriter } from './loads/writer.js';
+import type { CompetitorIndex } from './memory/competitor-graph.js';
 import { matrixOfUnion, unionOf, type ReferrerList } from './memory/matrix-merge.js';
 import { competitors, matrix, scoreProfile } from './reads/graph.js';
 import { keywordMetrics } from './reads/keywords.js';
@@ -44,6 +45,8 @@ export interface CreateStoreOptions {
  */
 export function createStore<Handles extends object>(engine: Engine, options: CreateStoreOptions, handles: Handles): Store & Handles {
   const cache = options.cache ?? new ReadCache();
+  // The competitor graph being read again after a load of this store (see `renew`), if it is.
+  let renewing: Promise<unknown> | undefined;
   const keyOf = (target: Target) => (engine.rollups ? rollupKey(target) : undefined);
   const store: Store = {
     kind: engine.kind,
@@ -68,7 +71,11 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
       const rows = await cache.value(['score-profile', target.scope, target.effectiveUrl], () => own(target), (kept) => COUNTERS_BYTES + kept.length * LIST_ROW_BYTES);
       return rows.map((row) => ({ ...row }));
     },
-    competitors: (query) => competitorsOf(engine, cache, query),
+    competitors: async (query) => {
+      // A graph being read again after a load: the call takes it rather than read its own.
+      await renewing;
+      return competitorsOf(engine, cache, query);
+    },
     matrix: (query) => matrixOf(engine, cache, query),
     keywordMetrics: async (query) => keywordMetrics(await engine.across(), query),
     hasLinks: async () => {
@@ -89,7 +96,10 @@ export function createStore<Handles extends object>(engine: Engine, options: Cre
       return rows[0]?.domain;
     },
     ledger: options.ledger,
-    writer: () => createGraphWriter(engine.load, options.parser, () => cache.forget()),
+    writer: () =>
+      createGraphWriter(engine.load, options.parser, () => {
+        renewing = renew(engine, cache);
+      }),
     close: () => engine.close(),
   };
   // The handles' accessors stay accessors (a handle the engine replaces is read when asked for).
@@ -101,9 +111,27 @@ async function competitorsOf(engine: Engine, cache: ReadCache, query: Competitor
   const slot = engine.competitors;
   if (slot.kind === 'query') return slot.answer(query);
   if (slot.kind === 'sql' || !engine.rollups) return competitors((await engine.across()).connection, query, engine.rollups);
+  return (await competitorGraph(slot, cache)).competitors(query.domain, query.page);
+}
+
+/** The competitor graph, kept by the read-cache under the version of the data it was read from. */
+async function competitorGraph(slot: Extract<Engine['competitors'], { kind: 'graph' }>, cache: ReadCache): Promise<CompetitorIndex> {
   const version = slot.version ? await slot.version() : '';
-  const graph = await cache.value(['competitor-graph'], () => slot.read(), (index) => index.bytes, version);
-  return graph.competitors(query.domain, query.page);
+  return cache.value(COMPETITOR_GRAPH, () => slot.read(), (index) => index.bytes, version);
+}
+
+const COMPETITOR_GRAPH = ['competitor-graph'] as const;
+
+/**
+ * After a load of this store: the read-cache forgotten, and a competitor graph it held read again
+ * at once, so that the next competitors call does not wait for it (only where a call has read one:
+ * a process that only loads reads none). A read that fails is read again by the call that wants it.
+ */
+function renew(engine: Engine, cache: ReadCache): Promise<unknown> | undefined {
+  const slot = engine.competitors;
+  const held = cache.holds(COMPETITOR_GRAPH);
+  cache.forget();
+  return held && slot.kind === 'graph' ? competitorGraph(slot, cache).catch(() => undefined) : undefined;
 }
 
 /** The matrix, as the engine's slot says. */

@@ -1,8 +1,9 @@
 /**
  * The read-cache: what a store keeps between calls, over any engine, bounded by bytes and
  * forgotten as a whole on every load (`create-store.ts` forgets it when a load of this store
- * finishes; values whose data another process may change carry a version the engine reads, and are
- * read again when it differs). No engine keeps or forgets anything of its own.
+ * finishes, and reads a competitor graph it held again at once; values whose data another process
+ * may change carry a version the engine reads, and are read again when it differs). No engine
+ * keeps or forgets anything of its own.
  *
  * - **List windows** (`reads/run-list.ts`, `ListWindows`): the first rows or keys of a list, by every
  *   parameter that shapes it (`reads/reads.ts`, `windowKey`).
@@ -56,6 +57,11 @@ export class ReadCache {
       kept = await this.#values.load(name, load);
     }
     return kept.value as V;
+  }
+
+  /** Whether a value is kept under `key`. */
+  holds(key: readonly unknown[]): boolean {
+    return this.#values.get(JSON.stringify(key)) !== undefined;
   }
 
   /** Forgets everything read (the data changed). */

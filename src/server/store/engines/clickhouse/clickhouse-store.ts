@@ -29,7 +29,7 @@ import type { Store } from '../../store.js';
 import type { Ledger } from '../../ledger.js';
 import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
 import type { ReferrerList } from '../../memory/matrix-merge.js';
-import { CompetitorGraphs, competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources } from './competitors.js';
+import { competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
 import { entryTables, KEPT_TABLES, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
@@ -284,7 +284,6 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   };
   const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
   const forgetStates = () => states.forEach((state) => state.forget());
-  const graphs = new CompetitorGraphs(bulk[0]!, (domains) => currentRollups(database, domains));
   return {
     kind: 'clickhouse',
     rollups,
@@ -306,7 +305,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
       };
     },
     competitors: rollups
-      ? { kind: 'graph', read: () => graphs.read(), version: () => competitorVersions(entry) }
+      ? { kind: 'graph', read: () => readCompetitorGraph(bulk[0]!, (domains) => currentRollups(database, domains)), version: () => competitorVersions(entry) }
       : { kind: 'query', answer: async (query) => competitorsOverLinks(entry, (await across()).sources.links, query.domain, query.page) },
     // Each target's referring domains read from its shard, kept by the read-cache (as the embedded
     // store keeps them) while its domain's rollup version stays the same.
@@ -326,7 +325,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     load: {
       begin: async () => {
         forgetStates();
-        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, keep, rollups ? () => graphs.readAhead() : () => {});
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, keep);
       },
       linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
     },
@@ -429,7 +428,7 @@ const ROWS_PER_INSERT = 50_000;
  * One load at a time: the merged mark says that everything written before the merge began is
  * merged, which a second load still running would make untrue.
  */
-function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, keep: number, onRefreshed: () => void): LoadSink {
+function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, keep: number): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
@@ -484,7 +483,6 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
       onMark();
       await refreshRollups(clickhouseRefresh(shards, placement, !merged, keep), domains, onProgress);
       started = undefined;
-      onRefreshed();
     },
   };
 }

@@ -11,10 +11,8 @@
  * rollup versions (one small `GROUP BY` over `r_versions`, a hash of every domain's latest
  * version); the read-cache keeps the graph under that identity, and reads it anew before the call
  * is answered when it differs. A refresh between the question and the read makes the next call
- * read it again. The server keeps the rows it read with their versions, and reads again only the
- * rows of the domains whose version changed ({@link CompetitorGraphs}); a load of a process that
- * has answered competitors reads the graph ahead as it finishes, so that the next call does not
- * wait for it.
+ * read it again. A load of a process whose read-cache holds the graph reads it again as it
+ * finishes (`create-store.ts`), so that the next call does not wait for it.
  *
  * A domain whose current version has no graph row (rollups written by an earlier version of this
  * package) is filled at open ({@link fillCompetitorGraph}); one written by such a process after
@@ -81,118 +79,47 @@ export async function readGraphOfRollups(bulk: ClickhouseShard, current: Fragmen
 /** The store's condition for the rows of the current rollup versions (on `r`), of the given domains or of all. */
 export type CurrentRollups = (domains?: readonly string[]) => Fragment;
 
-/** A domain's graph row as last read: its rollup version and its referring domains' ids. */
+/** A domain's graph row: its rollup version and its referring domains' ids. */
 interface GraphRow {
   readonly version: bigint;
   readonly sources: Int32Array;
 }
 
-/** Domains whose rows a read asks for by name, per query; when more than a quarter of all changed, it reads every row. */
-const CHANGED_PER_READ = 1_000;
-
 /**
- * The competitor graphs of a store, read on `bulk` (no time bound: they grow with the store). The
- * rows last read are kept per domain with their version: a read asks every domain's current
- * version and reads only the rows of the domains whose version is newer (all of them when more
- * than a quarter changed), then builds the graph from the kept rows. Reads run one at a time.
- * When a load of this process finishes it reads ahead ({@link readAhead}), so that the next call
- * takes that graph rather than wait for a read of its own: only where a call has read a graph
- * before (a server answering competitors, not a process that only loads).
+ * The competitor graph of the current rollups, read on `bulk` (no time bound: it grows with the
+ * store): every domain's current version, then every current row of `r_graph` in one query; from
+ * the rollups ({@link readGraphOfRollups}) when a domain's current version has no row, or when
+ * `r_graph_ids` gives two domains one id or one domain two (written by two writers at once), so
+ * that the graph is never wrong. Each row read is of a version at least as new as the one asked
+ * before it.
  */
-export class CompetitorGraphs {
-  #ahead: Promise<{ readonly version: string; readonly graph: CompetitorIndex }> | undefined;
-  readonly #kept = new Map<string, GraphRow>();
-  /** The graph of the kept rows, until a read changes them. */
-  #built: CompetitorIndex | undefined;
-  #reading: Promise<unknown> = Promise.resolve();
-  /** Whether a call has asked for a graph. */
-  #asked = false;
-
-  constructor(
-    private readonly bulk: ClickhouseShard,
-    private readonly current: CurrentRollups,
-  ) {}
-
-  /**
-   * Starts reading the graph of the current rollups (a load of this process has just changed them).
-   * Its versions are asked before it is read: the graph is at least as new as they are.
-   */
-  readAhead(): void {
-    if (!this.#asked) return;
-    const ahead = (async () => {
-      const version = await competitorVersions(this.bulk);
-      return { version, graph: await this.#read() };
-    })();
-    // A failed read ahead is read again by the call that wants it.
-    ahead.catch(() => undefined);
-    this.#ahead = ahead;
+export async function readCompetitorGraph(bulk: ClickhouseShard, current: CurrentRollups): Promise<CompetitorIndex> {
+  const versions = await currentVersions(bulk);
+  const rows = new Map<string, GraphRow>();
+  const binary = new RowBinary(await bulk.binary(sql`SELECT r.tdomain, r.version, r.sources FROM r_graph AS r WHERE ${current()}`));
+  while (!binary.done) {
+    const domain = binary.string();
+    const version = binary.uint64();
+    const count = binary.varint();
+    const from = binary.skip(4 * count);
+    const sources = new Int32Array(count);
+    for (let i = 0; i < count; i++) sources[i] = binary.bytes.readUInt32LE(from + 4 * i);
+    if ((rows.get(domain)?.version ?? -1n) < version) rows.set(domain, { version, sources });
   }
-
-  /** The graph of the current rollups: the one read ahead if the versions are still those it was read after, else read now. */
-  async read(): Promise<CompetitorIndex> {
-    this.#asked = true;
-    const ahead = this.#ahead;
-    this.#ahead = undefined;
-    if (ahead !== undefined) {
-      const kept = await ahead.catch(() => undefined);
-      if (kept !== undefined && kept.version === (await competitorVersions(this.bulk))) return kept.graph;
-    }
-    return this.#read();
+  for (const [domain, version] of versions) {
+    if ((rows.get(domain)?.version ?? -1n) < version) return readGraphOfRollups(bulk, current());
   }
+  if (await idsClash(bulk)) return readGraphOfRollups(bulk, current());
+  return graphOf(rows);
+}
 
-  /** One read at a time: each patches the kept rows, which the next one starts from. */
-  #read(): Promise<CompetitorIndex> {
-    const read = this.#reading.then(() => this.#patch());
-    this.#reading = read.catch(() => undefined);
-    return read;
-  }
-
-  /**
-   * Reads the rows of the domains whose version is newer than the kept one's, and builds the graph
-   * of the kept rows; from the rollups ({@link readGraphOfRollups}) when a domain's current version
-   * has no row. Each row read is of a version at least as new as the one asked before it.
-   */
-  async #patch(): Promise<CompetitorIndex> {
-    const versions = await currentVersions(this.bulk);
-    const kept = this.#kept;
-    for (const domain of kept.keys()) {
-      if (!versions.has(domain)) {
-        kept.delete(domain);
-        this.#built = undefined;
-      }
-    }
-    const changed = [...versions].filter(([domain, version]) => (kept.get(domain)?.version ?? -1n) < version).map(([domain]) => domain);
-    if (changed.length * 4 > versions.size) {
-      await this.#readRows(sql`SELECT r.tdomain, r.version, r.sources FROM r_graph AS r WHERE ${this.current()}`);
-    } else {
-      for (let i = 0; i < changed.length; i += CHANGED_PER_READ) {
-        const domains = changed.slice(i, i + CHANGED_PER_READ);
-        const names = join(domains.map((domain) => sql`${domain}`), ', ');
-        await this.#readRows(sql`SELECT r.tdomain, r.version, r.sources FROM r_graph AS r WHERE r.tdomain IN (${names}) AND ${this.current(domains)}`);
-      }
-    }
-    for (const [domain, version] of versions) {
-      if ((kept.get(domain)?.version ?? -1n) < version) return readGraphOfRollups(this.bulk, this.current());
-    }
-    return (this.#built ??= graphOf(kept));
-  }
-
-  /** Keeps the rows a query of `r_graph` returns (domain, version, referring domains' ids). */
-  async #readRows(query: Fragment): Promise<void> {
-    const rows = new RowBinary(await this.bulk.binary(query));
-    while (!rows.done) {
-      const domain = rows.string();
-      const version = rows.uint64();
-      const count = rows.varint();
-      const from = rows.skip(4 * count);
-      const sources = new Int32Array(count);
-      for (let i = 0; i < count; i++) sources[i] = rows.bytes.readUInt32LE(from + 4 * i);
-      if ((this.#kept.get(domain)?.version ?? -1n) < version) {
-        this.#kept.set(domain, { version, sources });
-        this.#built = undefined;
-      }
-    }
-  }
+/** Whether `r_graph_ids` gives two domains one id, or one domain two ids (two writers at once). */
+async function idsClash(bulk: ClickhouseShard): Promise<boolean> {
+  const [row] = await bulk.all<{ n: number | string }>(
+    raw(`SELECT (SELECT count() FROM (SELECT id FROM r_graph_ids GROUP BY id HAVING uniqExact(domain) > 1))
+      + (SELECT count() FROM (SELECT domain FROM r_graph_ids GROUP BY domain HAVING uniqExact(id) > 1)) AS n`),
+  );
+  return Number(row?.n ?? 0) > 0;
 }
 
 /** Every domain's current rollup version, on the cluster. */
@@ -261,7 +188,7 @@ export class GraphIds {
     while (!rows.done) {
       const domain = rows.string();
       const id = rows.uint32();
-      if (known.has(domain)) throw new StoreQueryError(`r_graph_ids holds ${JSON.stringify(domain)} twice: written by two loads at once?`);
+      if (known.has(domain)) throw new StoreQueryError(`r_graph_ids holds ${JSON.stringify(domain)} twice (written by two loads at once): open the store again, which writes the graph's ids anew, then load.`);
       known.set(domain, id);
       if (id >= this.#next) this.#next = id + 1;
     }
@@ -287,9 +214,16 @@ const FILL_DOMAINS = 1_000;
  * package), from its domain-level `r_ref_domains` rows, as a refresh writes them. Run at every
  * open: one query per shard when nothing is missing (the ids are read only when something is).
  * Each group of domains is looked at again before it is read, so a load running meanwhile is not
- * filled twice.
+ * filled twice. Where `r_graph_ids` clashes (two writers at once gave two domains one id, or one
+ * domain two), the graph and its ids are written again from nothing (reads meanwhile fall back to
+ * the rollups, see {@link readCompetitorGraph}).
  */
 export async function fillCompetitorGraph(shards: readonly ClickhouseShard[]): Promise<void> {
+  // Ids that clash (two writers at once) are written again from nothing: every row, every id.
+  if (await idsClash(shards[0]!)) {
+    for (const shard of shards) await shard.run(raw('TRUNCATE TABLE r_graph_local'));
+    await shards[0]!.run(raw('TRUNCATE TABLE r_graph_ids'));
+  }
   const ids = new GraphIds(shards[0]!);
   const missing = (domains?: Fragment) => {
     const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
