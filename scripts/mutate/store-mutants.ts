@@ -164,8 +164,8 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'load-forgets-nothing',
     area: 'caches',
     file: CREATE,
-    find: 'createGraphWriter(engine.load, options.parser, () => cache.forget())',
-    replace: 'createGraphWriter(engine.load, options.parser, () => undefined)',
+    find: '        renewing = renew(engine, cache);',
+    replace: '        renewing = undefined;',
     tests: LOADS,
     project: 'all',
   },
@@ -826,4 +826,17 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['unreachable-shard-not-retryable', 'src/server/store/engines/clickhouse/connection.ts', "'209', '210', '279']);", "'209', '210']);"],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/bad-days.test.ts'], project: 'all' })),
+  // ---- the cluster's competitor graph, written by the refresh
+  ...(
+    [
+      ['graph-ids-clash-read', 'src/server/store/engines/clickhouse/competitors.ts', '  if (await idsClash(bulk)) return readGraphOfRollups(bulk, current());\n', ''],
+      ['graph-ids-clash-kept-at-open', 'src/server/store/engines/clickhouse/competitors.ts', '  if (await idsClash(shards[0]!)) {', '  if (false) {'],
+      ['graph-missing-row-read-anyway', 'src/server/store/engines/clickhouse/competitors.ts', "if ((rows.get(domain)?.version ?? -1n) < version) return readGraphOfRollups(bulk, current());", 'void domain;'],
+      ['graph-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '  await fillCompetitorGraph(bulk);\n', ''],
+      ['graph-one-referrer-cut', 'src/server/store/engines/clickhouse/competitors.ts', '.map((row) => row[1] as string);', '.map((row) => row[1] as string).slice(1);'],
+      ['graph-not-read-again-after-a-load', 'src/server/store/create-store.ts', 'return held && slot.kind === \'graph\' ? competitorGraph', 'return false && slot.kind === \'graph\' ? competitorGraph'],
+      ['graph-read-again-by-a-loader', 'src/server/store/create-store.ts', 'return held && slot.kind === \'graph\' ? competitorGraph', 'return slot.kind === \'graph\' ? competitorGraph'],
+      ['graph-call-ignores-the-read-after-a-load', 'src/server/store/create-store.ts', '      await renewing;\n', ''],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/competitors.test.ts'], project: 'all' })),
 ];
