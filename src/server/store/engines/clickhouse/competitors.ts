@@ -115,11 +115,12 @@ export async function readCompetitorGraph(bulk: ClickhouseShard, current: Curren
 
 /** Whether `r_graph_ids` gives two domains one id, or one domain two ids (two writers at once). */
 async function idsClash(bulk: ClickhouseShard): Promise<boolean> {
-  const [row] = await bulk.all<{ n: number | string }>(
-    raw(`SELECT (SELECT count() FROM (SELECT id FROM r_graph_ids GROUP BY id HAVING uniqExact(domain) > 1))
-      + (SELECT count() FROM (SELECT domain FROM r_graph_ids GROUP BY domain HAVING uniqExact(id) > 1)) AS n`),
+  // In one pass: each domain has one id and each id one domain exactly when there are as many
+  // distinct pairs as distinct domains and as distinct ids.
+  const [row] = await bulk.all<{ p: number | string; d: number | string; i: number | string }>(
+    raw('SELECT uniqExact(domain, id) AS p, uniqExact(domain) AS d, uniqExact(id) AS i FROM r_graph_ids'),
   );
-  return Number(row?.n ?? 0) > 0;
+  return Number(row?.p) !== Number(row?.d) || Number(row?.p) !== Number(row?.i);
 }
 
 /** Every domain's current rollup version, on the cluster. */
