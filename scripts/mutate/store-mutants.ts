@@ -822,7 +822,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
   // ---- the cluster on a bad day
   ...(
     [
-      ['has-links-unmerged-fails', 'src/server/store/create-store.ts', 'FROM ${sources.links} WHERE 1 = 1 LIMIT 1`', 'FROM ${sources.links} LIMIT 1`'],
+      ['has-links-unmerged-fails', 'src/server/store/create-store.ts', 'const { connection, sources } = engine.load.linkedFrom;', 'const { connection, sources } = await engine.across();'],
       ['unreachable-shard-not-retryable', 'src/server/store/engines/clickhouse/connection.ts', "'209', '210', '279']);", "'209', '210']);"],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/bad-days.test.ts'], project: 'all' })),

@@ -481,7 +481,7 @@ describe('ClickHouse: a shard stops mid-load', () => {
 
         await script('shard-start', '2');
         // The store is left unmerged (read with FINAL): it still says it holds links.
-        await expect.poll(() => store.hasLinks().catch(() => false), { timeout: 15_000 }).toBe(true);
+        await expect.poll(() => store.hasLinks().catch((error: unknown) => String(error)), { timeout: 15_000 }).toBe(true);
         await loadFixture(store);
         // Each link and each of the 13 domains (on every shard) once, however many times written.
         for (const shard of [1, 2]) {
