@@ -734,12 +734,12 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     project: 'all',
   },
   {
-    name: 'first-seen-times-filled-again',
+    name: 'fills-at-open-write-again',
     area: 'clickhouse',
-    file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
-    find: 'HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local${only})`;',
+    file: 'src/server/store/engines/clickhouse/schema.ts',
+    find: 'HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM ${raw(table)}${only})`;',
     replace: 'HAVING 1 = 1`;',
-    tests: FIRST_SEEN_TIMES,
+    tests: [...FIRST_SEEN_TIMES, ...KEPT_ROWS, 'test/server/store/engines/clickhouse/competitors.test.ts'],
     project: 'all',
   },
   {
@@ -806,7 +806,6 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['kept-rows-read-past-them', READS, 'return page.total >= query.page.offset + query.page.limit ?', 'return page.total > 0 ?'],
       ['kept-rows-never-read', KEPT, 'if (page.orderBy !== keptField(operation) ||', 'if (true ||'],
       ['kept-rows-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '    await fillKeptRows(shard, keep);\n', '    void fillKeptRows;\n'],
-      ['kept-rows-filled-again', KEPT, 'HAVING (tdomain, max(version)) NOT IN (SELECT tdomain, version FROM kept_done_local)', 'HAVING 1 = 1'],
       ['kept-rows-of-the-old-version', KEPT, 'AND r.ord = ${ord} AND ${current} LIMIT 1 BY', 'AND r.ord = ${ord} LIMIT 1 BY'],
       ['kept-rows-filled-twice-read-twice', KEPT, ' LIMIT 1 BY r.${raw(LIST_SOURCES[operation].key)})`;', ')`;'],
     ] as const

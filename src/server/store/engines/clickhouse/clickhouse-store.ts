@@ -32,7 +32,7 @@ import type { ReferrerList } from '../../memory/matrix-merge.js';
 import { competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
 import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
-import { entryTables, KEPT_TABLES, REPLACING_TABLES, ROLLUP_TABLES, shardTables, type RollupTable } from './schema.js';
+import { entryTables, KEPT_TABLES, LINK_KEYS, REPLACING_TABLES, ROLLUP_TABLES, shardTables, versionsLacking, type RollupTable } from './schema.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
@@ -646,11 +646,7 @@ const FILL_DOMAINS = 1_000;
  * load running meanwhile is never filled twice.
  */
 async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
-  const missing = (domains?: Fragment) => {
-    const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
-    return sql`SELECT tdomain, max(version) AS v FROM r_versions_local${only} GROUP BY tdomain
-      HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_first_seen_times_local${only})`;
-  };
+  const missing = (domains?: Fragment) => versionsLacking('r_first_seen_times_local', domains);
   const domains = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
   for (let i = 0; i < domains.length; i += FILL_DOMAINS) {
     const names = join(domains.slice(i, i + FILL_DOMAINS).map((domain) => sql`${domain}`), ', ');
@@ -659,7 +655,7 @@ async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
         SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
           SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
           FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM links_local FINAL WHERE target_domain IN (${names}))
-          ARRAY JOIN [concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)] AS tkey
+          ARRAY JOIN ${LINK_KEYS} AS tkey
         ) ANY INNER JOIN (${missing(names)}) USING tdomain
         GROUP BY tkey, tdomain, day`,
     );

@@ -34,6 +34,7 @@ import { numbers } from '../../reads/graph.js';
 import { runList } from '../../reads/run-list.js';
 import type { Page, RowsResult } from '../../store.js';
 import type { ClickhouseShard } from './connection.js';
+import { versionsLacking } from './schema.js';
 
 /** The identity of the cluster's current rollup versions: equal while no refresh has changed them. */
 const VERSIONS = raw(
@@ -226,11 +227,7 @@ export async function fillCompetitorGraph(shards: readonly ClickhouseShard[]): P
     await shards[0]!.run(raw('TRUNCATE TABLE r_graph_ids'));
   }
   const ids = new GraphIds(shards[0]!);
-  const missing = (domains?: Fragment) => {
-    const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
-    return sql`SELECT tdomain, max(version) AS v FROM r_versions_local${only} GROUP BY tdomain
-      HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM r_graph_local${only})`;
-  };
+  const missing = (domains?: Fragment) => versionsLacking('r_graph_local', domains);
   for (const shard of shards) {
     const domains = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
     for (let i = 0; i < domains.length; i += FILL_DOMAINS) {

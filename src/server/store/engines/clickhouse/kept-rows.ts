@@ -23,7 +23,7 @@ import { join, raw, sql, type Fragment } from '../../fragment.js';
 import { LIST_SOURCES, type RelationSources } from '../../reads/relations.js';
 import type { GroupedOperation, Page } from '../../store.js';
 import type { ClickhouseShard } from './connection.js';
-import { KEPT_TABLES, ROLLUP_TABLES } from './schema.js';
+import { KEPT_TABLES, LINK_KEYS, ROLLUP_TABLES, versionsLacking } from './schema.js';
 
 /** The rows of each list kept per large key, by default (ten pages of the default limit: a read-cache window). */
 export const KEEP_ROWS = 1_000;
@@ -42,9 +42,6 @@ for (const operation of LISTS) {
   const columns: readonly string[] = source === 'links' ? LINK_COLUMNS : ROLLUP_TABLES[source].columns.split(',').map((column) => column.trim().split(/\s+/)[0]!);
   if (!columns.includes(keptField(operation))) throw new TypeError(`the default order of ${operation} is not a column of ${source}: no rows can be kept in it`);
 }
-
-/** The keys of a domain's links, as the refresh names them (`keysOfLink` of `loads/rollups.ts`). */
-const LINK_KEYS = raw(`[concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)]`);
 
 /** Domain versions per statement (their names and versions are literals of the statement). */
 const PAIRS_PER_STATEMENT = 500;
@@ -105,10 +102,7 @@ function keptStatement(operation: GroupedOperation, domains: Fragment, versions:
  * not written twice.
  */
 export async function fillKeptRows(shard: ClickhouseShard, keep: number): Promise<void> {
-  const missing = await shard.all<{ tdomain: string; v: string }>(
-    raw(`SELECT tdomain, toString(max(version)) AS v FROM r_versions_local GROUP BY tdomain
-      HAVING (tdomain, max(version)) NOT IN (SELECT tdomain, version FROM kept_done_local)`),
-  );
+  const missing = await shard.all<{ tdomain: string; v: string | number }>(versionsLacking('kept_done_local'));
   const pairs = missing.map((row) => [row.tdomain, Number(row.v)] as const);
   await writeKeptRows(shard, pairs, keep, true);
   await recordKept(shard, pairs);

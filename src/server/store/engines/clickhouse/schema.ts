@@ -14,6 +14,7 @@
  */
 import { backlinkRecord } from '../../../../catalogue/records.js';
 import type { FieldType } from '../../../../catalogue/records.js';
+import { raw, sql, type Fragment } from '../../fragment.js';
 import { LINK_COLUMNS } from '../../inputs.js';
 import { LIST_SOURCES } from '../../reads/relations.js';
 import type { GroupedOperation } from '../../store.js';
@@ -106,6 +107,20 @@ function keptTables(): string[] {
     ),
     `CREATE TABLE IF NOT EXISTS kept_done_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain SETTINGS index_granularity = 1024`,
   ];
+}
+
+/** The rollup keys of a row of the links, as an array (`keysOfLink` of `loads/rollups.ts`): its registrable domain, host, page. */
+export const LINK_KEYS = raw(`[concat('d:', target_domain), concat('h:', target_host), concat('p:', target_host, target_path)]`);
+
+/**
+ * The current rollup versions of a shard's domains (`tdomain`, `v`) of which `table` holds no row:
+ * what a fill at open writes for a table an earlier version of this package did not write (or a
+ * table that records which versions are written); `domains`, names, narrows both sides.
+ */
+export function versionsLacking(table: string, domains?: Fragment): Fragment {
+  const only = domains === undefined ? raw('') : sql` WHERE tdomain IN (${domains})`;
+  return sql`SELECT tdomain, max(version) AS v FROM r_versions_local${only} GROUP BY tdomain
+    HAVING (tdomain, v) NOT IN (SELECT tdomain, version FROM ${raw(table)}${only})`;
 }
 
 /** The tables a writer merges (`OPTIMIZE ... FINAL`) before it marks its writes merged; keyword snapshots are only looked up by key. */
