@@ -361,53 +361,42 @@ describe('ClickHouse: a shard down', () => {
     180_000,
   );
 
+  /** Shard 2 frozen while `check` waits on it, then killed: 503, and right once it is back. */
+  async function diesWhileWaiting(check: Check): Promise<void> {
+    const served = await serve();
+    try {
+      // Frozen, the server still takes connections (the kernel queues them) but answers nothing.
+      const pid = pidOf(2);
+      process.kill(pid, 'SIGSTOP');
+      frozen.add(pid);
+      let answered = false;
+      const pending = call(served, check.path).finally(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(answered, 'the call should be waiting on the frozen shard').toBe(false);
+      await kill(pid);
+      expectUnavailable(check, await pending);
+      await script('shard-start', '2');
+      await expectAllRight(served);
+    } finally {
+      await served.close();
+    }
+  }
+
   it(
     'shard 2 dies while a call about a target on it waits for its answer: 503, right once it is back',
     async () => {
       const onShard2 = TARGETS.find((target) => shardOf.get(target) === 2)!;
-      const check = CHECKS.find((c) => c.needs.length === 1 && c.needs[0] === onShard2)!;
-      const served = await serve();
-      try {
-        // Frozen, the server still takes connections (the kernel queues them) but answers nothing.
-        const pid = pidOf(2);
-        process.kill(pid, 'SIGSTOP');
-        frozen.add(pid);
-        let answered = false;
-        const pending = call(served, check.path).finally(() => (answered = true));
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        expect(answered, 'the call should be waiting on the frozen shard').toBe(false);
-        await kill(pid);
-        expectUnavailable(check, await pending);
-        await script('shard-start', '2');
-        await expectAllRight(served);
-      } finally {
-        await served.close();
-      }
+      await diesWhileWaiting(CHECKS.find((c) => c.needs.length === 1 && c.needs[0] === onShard2)!);
     },
     180_000,
   );
 
   it(
-    'shard 2 dies while a call across targets (read through shard 1\'s Distributed tables) waits on it: 503, right once it is back',
+    'shard 2 dies while a call across targets (the matrix, one of whose targets it holds) waits on it: 503, right once it is back',
     async () => {
       const matrix = CHECKS.find((c) => c.path.startsWith('matrix'))!;
       expect(matrix.needs.some((target) => shardOf.get(target) === 2)).toBe(true);
-      const served = await serve();
-      try {
-        const pid = pidOf(2);
-        process.kill(pid, 'SIGSTOP');
-        frozen.add(pid);
-        let answered = false;
-        const pending = call(served, matrix.path).finally(() => (answered = true));
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
-        expect(answered, 'the call should be waiting on the frozen shard').toBe(false);
-        await kill(pid);
-        expectUnavailable(matrix, await pending);
-        await script('shard-start', '2');
-        await expectAllRight(served);
-      } finally {
-        await served.close();
-      }
+      await diesWhileWaiting(matrix);
     },
     180_000,
   );
