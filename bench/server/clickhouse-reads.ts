@@ -9,6 +9,11 @@
  *   node --import tsx bench/server/clickhouse-reads.ts --links 100000 --data /work/bench-data-ch
  *   node --import tsx bench/server/clickhouse-reads.ts --links 1000000 --filters off
  *   node --import tsx bench/server/clickhouse-reads.ts --links 100000 --shards 4 --data /work/bench-data-ch4
+ *   node --import tsx bench/server/clickhouse-reads.ts --links 1000000 --spread-above 100000 --data /work/bench-data-ch
+ *
+ * With `--spread-above N` the calls go to a copy of the database (`bench_links_<links>_spread_<N>`,
+ * made once, beside it) in which the domains of more than N links are spread over every shard: a
+ * store opened with `spreadAbove: N` writes one domain record again, and its load moves them.
  *
  * The cluster, its databases (seeded when missing), the key file and the server are the
  * benchmark's own (clickhouse-cluster.ts, databases.ts, server-process.ts, as run.ts uses them).
@@ -27,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadServerDeps } from '../../src/server/deps.js';
+import { loadServerDeps, type DomainParser } from '../../src/server/deps.js';
 import { ClickhouseShard } from '../../src/server/store/engines/clickhouse/connection.js';
 import { raw, sql } from '../../src/server/store/fragment.js';
 import type { Store } from '../../src/server/store/store.js';
@@ -46,7 +51,47 @@ const HELP = `Usage: node --import tsx bench/server/clickhouse-reads.ts [options
   --filters on|off   a few filtered links calls after the 13 default ones (default on)
   --shards N         the cluster's shards (default 2); N other than 2 keeps its cluster, ledger
                      and seed records in DATA/shards-N/ (2- and N-shard data never mix)
+  --spread-above N   read a copy of the database whose domains of more than N links are spread
+                     over every shard (made once, beside the database)
 `;
+
+/**
+ * A copy of the database `from` as `to` (every shard's local tables; the store makes the
+ * Distributed ones), whose domains of more than `spreadAbove` links are moved over every shard by
+ * a load of one domain record through a store opened with that threshold. Made once: a copy whose
+ * `spread` table holds a domain is kept.
+ */
+async function spreadCopy(cluster: Awaited<ReturnType<typeof startClickhouseCluster>>, from: string, to: string, spreadAbove: number, parser: DomainParser): Promise<void> {
+  const entry = cluster.shards[0]!;
+  const done = await cluster.query(entry, `SELECT count() FROM system.tables WHERE database = '${to}' AND name = 'spread'`);
+  if (done.trim() === '1' && Number((await cluster.query(entry, `SELECT count() FROM ${to}.spread`)).trim()) > 0) return;
+  log(`[reads] copying ${from} to ${to} and spreading its domains of more than ${n(spreadAbove)} links`);
+  await Promise.all(
+    cluster.shards.map(async (shard) => {
+      await cluster.query(shard, `DROP DATABASE IF EXISTS ${to}`);
+      await cluster.query(shard, `CREATE DATABASE ${to}`);
+      const tables = (await cluster.query(shard, `SELECT name FROM system.tables WHERE database = '${from}' AND engine != 'Distributed' ORDER BY name`)).trim().split('\n').filter(Boolean);
+      for (const table of tables) {
+        await cluster.query(shard, `CREATE TABLE ${to}.${table} AS ${from}.${table}`);
+        await cluster.query(shard, `INSERT INTO ${to}.${table} SELECT * FROM ${from}.${table}`);
+      }
+    }),
+  );
+  const { openLedgerAt } = await import('../../src/server/store/open.js');
+  const { openClickhouseStore } = await import('../../src/server/store/engines/clickhouse/clickhouse-store.js');
+  const store = await openClickhouseStore({ urls: cluster.shards, database: to, parser, spreadAbove, ledger: await openLedgerAt({ kind: 'sqlite', file: ':memory:' }, parser) });
+  try {
+    const [record] = (await cluster.query(entry, `SELECT domain, ip_address, country, domain_score FROM ${to}.domains_local FINAL LIMIT 1 FORMAT JSONEachRow`)).trim().split('\n');
+    const domain = JSON.parse(record!) as { domain: string; ip_address: string; country: string; domain_score: string };
+    const writer = await store.writer();
+    await writer.domains([{ ...domain, domain_score: Number(domain.domain_score) }]);
+    const started = performance.now();
+    await writer.finish();
+    log(`[reads] the load that moved them took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await store.close();
+  }
+}
 
 /** A few filtered calls beside the 13 (the filtered, sorted links call is one of those). */
 function filteredCalls(top: string): BenchCall[] {
@@ -276,7 +321,7 @@ async function main(): Promise<void> {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return void process.stdout.write(HELP);
     const value = argv[++i];
-    if (!['--links', '--data', '--filters', '--shards'].includes(arg) || value === undefined) throw new Error(`Unexpected ${arg}.\n\n${HELP}`);
+    if (!['--links', '--data', '--filters', '--shards', '--spread-above'].includes(arg) || value === undefined) throw new Error(`Unexpected ${arg}.\n\n${HELP}`);
     args.set(arg.slice(2), value);
   }
   const links = Number((args.get('links') ?? '100000').replace(/_/g, ''));
@@ -284,6 +329,8 @@ async function main(): Promise<void> {
   const filters = (args.get('filters') ?? 'on') === 'on';
   const shardCount = Number(args.get('shards') ?? '2');
   if (!Number.isSafeInteger(shardCount) || shardCount < 1) throw new Error(`--shards takes a positive integer, got ${args.get('shards')}`);
+  const spreadAbove = args.has('spread-above') ? Number(args.get('spread-above')!.replace(/_/g, '')) : undefined;
+  if (spreadAbove !== undefined && (!Number.isSafeInteger(spreadAbove) || spreadAbove < 1)) throw new Error(`--spread-above takes a positive integer, got ${args.get('spread-above')}`);
   process.env.BQ_CLICKHOUSE_SHARDS = String(shardCount);
   const data = join(resolve(args.get('data') ?? '.bench-data'), shardCount === 2 ? '' : `shards-${shardCount}`);
   prepareDataDir(data);
@@ -296,8 +343,16 @@ async function main(): Promise<void> {
       forgetSeeds(data, 'clickhouse');
       rmSync(clickhouseLedger(data), { force: true });
     }
-    const db = await clickhouseDatabase(data, cluster, links);
-    const database = `bench_links_${links}`;
+    const seeded = await clickhouseDatabase(data, cluster, links);
+    let database = `bench_links_${links}`;
+    let db = seeded;
+    if (spreadAbove !== undefined) {
+      const spread = `${database}_spread_${spreadAbove}`;
+      await spreadCopy(cluster, database, spread, spreadAbove, tldts);
+      const location = `${seeded.location.replace(`/${database}?`, `/${spread}?`)}&spread_above=${spreadAbove}`;
+      db = { ...seeded, location, serveArgs: ['--database-url', location] };
+      database = spread;
+    }
     const shards = cluster.shards.map((url) => new ClickhouseShard({ url, database: 'system', timeoutMs: 120_000 }));
     // The largest targets, read by a store of this process (its statements are not a call's).
     const { clickhouseLocation } = await import('../../src/cli/server/location.js');
@@ -338,7 +393,9 @@ async function main(): Promise<void> {
     const top = targets.largest[0]!;
     process.stdout.write(
       [
-        `## Rows read per call: ClickHouse ${cluster.version}, ${shardCount} shards, ${n(links)} links (seed ${SEED}), largest target ${top.domain} (${n(top.backlinks)} links)`,
+        `## Rows read per call: ClickHouse ${cluster.version}, ${shardCount} shards, ${n(links)} links (seed ${SEED}), largest target ${top.domain} (${n(top.backlinks)} links)${
+          spreadAbove === undefined ? '' : `, domains of more than ${n(spreadAbove)} links spread over every shard`
+        }`,
         '',
         'Each call sent once to a server just started (its own caches empty), then each once more; its statements found on every shard by',
         'their query_id (`<X-Request-Id>-<n>`; a shard\'s part of a distributed statement by its initial_query_id) in `system.query_log`',

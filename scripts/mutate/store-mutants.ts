@@ -43,6 +43,8 @@ const FIRST_SEEN_TIMES = ['test/server/store/engines/clickhouse/first-seen-times
 /** The cluster's kept rows: written, read within them and not past them, filled at open. */
 const KEPT_ROWS = ['test/server/store/engines/clickhouse/kept-rows.test.ts'];
 const KEPT = 'src/server/store/engines/clickhouse/kept-rows.ts';
+const SPREAD = 'src/server/store/engines/clickhouse/spread.ts';
+const CH_STORE = 'src/server/store/engines/clickhouse/clickhouse-store.ts';
 
 /** The list's window key: one part of it left out at a time. */
 const WINDOW_KEY = 'return JSON.stringify([operation, query.target.scope, query.target.effectiveUrl, filter, query.page.orderBy, query.page.direction, clock]);';
@@ -728,7 +730,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
     name: 'first-seen-times-not-filled-at-open',
     area: 'clickhouse',
     file: 'src/server/store/engines/clickhouse/clickhouse-store.ts',
-    find: '    await fillFirstSeenTimes(shard);\n',
+    find: '    await fillFirstSeenTimes(shard, spread, links);\n',
     replace: '    void fillFirstSeenTimes;\n',
     tests: FIRST_SEEN_TIMES,
     project: 'all',
@@ -805,7 +807,7 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['kept-rows-one-short', KEPT, 'id ASC LIMIT ${keep} BY tkey`;', 'id ASC LIMIT ${keep - 1} BY tkey`;'],
       ['kept-rows-read-past-them', READS, 'return page.total >= query.page.offset + query.page.limit ?', 'return page.total > 0 ?'],
       ['kept-rows-never-read', KEPT, 'if (page.orderBy !== keptField(operation) ||', 'if (true ||'],
-      ['kept-rows-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '    await fillKeptRows(shard, keep);\n', '    void fillKeptRows;\n'],
+      ['kept-rows-not-filled-at-open', 'src/server/store/engines/clickhouse/clickhouse-store.ts', '    await fillKeptRows(shard, keep, spread, links);\n', '    void fillKeptRows;\n'],
       ['kept-rows-of-the-old-version', KEPT, 'AND r.ord = ${ord} AND ${current} LIMIT 1 BY', 'AND r.ord = ${ord} LIMIT 1 BY'],
       ['kept-rows-filled-twice-read-twice', KEPT, ' LIMIT 1 BY r.${raw(LIST_SOURCES[operation].key)})`;', ')`;'],
     ] as const
@@ -825,6 +827,24 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['unreachable-shard-not-retryable', 'src/server/store/engines/clickhouse/connection.ts', "'209', '210', '279']);", "'209', '210']);"],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/bad-days.test.ts'], project: 'all' })),
+  // ---- large targets spread over every shard
+  ...(
+    [
+      ['spread-read-without-owner', SPREAD, ') AND ${owned(database, shards)}) AS ${raw(alias)}`', ')) AS ${raw(alias)}`'],
+      ['spread-ids-read-without-owner', CH_STORE, '\n      AND ${owned(database, shards)}) AS l`;', ') AS l`;'],
+      ['spread-cluster-reads-copies-of-small', CH_STORE, "const home = raw(`toUInt32(cityHash64(target_domain) % ${shards}) IN (SELECT num FROM ${database}.self_local)`);", "const home = raw('1');"],
+      ['spread-cluster-reads-home-copies', CH_STORE, 'sql`(target_domain IN (${names}) AND ${owned(database, shards)}) OR', 'sql`(target_domain IN (${names})) OR'],
+      ['spread-load-places-by-domain', CH_STORE, 'perShard[spread.has(row.targetDomain) ?', 'perShard[false ?'],
+      ['spread-not-recorded', SPREAD, "  if (all.length > 0) await shards[0]!.insert('spread',", "  if (false) await shards[0]!.insert('spread',"],
+      ['spread-copies-left', CH_STORE, '        await dropLeftovers(shards, moved);\n', ''],
+      ['spread-copies-not-made', SPREAD, 'WHERE target_domain = ${domain} AND ${owner(s)}`', 'WHERE target_domain = ${domain} AND 0 AND ${owner(s)}`'],
+      ['spread-never-known-to-readers', CH_STORE, "spread: count > 1 && (await states[0]!.spread()).has(domain) };", "spread: false };"],
+      ['spread-refresh-reads-home-only', CH_STORE, 'const links = (names: Fragment, spreadOnes: boolean) => linkRows(shards[0]!.database, shards.length, names, spreadOnes, unmerged,', 'const links = (names: Fragment, spreadOnes: boolean) => linkRows(shards[0]!.database, shards.length, names, spreadOnes && false, unmerged,'],
+      ['spread-kept-rows-home-only', KEPT, "for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, links(domains, spreadOnes)));", "for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, links(domains, false)));"],
+      ['spread-shard-order-unchecked', SPREAD, '      if (held.length !== 1 || held[0] !== number) {', '      if (false) {'],
+      ['spread-threshold-off-by-one', SPREAD, 'GROUP BY target_domain HAVING count() > ${threshold}`', 'GROUP BY target_domain HAVING count() >= ${threshold}`'],
+    ] as const
+  ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/spread.test.ts'], project: 'all' })),
   // ---- the cluster's competitor graph, written by the refresh
   ...(
     [

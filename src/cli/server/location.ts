@@ -5,10 +5,12 @@
  * otherwise (`--db FILE`, or nothing) the embedded store: the SQLite file `FILE` and its column file
  * `FILE.duckdb`. The server opens a location (`openStoreAt`); naming one is the command line's.
  *
- * `clickhouse://[user[:password]@]host:port[,host:port...][/database][?cluster=NAME&ledger=WHERE]`
- * names each shard's HTTP address (the first is the entry point), the database (default
- * `backlinks`), the cluster of the servers' `remote_servers` (default `bq_cluster`), and where API
- * keys and balances live: a PostgreSQL URL or a SQLite file (default `.backlink-query/ledger.db`).
+ * `clickhouse://[user[:password]@]host:port[,host:port...][/database][?cluster=NAME&ledger=WHERE&spread_above=N]`
+ * names each shard's HTTP address (the first is the entry point, the others in the order of the
+ * cluster's shards), the database (default `backlinks`), the cluster of the servers'
+ * `remote_servers` (default `bq_cluster`), where API keys and balances live: a PostgreSQL URL or a
+ * SQLite file (default `.backlink-query/ledger.db`), and the links of a registrable domain past
+ * which a load spreads them over every shard (default 1,000,000; `never`).
  *
  * @module
  * @internal
@@ -37,6 +39,10 @@ export function clickhouseLocation(url: string): ClickhouseLocation | string {
   for (const [what, value] of [['database', name], ['cluster', cluster]] as const) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return `--database-url: the ClickHouse ${what} must be letters, digits and _; got ${JSON.stringify(value)}.`;
   }
+  const spread = params.get('spread_above');
+  if (spread !== null && spread !== 'never' && !/^[1-9][0-9]{0,11}$/.test(spread)) {
+    return `--database-url: spread_above is a number of links (1 or more) or never; got ${JSON.stringify(spread)}.`;
+  }
   return {
     kind: 'clickhouse',
     url,
@@ -44,6 +50,7 @@ export function clickhouseLocation(url: string): ClickhouseLocation | string {
     database: name,
     cluster,
     ledger: params.get('ledger') ?? DEFAULT_LEDGER,
+    ...(spread === null ? {} : { spreadAbove: spread === 'never' ? Infinity : Number(spread) }),
     ...(user ? { user: decodeURIComponent(user) } : {}),
     ...(password ? { password: decodeURIComponent(password) } : {}),
   };

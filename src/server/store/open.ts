@@ -31,6 +31,8 @@ export interface ClickhouseLocation {
   readonly database: string;
   readonly cluster: string;
   readonly ledger: string;
+  /** The links of a domain past which a load spreads them over every shard (`spread_above`). */
+  readonly spreadAbove?: number;
   readonly user?: string;
   readonly password?: string;
 }
@@ -58,6 +60,7 @@ export async function openStoreAt(location: StoreLocation, parser: DomainParser,
         cluster: location.cluster,
         parser,
         ledger,
+        ...(location.spreadAbove === undefined ? {} : { spreadAbove: location.spreadAbove }),
         ...(location.user === undefined ? {} : { user: location.user }),
         ...(location.password === undefined ? {} : { password: location.password }),
       });

@@ -56,8 +56,9 @@ export async function emptyStore(): Promise<TestStore> {
     const { tldts } = await loadServerDeps();
     const { openLedgerAt } = await import('../../../src/server/store/open.js');
     const ledger = await openLedgerAt({ kind: 'sqlite', file: join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`) });
-    // Two rows kept per list: the suites' small targets read their first pages from kept rows too.
-    return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger, keepRows: 2 });
+    // Two rows kept per list: the suites' small targets read their first pages from kept rows too;
+    // domains of more than two links spread over both shards.
+    return openClickhouseStore({ urls: clickhouseCluster(), database: freshClickhouseDatabase(), parser: tldts, ledger, keepRows: 2, spreadAbove: 2 });
   }
   const file = join(dir, `${Math.random().toString(36).slice(2)}.db`);
   if (STORE_KIND === 'sqlite') return openSqliteStore({ file, readers: 2 });

@@ -31,8 +31,9 @@ import { isNativeOrderSafe } from '../../../../evaluate/text-order.js';
 import type { ReferrerList } from '../../memory/matrix-merge.js';
 import { competitorsOverLinks, competitorVersions, fillCompetitorGraph, GraphIds, graphSources, readCompetitorGraph } from './competitors.js';
 import { ClickhouseShard } from './connection.js';
-import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows } from './kept-rows.js';
-import { entryTables, KEPT_TABLES, LINK_KEYS, REPLACING_TABLES, ROLLUP_TABLES, shardTables, versionsLacking, type RollupTable } from './schema.js';
+import { KEEP_ROWS, fillKeptRows, keptSources, recordKept, writeKeptRows, type KeptLinks } from './kept-rows.js';
+import { entryTables, everyShardTables, KEPT_TABLES, LINK_KEYS, REPLACING_TABLES, ROLLUP_TABLES, shardTables, versionsLacking, type RollupTable } from './schema.js';
+import { claimShardNumbers, dropLeftovers, linkRows, owned, ownerOf, readSpread, spreadLarge } from './spread.js';
 
 /** The store's filter dialect: placeholders the connection fills with literals (see `connection.ts`). */
 const CLICKHOUSE_STORE_DIALECT: StoreDialect = Object.freeze({ filter: 'clickhouse' });
@@ -69,6 +70,13 @@ export interface ClickhouseStoreOptions {
    * (`kept-rows.ts`). Tests keep a few, so that their small targets have kept rows.
    */
   readonly keepRows?: number;
+  /**
+   * The links of a registrable domain past which they are spread over every shard, each on the
+   * shard its link key names (default 1,000,000; `Infinity`: never): a filtered call over a large
+   * target then scans every shard's share side by side (`spread.ts`). Moved by the load that takes
+   * the domain past it. Tests spread small targets.
+   */
+  readonly spreadAbove?: number;
   readonly user?: string;
   readonly password?: string;
 }
@@ -107,6 +115,9 @@ function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnecti
  */
 const MERGE_STATE_MS = 200;
 
+/** How long a writer waits for every reader to have read a state it changed (see {@link MergeState}). */
+const STATE_SEEN_MS = MERGE_STATE_MS + 100;
+
 /**
  * Whether a writer has started on a shard since the last merge of everything written (see
  * `schema.ts`): then a key may still have several rows, and links and domains are read with
@@ -117,25 +128,37 @@ const MERGE_STATE_MS = 200;
  */
 class MergeState {
   #unmerged = true;
+  #spread: ReadonlySet<string> = new Set();
   #until = 0;
-  #reading: Promise<boolean> | undefined;
-  constructor(private readonly connection: SqlConnection) {}
+  #reading: Promise<void> | undefined;
+  /** `withSpread`: the entry shard's state, which also says which domains are spread (`spread.ts`), trusted as long. */
+  constructor(
+    private readonly connection: SqlConnection,
+    private readonly withSpread = false,
+  ) {}
 
   unmerged(): boolean | Promise<boolean> {
     if (performance.now() < this.#until) return this.#unmerged;
-    return (this.#reading ??= this.#read());
+    return (this.#reading ??= this.#read()).then(() => this.#unmerged);
   }
 
-  async #read(): Promise<boolean> {
+  /** The domains spread over every shard (the entry shard's state only). */
+  spread(): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    if (performance.now() < this.#until) return this.#spread;
+    return (this.#reading ??= this.#read()).then(() => this.#spread);
+  }
+
+  async #read(): Promise<void> {
     // Timed from before the question: the answer holds at least from then on.
     const asked = performance.now();
     try {
-      const [row] = await this.connection.all<{ u: number }>(
-        raw('SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) AS u FROM write_marks_local'),
+      const spread = raw(this.withSpread ? ', (SELECT groupUniqArray(tdomain) FROM spread) AS s' : '');
+      const [row] = await this.connection.all<{ u: number; s?: string[] }>(
+        sql`SELECT maxIf(writer, state = 0) > maxIf(writer, state = 1) AS u${spread} FROM write_marks_local`,
       );
       this.#unmerged = Number(row?.u ?? 1) !== 0;
+      this.#spread = new Set(row?.s ?? []);
       this.#until = asked + MERGE_STATE_MS;
-      return this.#unmerged;
     } finally {
       this.#reading = undefined;
     }
@@ -209,9 +232,38 @@ const linksOfIds =
   (target: Target, ids: readonly unknown[]): Fragment =>
     sql`(SELECT * FROM links_local${raw(unmerged ? ' FINAL' : '')} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})) AS l`;
 
-/** The sources of a call across targets (matrix), on the entry shard: the cluster's `Distributed` tables. */
-function clusterSources(database: string, unmerged: boolean): RelationSources {
-  return { ...commonSources(database, unmerged), links: sql`links AS l${raw(unmerged ? ' FINAL' : '')}`, rollup: (table) => raw(`${table} AS r`) };
+/**
+ * The sources of a call about a spread target, on its home shard: its links read from every shard
+ * through the `Distributed` table, each shard's part keeping the links it owns (the copies a move
+ * leaves on the home shard until they are deleted are not read), in a subquery (18.16 cannot run a
+ * distributed query with a scalar subquery, as the target's score is read); its rollups on the
+ * home shard.
+ */
+function spreadSources(database: string, unmerged: boolean, shards: number, domain: string): RelationSources {
+  return { ...shardSources(database, unmerged), links: linkRows(database, shards, sql`${domain}`, true, unmerged, 'l') };
+}
+
+/** A page of a spread target's links read keys first: the rows of the page's ids, each from the shard that owns it. */
+const spreadLinksOfIds =
+  (database: string, shards: number, unmerged: boolean) =>
+  (target: Target, ids: readonly unknown[]): Fragment =>
+    sql`(SELECT * FROM ${raw(database)}.links${raw(unmerged ? ' FINAL' : '')} WHERE target_domain = ${target.domain} AND id IN (${join(ids.map((id) => sql`${id}`), ', ')})
+      AND ${owned(database, shards)}) AS l`;
+
+/**
+ * The sources of a call across targets (matrix), on the entry shard: the cluster's `Distributed`
+ * tables. On more than one shard, each shard's part of a links read keeps the links that are in
+ * their place: a spread domain's that it owns, another domain's if it is the domain's home (a move
+ * under way copies a domain's links to other shards before it is recorded, and leaves them on the
+ * home shard until after).
+ */
+function clusterSources(database: string, unmerged: boolean, spread: ReadonlySet<string>, shards: number): RelationSources {
+  const final = raw(unmerged ? ' FINAL' : '');
+  const home = raw(`toUInt32(cityHash64(target_domain) % ${shards}) IN (SELECT num FROM ${database}.self_local)`);
+  const names = join([...spread].map((domain) => sql`${domain}`), ', ');
+  const inPlace = spread.size === 0 ? home : sql`(target_domain IN (${names}) AND ${owned(database, shards)}) OR (target_domain NOT IN (${names}) AND ${home})`;
+  const links = shards === 1 ? sql`links AS l${final}` : sql`(SELECT * FROM ${raw(database)}.links${final} WHERE ${inPlace}) AS l`;
+  return { ...commonSources(database, unmerged), links, rollup: (table) => raw(`${table} AS r`) };
 }
 
 /**
@@ -232,6 +284,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   if (!NAME.test(database)) throw new TypeError(`Not a ClickHouse database name: ${JSON.stringify(database)}`);
   if (!NAME.test(cluster)) throw new TypeError(`Not a ClickHouse cluster name: ${JSON.stringify(cluster)}`);
   if (options.urls.length === 0) throw new TypeError('A ClickHouse store needs the URL of at least one shard.');
+  if (options.spreadAbove !== undefined && !(options.spreadAbove >= 0)) throw new TypeError(`spreadAbove takes a number of links, got ${options.spreadAbove}`);
   const connect = (url: string, timeoutMs?: number) =>
     new ClickhouseShard({
       url,
@@ -247,14 +300,17 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   await Promise.all(
     bulk.map(async (shard) => {
       await shard.run(raw(`CREATE DATABASE IF NOT EXISTS ${database}`), { database: null });
-      for (const statement of shardTables()) await shard.run(raw(statement));
+      for (const statement of [...shardTables(), ...everyShardTables(cluster, database)]) await shard.run(raw(statement));
     }),
   );
   for (const statement of entryTables(cluster, database)) await bulk[0]!.run(raw(statement));
+  await claimShardNumbers(bulk);
   const keep = options.keepRows ?? KEEP_ROWS;
+  const spread = await readSpread(bulk[0]!);
   await Promise.all(bulk.map(async (shard) => {
-    await fillFirstSeenTimes(shard);
-    await fillKeptRows(shard, keep);
+    const links = (names: Fragment, spreadOnes: boolean) => linkRows(database, bulk.length, names, spreadOnes, true, 'l');
+    await fillFirstSeenTimes(shard, spread, links);
+    await fillKeptRows(shard, keep, spread, links);
   }));
   await fillCompetitorGraph(bulk);
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
@@ -270,19 +326,32 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
 function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
   const database = bulk[0]!.database;
   const entry = connections[0]!;
-  const states = connections.map((connection) => new MergeState(connection));
-  const placement = new ShardPlacement(bulk[0]!, bulk.length);
+  const count = bulk.length;
+  const states = connections.map((connection, s) => new MergeState(connection, s === 0));
+  const placement = new ShardPlacement(bulk[0]!, count);
   const byIds = options.pagesByKeys !== false;
   const rollups = options.rollups !== false;
   const keep = options.keepRows ?? KEEP_ROWS;
+  const spreadAbove = options.spreadAbove ?? SPREAD_ABOVE;
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false), unmerged: shardSources(database, true) };
-  const cluster = { merged: clusterSources(database, false), unmerged: clusterSources(database, true) };
-  const at = async (domain: string): Promise<ReadPlace> => {
+  // A spread target's page and total in two statements: a distributed query's rows before its LIMIT are the asking shard's alone.
+  const spreadConnections = bulk.map((shard) => asConnection(shard, false));
+  /** Where a call about a domain reads: its home shard, and whether its links are spread and may be unmerged. */
+  const home = async (domain: string) => {
     const s = await placement.of(domain);
-    return { connection: connections[s]!, sources: (await states[s]!.unmerged()) ? local.unmerged : local.merged };
+    const unmerged = await states[s]!.unmerged();
+    return { s, unmerged, spread: count > 1 && (await states[0]!.spread()).has(domain) };
   };
-  const across = async (): Promise<ReadPlace> => ({ connection: entry, sources: (await states[0]!.unmerged()) ? cluster.unmerged : cluster.merged });
+  const at = async (domain: string): Promise<ReadPlace> => {
+    const { s, unmerged, spread: spreadOne } = await home(domain);
+    if (spreadOne) return { connection: spreadConnections[s]!, sources: spreadSources(database, unmerged, count, domain) };
+    return { connection: connections[s]!, sources: unmerged ? local.unmerged : local.merged };
+  };
+  const across = async (): Promise<ReadPlace> => {
+    const unmerged = await states[0]!.unmerged();
+    return { connection: entry, sources: clusterSources(database, unmerged, await states[0]!.spread(), count) };
+  };
   const forgetStates = () => states.forEach((state) => state.forget());
   return {
     kind: 'clickhouse',
@@ -290,17 +359,23 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     at,
     across,
     list: async (operation, query, rollupKey) => {
+      const { s, unmerged, spread: spreadOne } = await home(query.target.domain);
       const place = await at(query.target.domain);
-      const byId = { kind: 'links-by-id', at: place, linksOfIds: linksOfIds(place.sources === local.unmerged) } as const;
+      const byId = {
+        kind: 'links-by-id',
+        at: place,
+        linksOfIds: spreadOne ? spreadLinksOfIds(database, count, unmerged) : linksOfIds(unmerged),
+      } as const;
       const kept =
         rollups && rollupKey !== undefined && query.filter === null
-          ? keptSources(place.sources, operation, query.page, rollupKey, currentRollups(database, [query.target.domain]), keep)
+          ? keptSources(unmerged ? local.unmerged : local.merged, operation, query.page, rollupKey, currentRollups(database, [query.target.domain]), keep)
           : undefined;
       return {
         keys: place,
         ...(operation === 'links' && byIds ? { rows: byId } : {}),
         totals: place,
-        ...(kept ? { kept: { connection: place.connection, sources: kept } } : {}),
+        // Kept rows live on the home shard, spread or not.
+        ...(kept ? { kept: { connection: connections[s]!, sources: kept } } : {}),
         window: false,
       };
     },
@@ -325,9 +400,10 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     load: {
       begin: async () => {
         forgetStates();
-        return createLoad(bulk, new ShardPlacement(bulk[0]!, bulk.length), forgetStates, keep);
+        return createLoad(bulk, new ShardPlacement(bulk[0]!, count), forgetStates, keep, spreadAbove, await readSpread(bulk[0]!));
       },
-      linkedFrom: { connection: asConnection(bulk[0]!, false), sources: cluster.merged },
+      // Any row says there are links: no condition on where a row lives.
+      linkedFrom: { connection: asConnection(bulk[0]!, false), sources: { ...clusterSources(database, false, new Set(), count), links: raw('links AS l') } },
     },
     // Every shard answers a call about some domain, and the ledger every charge.
     ping: async () => {
@@ -414,6 +490,9 @@ const SOURCE_COLUMNS = raw(
 
 type SourceLink = Parameters<typeof rollupRows>[1][number];
 
+/** The default of `spreadAbove`: the links of a domain past which they are spread over every shard. */
+const SPREAD_ABOVE = 1_000_000;
+
 /** Rows per INSERT: ClickHouse wants few large inserts (each one is a part on disk). */
 const ROWS_PER_INSERT = 50_000;
 
@@ -428,14 +507,21 @@ const ROWS_PER_INSERT = 50_000;
  * One load at a time: the merged mark says that everything written before the merge began is
  * merged, which a second load still running would make untrue.
  */
-function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacement, onMark: () => void, keep: number): LoadSink {
+function createLoad(
+  shards: readonly ClickhouseShard[],
+  placement: ShardPlacement,
+  onMark: () => void,
+  keep: number,
+  spreadAbove: number,
+  spread: Set<string>,
+): LoadSink {
   let started: Promise<unknown> | undefined;
   // The start marked, then a wait past every reader's trust in a merge state read before it (see MergeState).
   const start = () =>
     (started ??= (async () => {
       await Promise.all(shards.map((shard) => shard.insert('write_marks_local', [{ writer: nextVersion(), state: 0 }])));
       onMark();
-      await new Promise((resolve) => setTimeout(resolve, MERGE_STATE_MS + 100));
+      await new Promise((resolve) => setTimeout(resolve, STATE_SEEN_MS));
     })());
   const everywhere = async (table: string, rows: Record<string, unknown>[]) => {
     await start();
@@ -473,15 +559,25 @@ function createLoad(shards: readonly ClickhouseShard[], placement: ShardPlacemen
           const value = row.values[c];
           record[column] = column === 'link_key' ? (value as Buffer).toString('hex') : typeof value === 'boolean' ? (value ? 1 : 0) : value;
         });
-        perShard[placed[i]!]!.push(record);
+        // A spread domain's link to the shard that owns it, any other to its domain's shard.
+        perShard[spread.has(row.targetDomain) ? ownerOf(record['link_key'] as string, shards.length) : placed[i]!]!.push(record);
       });
       await start();
       await Promise.all(shards.map((shard, s) => insertInBatches(shard, 'links_local', perShard[s]!)));
     },
     finish: async (domains, onProgress) => {
+      // Domains this load took past the threshold moved while readers still read with FINAL.
+      const moved = started === undefined ? new Map<number, string[]>() : await spreadLarge(shards, spread, spreadAbove, (names) => placement.ofAll(names), nextVersion());
+      const recorded = performance.now();
+      for (const names of moved.values()) for (const name of names) spread.add(name);
       const merged = started === undefined || (await mergeWrites(shards));
       onMark();
-      await refreshRollups(clickhouseRefresh(shards, placement, !merged, keep), domains, onProgress);
+      await refreshRollups(clickhouseRefresh(shards, placement, !merged, keep, spread), domains, onProgress);
+      if (moved.size > 0) {
+        // Every reader reads the move's record before the copies on the home shards go.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, recorded + STATE_SEEN_MS - performance.now())));
+        await dropLeftovers(shards, moved);
+      }
       started = undefined;
     },
   };
@@ -540,8 +636,11 @@ const LINKS_PER_READ = 200_000;
  * versions they replaced are deleted once a shard is done. `unmerged`: the links may hold replaced
  * rows, read them with `FINAL`.
  */
-function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean, keep: number): RefreshSteps {
+function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardPlacement, unmerged: boolean, keep: number, spread: ReadonlySet<string>): RefreshSteps {
   const final = unmerged ? ' FINAL' : '';
+  const links = (names: Fragment, spreadOnes: boolean) => linkRows(shards[0]!.database, shards.length, names, spreadOnes, unmerged, 'l');
+  // A spread domain is read alone (its links on every shard): counted as more than a batch holds.
+  const sizeOf = (counts: ReadonlyMap<string, number>, domain: string) => (spread.has(domain) ? LINKS_PER_READ + 1 : (counts.get(domain) ?? 0));
   // Every version this refresh writes is newer than this one.
   let since = 0;
   const shardOf = new Map<string, number>();
@@ -591,23 +690,23 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
         await shards[s]!.each<{ d: string; n: number }>(raw(`SELECT target_domain AS d, count() AS n FROM links_local GROUP BY d`), (rows) => {
           for (const row of rows) counts.set(row.d, Number(row.n));
         });
-        current = { s, counts, writer: new RollupWriter(shards[s]!, graphIds, keep, unmerged) };
+        current = { s, counts, writer: new RollupWriter(shards[s]!, graphIds, keep, unmerged, spread, links) };
       }
       const { counts, writer } = current;
       // Domains of this shard, about LINKS_PER_READ links (a larger domain alone) and at most 10,000.
       let end = from;
       let size = 0;
-      while (end < domains.length && shardOf.get(domains[end]!) === s && end - from < 10_000 && (end === from || size + (counts.get(domains[end]!) ?? 0) <= LINKS_PER_READ)) {
-        size += counts.get(domains[end]!) ?? 0;
+      while (end < domains.length && shardOf.get(domains[end]!) === s && end - from < 10_000 && (end === from || size + sizeOf(counts, domains[end]!) <= LINKS_PER_READ)) {
+        size += sizeOf(counts, domains[end]!);
         end++;
       }
       const batch = domains.slice(from, end);
-      const links = new Map<string, SourceLink[]>(batch.map((domain) => [domain, []]));
-      const withLinks = batch.filter((domain) => (counts.get(domain) ?? 0) > 0);
+      const linksOf = new Map<string, SourceLink[]>(batch.map((domain) => [domain, []]));
+      const withLinks = batch.filter((domain) => sizeOf(counts, domain) > 0);
       for (let i = 0; i < withLinks.length; i += 1_000) {
         const names = join(withLinks.slice(i, i + 1_000).map((domain) => sql`${domain}`), ', ');
         await shards[s]!.each<Omit<SourceLink, 'domain_ip' | 'country' | 'domain_score'> & { target_domain: string }>(
-          sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM links_local${raw(final)} WHERE target_domain IN (${names})`,
+          sql`SELECT target_domain, ${SOURCE_COLUMNS} FROM ${links(names, spread.has(withLinks[i]!))}`,
           (rows) => {
             for (const row of rows) {
               // Completed in place: a large domain's links are millions of objects.
@@ -616,14 +715,14 @@ function clickhouseRefresh(shards: readonly ClickhouseShard[], placement: ShardP
               link.domain_ip = source?.ip_address ?? null;
               link.country = source?.country ?? null;
               link.domain_score = source?.domain_score ?? null;
-              links.get(row.target_domain)!.push(link);
+              linksOf.get(row.target_domain)!.push(link);
             }
           },
         );
       }
       for (const [i, domain] of batch.entries()) {
-        await writer.add(domain, rollupRows(domain, links.get(domain)!, pages), firstSeenTimes(domain, links.get(domain)!));
-        links.delete(domain);
+        await writer.add(domain, rollupRows(domain, linksOf.get(domain)!, pages), firstSeenTimes(domain, linksOf.get(domain)!));
+        linksOf.delete(domain);
         counted(from + i + 1);
       }
       return end;
@@ -645,20 +744,23 @@ const FILL_DOMAINS = 1_000;
  * looks again at which of its domains lack times: a version is recorded after all its rows, so a
  * load running meanwhile is never filled twice.
  */
-async function fillFirstSeenTimes(shard: ClickhouseShard): Promise<void> {
+async function fillFirstSeenTimes(shard: ClickhouseShard, spread: ReadonlySet<string>, links: KeptLinks): Promise<void> {
   const missing = (domains?: Fragment) => versionsLacking('r_first_seen_times_local', domains);
-  const domains = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
-  for (let i = 0; i < domains.length; i += FILL_DOMAINS) {
-    const names = join(domains.slice(i, i + FILL_DOMAINS).map((domain) => sql`${domain}`), ', ');
-    await shard.run(
-      sql`INSERT INTO r_first_seen_times_local (tkey, tdomain, day, times, version)
-        SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
-          SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
-          FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM links_local FINAL WHERE target_domain IN (${names}))
-          ARRAY JOIN ${LINK_KEYS} AS tkey
-        ) ANY INNER JOIN (${missing(names)}) USING tdomain
-        GROUP BY tkey, tdomain, day`,
-    );
+  const lacking = (await shard.all<{ tdomain: string }>(sql`SELECT tdomain FROM (${missing()})`)).map((row) => row.tdomain);
+  for (const spreadOnes of [false, true]) {
+    const domains = lacking.filter((domain) => spread.has(domain) === spreadOnes);
+    for (let i = 0; i < domains.length; i += FILL_DOMAINS) {
+      const names = join(domains.slice(i, i + FILL_DOMAINS).map((domain) => sql`${domain}`), ', ');
+      await shard.run(
+        sql`INSERT INTO r_first_seen_times_local (tkey, tdomain, day, times, version)
+          SELECT tkey, tdomain, day, arraySort(groupArray(t)) AS times, any(v) AS version FROM (
+            SELECT tkey, target_domain AS tdomain, substring(first_seen_at, 1, 10) AS day, substring(first_seen_at, 11, length(first_seen_at)) AS t
+            FROM (SELECT target_domain, target_host, target_path, first_seen_at FROM ${links(names, spreadOnes)})
+            ARRAY JOIN ${LINK_KEYS} AS tkey
+          ) ANY INNER JOIN (${missing(names)}) USING tdomain
+          GROUP BY tkey, tdomain, day`,
+      );
+    }
   }
 }
 
@@ -696,6 +798,8 @@ class RollupWriter {
     private readonly graphIds: GraphIds,
     private readonly keep: number,
     private readonly unmerged: boolean,
+    private readonly spread: ReadonlySet<string>,
+    private readonly links: KeptLinks,
   ) {}
 
   async add(domain: string, rows: ReturnType<typeof rollupRows>, times: ReturnType<typeof firstSeenTimes>): Promise<void> {
@@ -731,7 +835,7 @@ class RollupWriter {
     // The referring domains' new ids before the graph rows that use them.
     await this.graphIds.flush();
     for (const table of Object.keys(this.#batch) as RollupTable[]) await insertInBatches(this.shard, `${table}_local`, this.#batch[table]);
-    await writeKeptRows(this.shard, this.#large, this.keep, this.unmerged);
+    await writeKeptRows(this.shard, this.#large, this.keep, this.spread, this.links);
     await recordKept(this.shard, this.#versions);
     await this.shard.insert('r_versions_local', this.#versions.map(([tdomain, version]) => ({ tdomain, version })));
     this.#batch = emptyBatch();

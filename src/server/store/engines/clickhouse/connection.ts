@@ -207,9 +207,12 @@ export class ClickhouseShard {
     }
   }
 
-  /** Runs a statement (DDL, ALTER, OPTIMIZE) in the store's database, or with `database: null` outside any. */
-  async run(statement: Fragment, options: { readonly timeoutMs?: number; readonly database?: null } = {}): Promise<void> {
-    await this.#post(render(statement), options.database !== null, options.timeoutMs);
+  /**
+   * Runs a statement (DDL, ALTER, OPTIMIZE, INSERT ... SELECT) in the store's database, or with
+   * `database: null` outside any; `settings`: the server's settings for this statement alone.
+   */
+  async run(statement: Fragment, options: { readonly timeoutMs?: number; readonly database?: null; readonly settings?: Readonly<Record<string, string>> } = {}): Promise<void> {
+    await this.#post(render(statement), options.database !== null, options.timeoutMs, options.settings ? { settings: options.settings } : {});
   }
 
   /** Inserts rows as JSONEachRow data into `table` (a name written by this package). */

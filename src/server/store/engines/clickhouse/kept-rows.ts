@@ -47,16 +47,32 @@ for (const operation of LISTS) {
 const PAIRS_PER_STATEMENT = 500;
 
 /**
- * Writes the kept rows of the given domains' rollup versions (written already, not yet recorded
- * in `r_versions_local`); `final`: the links may hold replaced rows (read them with `FINAL`, as
- * the refresh does). {@link recordKept} records them after.
+ * Where the links of some domains are read, as a `FROM` item aliased `l` (`linkRows` of
+ * `spread.ts`): `names`, the domains as literals, all of them `spread` over every shard or none.
  */
-export async function writeKeptRows(shard: ClickhouseShard, pairs: readonly (readonly [domain: string, version: number])[], keep: number, final: boolean): Promise<void> {
-  for (let i = 0; i < pairs.length; i += PAIRS_PER_STATEMENT) {
-    const batch = pairs.slice(i, i + PAIRS_PER_STATEMENT);
-    const domains = join(batch.map(([domain]) => sql`${domain}`), ', ');
-    const versions = join(batch.map(([domain, version]) => sql`(${domain}, ${version})`), ', ');
-    for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, final));
+export type KeptLinks = (names: Fragment, spread: boolean) => Fragment;
+
+/**
+ * Writes the kept rows of the given domains' rollup versions (written already, not yet recorded
+ * in `r_versions_local`), their links read where `links` says (with `FINAL` where the links may
+ * hold replaced rows, as the refresh reads them), the spread domains apart. {@link recordKept}
+ * records them after.
+ */
+export async function writeKeptRows(
+  shard: ClickhouseShard,
+  pairs: readonly (readonly [domain: string, version: number])[],
+  keep: number,
+  spread: ReadonlySet<string>,
+  links: KeptLinks,
+): Promise<void> {
+  for (const spreadOnes of [false, true]) {
+    const some = pairs.filter(([domain]) => spread.has(domain) === spreadOnes);
+    for (let i = 0; i < some.length; i += PAIRS_PER_STATEMENT) {
+      const batch = some.slice(i, i + PAIRS_PER_STATEMENT);
+      const domains = join(batch.map(([domain]) => sql`${domain}`), ', ');
+      const versions = join(batch.map(([domain, version]) => sql`(${domain}, ${version})`), ', ');
+      for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, links(domains, spreadOnes)));
+    }
   }
 }
 
@@ -68,7 +84,7 @@ export async function recordKept(shard: ClickhouseShard, pairs: readonly (readon
 }
 
 /** The statement that writes one list's kept rows for a batch of domain versions. */
-function keptStatement(operation: GroupedOperation, domains: Fragment, versions: Fragment, batch: readonly (readonly [string, number])[], keep: number, final: boolean): Fragment {
+function keptStatement(operation: GroupedOperation, domains: Fragment, versions: Fragment, batch: readonly (readonly [string, number])[], keep: number, from: Fragment): Fragment {
   const { table: source, key } = LIST_SOURCES[operation];
   const field = raw(keptField(operation));
   const ord = keptOrder(operation);
@@ -83,14 +99,13 @@ function keptStatement(operation: GroupedOperation, domains: Fragment, versions:
   // The links of keys with more than `keep` links: the first ids of each key chosen from narrow
   // rows (a large domain's links are millions), then those links copied whole, with their key
   // and their domain's new rollup version.
-  const from = raw(`links_local${final ? ' FINAL' : ''}`);
   const columns = raw(['id', ...LINK_COLUMNS].join(', '));
   const versionOf = sql`transform(target_domain, [${domains}], [${join(batch.map(([, version]) => sql`${version}`), ', ')}], toUInt64(0))`;
   const large = sql`SELECT tkey FROM r_targets_local WHERE (tdomain, version) IN (${versions}) AND backlinks_count > ${keep}`;
-  const first = sql`SELECT tkey, id FROM (SELECT target_domain, target_host, target_path, id, ${field} FROM ${from} WHERE target_domain IN (${domains}))
+  const first = sql`SELECT tkey, id FROM (SELECT target_domain, target_host, target_path, id, ${field} FROM ${from})
     ARRAY JOIN ${LINK_KEYS} AS tkey WHERE tkey IN (${large}) ORDER BY tkey, ${field} DESC, id ASC LIMIT ${keep} BY tkey`;
   return sql`INSERT INTO ${kept} (ord, tkey, tdomain, ${columns}, version)
-    SELECT ${ord}, tkey, target_domain, ${columns}, ${versionOf} FROM (SELECT * FROM ${from} WHERE target_domain IN (${domains}))
+    SELECT ${ord}, tkey, target_domain, ${columns}, ${versionOf} FROM (SELECT * FROM ${from})
     ARRAY JOIN ${LINK_KEYS} AS tkey WHERE (tkey, id) IN (${first})`;
 }
 
@@ -101,10 +116,10 @@ function keptStatement(operation: GroupedOperation, domains: Fragment, versions:
  * nothing is missing. A version is recorded after its kept rows, so a refresh running meanwhile is
  * not written twice.
  */
-export async function fillKeptRows(shard: ClickhouseShard, keep: number): Promise<void> {
+export async function fillKeptRows(shard: ClickhouseShard, keep: number, spread: ReadonlySet<string>, links: KeptLinks): Promise<void> {
   const missing = await shard.all<{ tdomain: string; v: string | number }>(versionsLacking('kept_done_local'));
   const pairs = missing.map((row) => [row.tdomain, Number(row.v)] as const);
-  await writeKeptRows(shard, pairs, keep, true);
+  await writeKeptRows(shard, pairs, keep, spread, links);
   await recordKept(shard, pairs);
 }
 

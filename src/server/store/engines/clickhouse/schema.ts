@@ -18,6 +18,7 @@ import { raw, sql, type Fragment } from '../../fragment.js';
 import { LINK_COLUMNS } from '../../inputs.js';
 import { LIST_SOURCES } from '../../reads/relations.js';
 import type { GroupedOperation } from '../../store.js';
+import { SPREAD_SHARDING_KEY } from './spread.js';
 
 const TYPES: Readonly<Partial<Record<FieldType, string>>> = { string: 'String', timestamp: 'String', integer: 'Int64', number: 'Float64', boolean: 'UInt8' };
 
@@ -142,21 +143,36 @@ export function shardTables(): string[] {
     ),
     `CREATE TABLE IF NOT EXISTS r_versions_local (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain SETTINGS index_granularity = 1024`,
     `CREATE TABLE IF NOT EXISTS write_marks_local (writer UInt64, state UInt8) ENGINE = MergeTree() ORDER BY writer`,
+    // The shard's number (its place in the cluster's list, from 0), which a distributed query's parts read (`spread.ts`).
+    `CREATE TABLE IF NOT EXISTS self_local (num UInt32) ENGINE = TinyLog`,
     ...keptTables(),
   ];
 }
 
-/** The statements that create the entry shard's own tables: the Distributed views of the cluster, keyword snapshots, and the ids of the competitor graph's referring domains. */
+/**
+ * The statements that create the `Distributed` links tables on every shard: `links`, which the
+ * home shard of a spread domain reads its links through, and `links_spread`, which a move inserts
+ * through (each link to the shard that owns it: `spread.ts`).
+ */
+export function everyShardTables(cluster: string, database: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS links AS links_local ENGINE = Distributed(${cluster}, ${database}, links_local, cityHash64(target_domain))`,
+    `CREATE TABLE IF NOT EXISTS links_spread AS links_local ENGINE = Distributed(${cluster}, ${database}, links_local, ${SPREAD_SHARDING_KEY})`,
+  ];
+}
+
+/** The statements that create the entry shard's own tables: the Distributed views of the rollups, keyword snapshots, the ids of the competitor graph's referring domains, and the spread domains. */
 export function entryTables(cluster: string, database: string): string[] {
   const distributed = (table: string, key: string) =>
     `CREATE TABLE IF NOT EXISTS ${table} AS ${table}_local ENGINE = Distributed(${cluster}, ${database}, ${table}_local, cityHash64(${key}))`;
   return [
-    distributed('links', 'target_domain'),
     distributed('r_targets', 'tdomain'),
     distributed('r_ref_domains', 'tdomain'),
     distributed('r_versions', 'tdomain'),
     distributed('r_graph', 'tdomain'),
     `CREATE TABLE IF NOT EXISTS r_graph_ids (domain String, id UInt32) ENGINE = MergeTree() ORDER BY domain`,
+    // The domains whose links are spread over every shard (`spread.ts`).
+    `CREATE TABLE IF NOT EXISTS spread (tdomain String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY tdomain`,
     `CREATE TABLE IF NOT EXISTS keyword_metrics (keyword String, country String, month String, snapshot_at String, search_volume String, cpc String,
       competitive_density Int64, keyword_difficulty Int64, number_of_results String, intents String, serp_features String, trends String, version UInt64)
       ENGINE = ReplacingMergeTree(version) ORDER BY (keyword, country, month, snapshot_at) SETTINGS index_granularity = 256`,

@@ -76,7 +76,18 @@ describe('clickhouseLocation', () => {
     });
   });
 
+  it('reads the threshold past which a load spreads a domain over every shard: a number of links, or never', () => {
+    expect(clickhouseLocation('clickhouse://127.0.0.1:8123?spread_above=1')).toMatchObject({ spreadAbove: 1 });
+    expect(clickhouseLocation('clickhouse://127.0.0.1:8123?spread_above=250000')).toMatchObject({ spreadAbove: 250_000 });
+    expect(clickhouseLocation('clickhouse://127.0.0.1:8123?spread_above=never')).toMatchObject({ spreadAbove: Infinity });
+    expect(clickhouseLocation('clickhouse://127.0.0.1:8123')).not.toHaveProperty('spreadAbove');
+  });
+
   it.each([
+    ['clickhouse://127.0.0.1:8123?spread_above=0', /spread_above is a number of links \(1 or more\) or never; got "0"/],
+    ['clickhouse://127.0.0.1:8123?spread_above=-5', /spread_above is a number of links/],
+    ['clickhouse://127.0.0.1:8123?spread_above=1e6', /spread_above is a number of links/],
+    ['clickhouse://127.0.0.1:8123?spread_above=', /spread_above is a number of links/],
     ['clickhouse://127.0.0.1/links', /each ClickHouse shard is host:port/],
     ['clickhouse://127.0.0.1:8123/drop;table', /database must be letters, digits and _/],
     ['clickhouse://127.0.0.1:8123/links?cluster=a-b', /cluster must be letters, digits and _/],
