@@ -335,8 +335,6 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   const spreadAbove = options.spreadAbove ?? SPREAD_ABOVE;
   // The sources of each merge state, made once rather than per call.
   const local = { merged: shardSources(database, false), unmerged: shardSources(database, true) };
-  // A spread target's page and total in two statements: a distributed query's rows before its LIMIT are the asking shard's alone.
-  const spreadConnections = bulk.map((shard) => asConnection(shard, false));
   /** Where a call about a domain reads: its home shard, and whether its links are spread and may be unmerged. */
   const home = async (domain: string) => {
     const s = await placement.of(domain);
@@ -345,8 +343,8 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
   };
   const at = async (domain: string): Promise<ReadPlace> => {
     const { s, unmerged, spread: spreadOne } = await home(domain);
-    if (spreadOne) return { connection: spreadConnections[s]!, sources: spreadSources(database, unmerged, count, domain) };
-    return { connection: connections[s]!, sources: unmerged ? local.unmerged : local.merged };
+    // A spread target's page and total in one statement too: its page is sorted on the home shard, over every row the shards send.
+    return { connection: connections[s]!, sources: spreadOne ? spreadSources(database, unmerged, count, domain) : unmerged ? local.unmerged : local.merged };
   };
   const across = async (): Promise<ReadPlace> => {
     const unmerged = await states[0]!.unmerged();
@@ -359,7 +357,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     at,
     across,
     list: async (operation, query, rollupKey) => {
-      const { s, unmerged, spread: spreadOne } = await home(query.target.domain);
+      const { unmerged, spread: spreadOne } = await home(query.target.domain);
       const place = await at(query.target.domain);
       const byId = {
         kind: 'links-by-id',
@@ -375,7 +373,7 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
         ...(operation === 'links' && byIds ? { rows: byId } : {}),
         totals: place,
         // Kept rows live on the home shard, spread or not.
-        ...(kept ? { kept: { connection: connections[s]!, sources: kept } } : {}),
+        ...(kept ? { kept: { connection: place.connection, sources: kept } } : {}),
         window: false,
       };
     },
