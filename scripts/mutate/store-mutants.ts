@@ -842,6 +842,8 @@ export const STORE_MUTANTS: readonly Mutant[] = [
       ['spread-refresh-reads-home-only', CH_STORE, 'const links = (names: Fragment, spreadOnes: boolean) => linkRows(shards[0]!.database, shards.length, names, spreadOnes, unmerged,', 'const links = (names: Fragment, spreadOnes: boolean) => linkRows(shards[0]!.database, shards.length, names, spreadOnes && false, unmerged,'],
       ['spread-kept-rows-home-only', KEPT, "for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, links(domains, spreadOnes)));", "for (const operation of LISTS) await shard.run(keptStatement(operation, domains, versions, batch, keep, links(domains, false)));"],
       ['spread-shard-order-unchecked', SPREAD, '      if (held.length !== 1 || held[0] !== number) {', '      if (false) {'],
+      ['spread-filtered-on-the-home-shard', CH_STORE, "const filtered = spreadOne && operation === 'links' ?", 'const filtered = false ?'],
+      ['spread-filter-renamed-outside', CH_STORE, 'sources: { ...place.sources, renameOutside: false } }', 'sources: place.sources }'],
       ['spread-threshold-off-by-one', SPREAD, 'GROUP BY target_domain HAVING count() > ${threshold}`', 'GROUP BY target_domain HAVING count() >= ${threshold}`'],
     ] as const
   ).map(([name, file, find, replace]): Mutant => ({ name, area: 'clickhouse', file, find, replace, tests: ['test/server/store/engines/clickhouse/spread.test.ts'], project: 'all' })),

@@ -92,14 +92,16 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * A shard as a {@link SqlConnection}, for the shared queries; `beforeLimit`: a list's page and its
- * total in one query (see `ClickhouseShard.allBeforeLimit`).
+ * total in one query (see `ClickhouseShard.allBeforeLimit`); `settings`: the server's settings for
+ * every query of this connection.
  */
-function asConnection(shard: ClickhouseShard, beforeLimit: boolean): SqlConnection {
+function asConnection(shard: ClickhouseShard, beforeLimit: boolean, settings?: Readonly<Record<string, string>>): SqlConnection {
+  const options = settings ? { settings } : {};
   return {
     dialect: CLICKHOUSE_STORE_DIALECT,
-    all: (query) => shard.all(query),
+    all: (query) => shard.all(query, options),
     countsBeforeLimit: beforeLimit,
-    allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query),
+    allBeforeLimit: <Row>(query: Fragment) => shard.allBeforeLimit<Row>(query, options),
     // Never called: the ledger takes charges (a TypeError, the misuse of a caller).
     write: () => Promise.reject(new TypeError('ClickHouse has no UPDATE ... RETURNING; the ledger takes charges')),
     transaction: async (statements) => {
@@ -314,7 +316,9 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
   }));
   await fillCompetitorGraph(bulk);
   const connections = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false));
-  const engine = clickhouseEngine(connections, bulk, options);
+  // A spread target's list statements with the filter taken to each shard's part (`FILTER_ON_SHARDS`).
+  const filtering = shards.map((shard) => asConnection(shard, options.totalsWithPages !== false, FILTER_ON_SHARDS));
+  const engine = clickhouseEngine(connections, filtering, bulk, options);
   return createStore(engine, { parser: options.parser, ledger: options.ledger }, { shards, connection: connections[0]! });
 }
 
@@ -323,7 +327,7 @@ export async function openClickhouseStore(options: ClickhouseStoreOptions): Prom
  * are unmerged), a call across targets the entry shard's `Distributed` tables; competitors come
  * from the graph, read again when the rollup versions change; a load is `createLoad`.
  */
-function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
+function clickhouseEngine(connections: readonly SqlConnection[], filtering: readonly SqlConnection[], bulk: readonly ClickhouseShard[], options: ClickhouseStoreOptions): Engine {
   const database = bulk[0]!.database;
   const entry = connections[0]!;
   const count = bulk.length;
@@ -357,8 +361,13 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
     at,
     across,
     list: async (operation, query, rollupKey) => {
-      const { unmerged, spread: spreadOne } = await home(query.target.domain);
+      const { s, unmerged, spread: spreadOne } = await home(query.target.domain);
       const place = await at(query.target.domain);
+      // A spread target's links filtered on every shard, only the rows that pass sent to its home:
+      // the links list's columns named as its fields in the relation itself (not renamed outside
+      // it, which the lists grouped from the links need), so that ClickHouse takes the page's
+      // conditions down to the shards (`FILTER_ON_SHARDS`).
+      const filtered = spreadOne && operation === 'links' ? { connection: filtering[s]!, sources: { ...place.sources, renameOutside: false } } : place;
       const byId = {
         kind: 'links-by-id',
         at: place,
@@ -369,9 +378,9 @@ function clickhouseEngine(connections: readonly SqlConnection[], bulk: readonly 
           ? keptSources(unmerged ? local.unmerged : local.merged, operation, query.page, rollupKey, currentRollups(database, [query.target.domain]), keep)
           : undefined;
       return {
-        keys: place,
+        keys: filtered,
         ...(operation === 'links' && byIds ? { rows: byId } : {}),
-        totals: place,
+        totals: filtered,
         // Kept rows live on the home shard, spread or not.
         ...(kept ? { kept: { connection: place.connection, sources: kept } } : {}),
         window: false,
@@ -487,6 +496,15 @@ const SOURCE_COLUMNS = raw(
 );
 
 type SourceLink = Parameters<typeof rollupRows>[1][number];
+
+/**
+ * The settings of a spread target's links list: ClickHouse takes the conditions of the page's
+ * statement into its subquery over the `Distributed` table, which each shard then runs, so a shard
+ * sends its home only the rows that pass the filter (off by default in 18.16, which sends every
+ * row of the target's and filters on the home shard). Only for the links list, whose statement
+ * filters the links themselves; tried by hand: design-store.md, "Large targets spread over every shard".
+ */
+const FILTER_ON_SHARDS = { enable_optimize_predicate_expression: '1' } as const;
 
 /** The default of `spreadAbove`: the links of a domain past which they are spread over every shard. */
 const SPREAD_ABOVE = 1_000_000;

@@ -95,9 +95,9 @@ export class ClickhouseShard {
     if (options.password !== undefined) this.#headers['x-clickhouse-key'] = options.password;
   }
 
-  /** The rows of a query, as objects. */
-  async all<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<Row[]> {
-    const text = await this.#query(`${render(query)}\nFORMAT JSONEachRow`, options.timeoutMs);
+  /** The rows of a query, as objects; `settings`: the server's settings for this query alone. */
+  async all<Row>(query: Fragment, options: QueryOptions = {}): Promise<Row[]> {
+    const text = await this.#query(`${render(query)}\nFORMAT JSONEachRow`, options);
     return this.#rows<Row>(text.split('\n'));
   }
 
@@ -106,8 +106,8 @@ export class ClickhouseShard {
    * `OFFSET` (the server's `rows_before_limit_at_least`, which counts every row when the query
    * sorts before its limit): a page and its total in one query.
    */
-  async allBeforeLimit<Row>(query: Fragment, options: { readonly timeoutMs?: number } = {}): Promise<{ rows: Row[]; beforeLimit: number }> {
-    const text = await this.#query(`${render(query)}\nFORMAT JSON`, options.timeoutMs);
+  async allBeforeLimit<Row>(query: Fragment, options: QueryOptions = {}): Promise<{ rows: Row[]; beforeLimit: number }> {
+    const text = await this.#query(`${render(query)}\nFORMAT JSON`, options);
     let answer: { data?: Row[]; rows_before_limit_at_least?: number };
     try {
       answer = JSON.parse(text) as typeof answer;
@@ -122,7 +122,7 @@ export class ClickhouseShard {
   }
 
   /** The answer's text to a query run for the current call (see {@link callSignal}). */
-  async #query(text: string, timeoutMs: number | undefined): Promise<string> {
+  async #query(text: string, { timeoutMs, settings }: QueryOptions): Promise<string> {
     cancelledAlready();
     // The query of an abandoned call, or one past its time bound: its request is dropped and the
     // query killed by its id, which also stops every shard's part of a distributed query (the
@@ -137,7 +137,7 @@ export class ClickhouseShard {
       kill();
     });
     try {
-      return await this.#post(text, true, timeoutMs, { queryId, signal: abandoned.signal });
+      return await this.#post(text, true, timeoutMs, { queryId, signal: abandoned.signal, ...(settings ? { settings } : {}) });
     } catch (error) {
       if (abandoned.signal.aborted) throw new QueryCancelledError(undefined, { cause: error });
       // Timed out, or the answer cut off: the query may still run.
@@ -274,6 +274,12 @@ export class ClickhouseShard {
     }
     throw failure(this.url, text);
   }
+}
+
+/** Options of a query: its time bound (default the shard's), and the server's settings for it alone. */
+interface QueryOptions {
+  readonly timeoutMs?: number | undefined;
+  readonly settings?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A request made for a call: its query id (for `KILL QUERY`) and the signal that drops it. */

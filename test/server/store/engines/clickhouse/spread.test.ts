@@ -206,6 +206,31 @@ describe('large targets spread over every shard', () => {
     expect(expected['links ROOT_DOMAIN example.com {"orderBy":"page_score","direction":"DESC","offset":0,"limit":3} null']).toMatchObject({ total: 11 });
   }, 300_000);
 
+  it("a spread target's filtered links list is filtered on every shard: each shard's part of the statement names the filter", async () => {
+    const probe = `probe-${Math.random().toString(36).slice(2, 10)}`;
+    const filter = `anchor = "${probe}" OR page_score >= 45`;
+    const page = await spreader!.grouped('links', {
+      target: target('example.com', 'ROOT_DOMAIN'),
+      page: { orderBy: 'page_score', direction: 'DESC', offset: 0, limit: 10 },
+      filter: parseFilter(filter, { operation: 'links' }),
+      clock,
+    });
+    // By hand: the links of page score 99, 70, 70, 50 and 45 (test/server/support/fixture.ts and the link added above).
+    expect(page.rows.map((row) => row.page_score)).toEqual([99, 70, 70, 50, 45]);
+    expect(page.total).toBe(5);
+    for (const shard of shards()) await shard.run(raw('SYSTEM FLUSH LOGS'), { database: null });
+    const parts = await Promise.all(
+      shards().map((shard) =>
+        shard.all<{ q: string }>(sql`SELECT query AS q FROM system.query_log WHERE type = 2 AND is_initial_query = 0 AND query LIKE ${`%${probe}%`}`),
+      ),
+    );
+    // The shard that is not example.com's home (the design's sharding key) ran a part of the
+    // statement with the filter in it (18.16 leaves the filter to the asking shard by default; the
+    // home shard reads its own part without a query of its own).
+    const [{ h }] = (await shards()[0]!.all<{ h: string }>(raw("SELECT toString(cityHash64('example.com') % 2) AS h"))) as [{ h: string }];
+    expect(parts[1 - Number(h)]!.length).toBeGreaterThan(0);
+  });
+
   it('a store whose shards are listed out of their order in the cluster does not open', async () => {
     await expect(openClickhouseStore({ urls: [...urls].reverse(), database, parser, ledger: await ledger('reversed') })).rejects.toMatchObject({
       name: 'StoreQueryError',
