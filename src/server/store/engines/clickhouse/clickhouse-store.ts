@@ -345,11 +345,12 @@ function clickhouseEngine(connections: readonly SqlConnection[], filtering: read
     const unmerged = await states[s]!.unmerged();
     return { s, unmerged, spread: count > 1 && (await states[0]!.spread()).has(domain) };
   };
-  const at = async (domain: string): Promise<ReadPlace> => {
-    const { s, unmerged, spread: spreadOne } = await home(domain);
-    // A spread target's page and total in one statement too: its page is sorted on the home shard, over every row the shards send.
-    return { connection: connections[s]!, sources: spreadOne ? spreadSources(database, unmerged, count, domain) : unmerged ? local.unmerged : local.merged };
-  };
+  // A spread target's page and total in one statement too: its page is sorted on the home shard, over every row the shards send.
+  const placeOf = ({ s, unmerged, spread: spreadOne }: Awaited<ReturnType<typeof home>>, domain: string): ReadPlace => ({
+    connection: connections[s]!,
+    sources: spreadOne ? spreadSources(database, unmerged, count, domain) : unmerged ? local.unmerged : local.merged,
+  });
+  const at = async (domain: string): Promise<ReadPlace> => placeOf(await home(domain), domain);
   const across = async (): Promise<ReadPlace> => {
     const unmerged = await states[0]!.unmerged();
     return { connection: entry, sources: clusterSources(database, unmerged, await states[0]!.spread(), count) };
@@ -361,8 +362,9 @@ function clickhouseEngine(connections: readonly SqlConnection[], filtering: read
     at,
     across,
     list: async (operation, query, rollupKey) => {
-      const { s, unmerged, spread: spreadOne } = await home(query.target.domain);
-      const place = await at(query.target.domain);
+      const where = await home(query.target.domain);
+      const { s, unmerged, spread: spreadOne } = where;
+      const place = placeOf(where, query.target.domain);
       // A spread target's links filtered on every shard, only the rows that pass sent to its home:
       // the links list's columns named as its fields in the relation itself (not renamed outside
       // it, which the lists grouped from the links need), so that ClickHouse takes the page's
