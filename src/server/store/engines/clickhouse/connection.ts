@@ -96,7 +96,7 @@ export class ClickhouseShard {
   }
 
   /** The rows of a query, as objects; `settings`: the server's settings for this query alone. */
-  async all<Row>(query: Fragment, options: QueryOptions = {}): Promise<Row[]> {
+  async all<Row>(query: Fragment, options: { readonly timeoutMs?: number; readonly settings?: Readonly<Record<string, string>> } = {}): Promise<Row[]> {
     const text = await this.#query(`${render(query)}\nFORMAT JSONEachRow`, options);
     return this.#rows<Row>(text.split('\n'));
   }
@@ -106,7 +106,10 @@ export class ClickhouseShard {
    * `OFFSET` (the server's `rows_before_limit_at_least`, which counts every row when the query
    * sorts before its limit): a page and its total in one query.
    */
-  async allBeforeLimit<Row>(query: Fragment, options: QueryOptions = {}): Promise<{ rows: Row[]; beforeLimit: number }> {
+  async allBeforeLimit<Row>(
+    query: Fragment,
+    options: { readonly timeoutMs?: number; readonly settings?: Readonly<Record<string, string>> } = {},
+  ): Promise<{ rows: Row[]; beforeLimit: number }> {
     const text = await this.#query(`${render(query)}\nFORMAT JSON`, options);
     let answer: { data?: Row[]; rows_before_limit_at_least?: number };
     try {
@@ -122,7 +125,7 @@ export class ClickhouseShard {
   }
 
   /** The answer's text to a query run for the current call (see {@link callSignal}). */
-  async #query(text: string, { timeoutMs, settings }: QueryOptions): Promise<string> {
+  async #query(text: string, { timeoutMs, settings }: { readonly timeoutMs?: number | undefined; readonly settings?: Readonly<Record<string, string>> | undefined }): Promise<string> {
     cancelledAlready();
     // The query of an abandoned call, or one past its time bound: its request is dropped and the
     // query killed by its id, which also stops every shard's part of a distributed query (the
@@ -274,12 +277,6 @@ export class ClickhouseShard {
     }
     throw failure(this.url, text);
   }
-}
-
-/** Options of a query: its time bound (default the shard's), and the server's settings for it alone. */
-interface QueryOptions {
-  readonly timeoutMs?: number | undefined;
-  readonly settings?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A request made for a call: its query id (for `KILL QUERY`) and the signal that drops it. */

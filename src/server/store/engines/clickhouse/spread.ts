@@ -8,7 +8,7 @@
  * A domain is moved by the load that takes it past the threshold, inside the load's unmerged
  * window (readers use `FINAL`): its links are copied to the shards that own them (not its home's
  * own), the domain is recorded in `spread` (entry shard), and, once every reader has seen the
- * record ({@link SPREAD_SEEN_MS} after it), the copies left on the home shard are deleted. Until a
+ * record (the load waits as long as readers trust a merge state they read), the copies left on the home shard are deleted. Until a
  * reader has seen the record it reads the home shard alone, which holds every link until the
  * delete; once it has, it reads the `Distributed` links table with the condition that each shard
  * keeps only the links it owns ({@link owned}), so a link is never read twice, whether the home's
@@ -38,9 +38,6 @@ export const ownerOf = (linkKey: string, shards: number): number => Number.parse
  */
 export const owned = (database: string, shards: number, column = 'link_key'): Fragment =>
   raw(`toUInt32(${OWNER_KEY(column)} % ${shards}) IN (SELECT num FROM ${database}.self_local)`);
-
-/** How long after a domain is recorded spread its copies on its home shard may go: every reader has read the record by then (`MergeState`). */
-export const SPREAD_SEEN_MS = 300;
 
 /**
  * Where a shard reads the links of some domains, as a `FROM` item aliased `alias`: its own table
