@@ -234,6 +234,8 @@ select.addEventListener('change', () => {
 
 const docsMode = document.documentElement.dataset['mode'] === 'docs' || location.protocol === 'file:';
 ($('server') as HTMLInputElement).value = docsMode ? 'http://127.0.0.1:3000' : location.origin;
+// The target page is served by the server only: from a docs site, the server's.
+if (docsMode) ($('explore-link') as HTMLAnchorElement).href = 'http://127.0.0.1:3000/explore/?url=example.com&scope=ROOT_DOMAIN';
 ($('api-key') as HTMLInputElement).value = DEMO_KEY;
 $('run').addEventListener('click', () => void run());
 
