@@ -69,6 +69,8 @@ interface ChartSpec {
   readonly placeholder?: string;
   /** The call's parameters but `limit` and `filter`. */
   readonly params: (target: Target) => Record<string, unknown>;
+  /** What the page says of an answer with no rows (default: the service has nothing for the target and filter). */
+  readonly empty?: string;
   /** Draws the answer into `body`; `rows` holds at least one row. */
   readonly draw: (rows: readonly Row[], body: HTMLElement) => void;
 }
@@ -115,6 +117,8 @@ const CHARTS: readonly ChartSpec[] = [
     title: 'Referring domains by authority score',
     operation: 'score-profile',
     about: 'How many referring domains have each score 0-100; a score with none has no bar.',
+    empty:
+      "No rows: none of the target's referring domains has a known score (an import from Semrush, Majestic or Screaming Frog gives them none until a domains file is imported: docs/importing.md).",
     params: ({ url, scope }) => ({ url, scope }),
     draw: (rows, body) => body.append(el('div', { class: 'panel' }, scoreHistogram(rows))),
   },
@@ -146,6 +150,7 @@ const CHARTS: readonly ChartSpec[] = [
     operation: 'competitors',
     about: "Domains that share referring domains with the target's domain, ranked by similarity (the share of referring domains in common).",
     limit: { initial: 10, label: 'top' },
+    empty: 'No rows: no domain shares at least 5 referring domains with this one (with a similarity of at least 0.01), which the interface asks of a competitor.',
     params: ({ url }) => ({ domain: domainOf(url), order_by: 'similarity' }),
     draw: (rows, body) => {
       const percent = (n: number) => `${Math.round(n * 100)}%`;
@@ -189,7 +194,8 @@ interface Card {
   readonly spec: ChartSpec;
   /** The call's parameters as now typed. */
   readonly params: () => Record<string, unknown>;
-  readonly open: () => Promise<void>;
+  /** Makes the chart's call and draws its answer; then shows the key's balance, unless `balance` is false. */
+  readonly open: (options?: { readonly balance?: boolean }) => Promise<void>;
   readonly reset: () => void;
   /** Shows the cost and the call of the parameters as now typed. */
   readonly update: () => void;
@@ -206,6 +212,23 @@ function costText(operation: OperationName, params: Readonly<Record<string, unkn
 
 function server(): string {
   return ($('server') as HTMLInputElement).value.trim().replace(/\/+$/, '');
+}
+
+/**
+ * The client of the server and key now typed: one for every chart, whose limiter keeps the page's
+ * calls within the service's default rate (10 a second), so that opening every chart at once is
+ * not refused with 429 by a server with the default limits.
+ */
+let shared: { readonly server: string; readonly key: string; readonly client: ReturnType<typeof createClient> } | undefined;
+function client(): ReturnType<typeof createClient> {
+  const key = ($('api-key') as HTMLInputElement).value.trim();
+  if (shared?.server !== server() || shared.key !== key) shared = { server: server(), key, client: createClient({ apiKey: key, baseUrl: server(), retry: false, rateLimit: { perSecond: 8 } }) };
+  return shared.client;
+}
+
+async function showBalance(): Promise<void> {
+  const left = await client().unitsBalance().catch(() => undefined);
+  if (left !== undefined) $('balance').textContent = `${integer(left)} units left`;
 }
 
 function makeCard(spec: ChartSpec): Card {
@@ -272,28 +295,26 @@ function makeCard(spec: ChartSpec): Card {
     setState('idle', '');
   };
 
-  const open = async () => {
+  const open = async (options: { readonly balance?: boolean } = {}) => {
     const p = params();
     setState('loading', `Calling ${spec.operation}…`);
     body.replaceChildren(el('p', { class: 'placeholder' }, 'Loading…'));
     button.disabled = true;
     try {
-      const client = createClient({ apiKey: ($('api-key') as HTMLInputElement).value.trim(), baseUrl: server(), retry: false });
-      const result = await client.callOperation(spec.operation, p);
+      const result = await client().callOperation(spec.operation, p);
       section.dataset['opened'] = 'yes';
       const rows = (Array.isArray(result.data) ? result.data : [result.data]) as Row[];
       body.replaceChildren();
       const charged = `${integer(result.units)} units charged`;
       if (rows.length === 0) {
-        body.append(el('p', { class: 'placeholder' }, 'No rows: the service has nothing for this target and filter.'));
+        body.append(el('p', { class: 'placeholder' }, spec.empty ?? 'No rows: the service has nothing for this target and filter.'));
         setState('empty', `0 rows, ${charged}`);
       } else {
         spec.draw(rows, body);
         body.append(dataTable(rows));
         setState('drawn', `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}, ${charged}`);
       }
-      const left = await client.unitsBalance().catch(() => undefined);
-      if (left !== undefined) $('balance').textContent = `${integer(left)} units left`;
+      if (options.balance !== false) await showBalance();
     } catch (error) {
       body.replaceChildren(el('pre', { class: 'error-box', role: 'alert' }, describeError(error, editorText())));
       setState('error', 'Not drawn: the call failed.');
@@ -372,7 +393,8 @@ $('url').addEventListener('change', targetChanged);
 scopeSelect.addEventListener('change', targetChanged);
 $('server').addEventListener('change', targetChanged);
 $('open-all').addEventListener('click', async () => {
-  for (const card of cards) await card.open();
+  for (const card of cards) await card.open({ balance: false });
+  await showBalance();
 });
 document.addEventListener('input', (event) => {
   if ((event.target as HTMLElement).matches?.('input.limit')) showTotal();
