@@ -238,6 +238,10 @@ function makeCard(spec: ChartSpec): Card {
   const cost = el('span', { class: 'cost' });
   const limitInput = spec.limit ? el('input', { type: 'number', min: '1', value: String(spec.limit.initial), size: '4', class: 'limit', 'aria-label': spec.limit.label }) : undefined;
   const status = el('p', { class: 'status', 'aria-live': 'polite' });
+  // Says when the parameters changed since the chart was drawn: what is shown is the earlier call's.
+  const stale = el('p', { class: 'stale', hidden: '' }, 'Changed since drawn: Refresh to apply.');
+  /** The parameters of the call whose answer is shown. */
+  let shown: string | undefined;
   const body = el('div', { class: 'chart-body' });
   const callUrl = el('code', { class: 'call-url' });
   const callCli = el('code', { class: 'call-cli' });
@@ -250,6 +254,7 @@ function makeCard(spec: ChartSpec): Card {
     el('div', { class: 'row' }, ...(limitInput ? [el('label', {}, `${spec.limit!.label} `, limitInput)] : []), button, cost),
     ...(filterable ? [el('div', { class: 'filter' }, el('span', { class: 'filter-label' }, 'Filter'), editorBox), issues] : []),
     status,
+    stale,
     body,
     el('details', { class: 'call' }, el('summary', {}, 'The call'), el('div', {}, 'URL ', callUrl), el('div', {}, 'CLI ', callCli)),
   );
@@ -274,6 +279,7 @@ function makeCard(spec: ChartSpec): Card {
     }
     callCli.textContent = cliCommand(spec.operation, p, server());
     for (const span of body.querySelectorAll('.placeholder-cost')) span.textContent = cost.textContent;
+    stale.hidden = shown === undefined || shown === JSON.stringify(p);
     if (filterable) {
       const text = editorText();
       const result = text.trim() === '' ? undefined : safeParseFilter(text, { operation: spec.operation as FilterableOperation });
@@ -292,6 +298,8 @@ function makeCard(spec: ChartSpec): Card {
   const reset = () => {
     body.replaceChildren(el('p', { class: 'placeholder' }, `Not loaded: opening it calls ${spec.operation}, which `, el('span', { class: 'placeholder-cost' }, cost.textContent ?? ''), '.'));
     delete section.dataset['opened'];
+    shown = undefined;
+    stale.hidden = true;
     setState('idle', '');
   };
 
@@ -303,6 +311,8 @@ function makeCard(spec: ChartSpec): Card {
     try {
       const result = await client().callOperation(spec.operation, p);
       section.dataset['opened'] = 'yes';
+      shown = JSON.stringify(p);
+      stale.hidden = true;
       const rows = (Array.isArray(result.data) ? result.data : [result.data]) as Row[];
       body.replaceChildren();
       const charged = `${integer(result.units)} units charged`;

@@ -318,8 +318,11 @@ describe('a person looking at example.com on the sample', () => {
     expect(await card(page, 'anchors').locator('.cm-content').innerText()).toBe('backlinks_count > 2');
     // Typing spends nothing.
     expect(calls.length).toBe(before);
+    // The bars shown are the earlier call's: the card says so until it is refreshed.
+    expect(await card(page, 'anchors').locator('.stale').isVisible()).toBe(true);
     expect(await open(page, 'anchors')).toBe('drawn');
     const rows = await rowsOf(origin, 'anchors', { url: 'example.com', scope: 'ROOT_DOMAIN', fields: 'anchor,domains_count,backlinks_count', order_by: 'domains_count', limit: '10', filter: 'backlinks_count > 2' });
+    expect(await card(page, 'anchors').locator('.stale').isVisible()).toBe(false);
     expect(rows.every((row) => (row['backlinks_count'] as number) > 2)).toBe(true);
     const chart = await drawn(page, '#chart-anchors .panel');
     expect(chart.yTicks).toEqual(rows.map((row) => label(String(row['anchor']))));
