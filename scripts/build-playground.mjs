@@ -1,13 +1,15 @@
 /**
- * Builds the browser playground (src/playground/) with esbuild into one folder: index.html, one
- * script and one style sheet, their names carrying a hash of their content (the server caches
- * them for good). `npm run build` runs it after tsup, into dist/playground/, which the server
- * serves at /playground/ and the tarball ships; `npm run playground:docs` writes the same page
- * into docs/playground/ for a static docs site, where the page calls the server named in its
- * Server field (default http://127.0.0.1:3000; the server must allow the site's origin with
- * `--cors-origin`, which `serve --sample` does for every origin).
+ * Builds a browser page with esbuild into one folder: index.html, one script and one style sheet,
+ * their names carrying a hash of their content (the server caches them for good). Two pages: the
+ * playground (src/playground/, the default) and the target page (`--page explore`,
+ * src/explore/). `npm run build` runs it after tsup for each, into dist/playground/ and
+ * dist/explore/, which the server serves at /playground/ and /explore/ and the tarball ships;
+ * `npm run playground:docs` writes the playground into docs/playground/ for a static docs site,
+ * where the page calls the server named in its Server field (default http://127.0.0.1:3000; the
+ * server must allow the site's origin with `--cors-origin`, which `serve --sample` does for every
+ * origin).
  *
- *   node scripts/build-playground.mjs [--out DIR] [--docs]
+ *   node scripts/build-playground.mjs [--page playground|explore] [--out DIR] [--docs]
  *
  * Prints the files and their sizes (raw and gzip). esbuild is a devDependency: only a clone
  * builds the page; the published package ships it built.
@@ -19,21 +21,35 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SOURCE = join(ROOT, 'src', 'playground');
+/**
+ * The pages: their sources, and their titles (in their index.html), by which an index.html is
+ * known as an earlier build of the page.
+ */
+export const PAGES = {
+  playground: { source: join(ROOT, 'src', 'playground'), title: 'backlink-query playground', what: 'the playground' },
+  explore: { source: join(ROOT, 'src', 'explore'), title: 'backlink-query explore', what: 'the target page' },
+};
+
+const USAGE = 'usage: build-playground.mjs [--page playground|explore] [--out DIR] [--docs]';
 
 function options(argv) {
   const docs = argv.includes('--docs');
+  const valued = ['--out', '--page'];
+  for (const name of valued) {
+    const at = argv.indexOf(name);
+    if (at !== -1 && !argv[at + 1]) throw new Error(`${name} needs a ${name === '--out' ? 'folder' : 'page name'}`);
+  }
+  const unknown = argv.filter((arg, i) => !['--docs', ...valued].includes(arg) && !valued.includes(argv[i - 1]));
+  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]}; ${USAGE}`);
+  const pageAt = argv.indexOf('--page');
+  const page = pageAt === -1 ? 'playground' : argv[pageAt + 1];
+  if (!Object.hasOwn(PAGES, page)) throw new Error(`unknown page ${page}; ${USAGE}`);
+  if (docs && page !== 'playground') throw new Error('--docs builds the playground only');
   const at = argv.indexOf('--out');
-  if (at !== -1 && !argv[at + 1]) throw new Error('--out needs a folder');
-  const unknown = argv.filter((arg, i) => !['--docs', '--out'].includes(arg) && argv[i - 1] !== '--out');
-  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]}; usage: build-playground.mjs [--out DIR] [--docs]`);
   // --out is relative to the current folder; the defaults to the repository's root.
-  const out = at !== -1 ? resolve(argv[at + 1]) : join(ROOT, docs ? 'docs/playground' : 'dist/playground');
-  return { out, mode: docs ? 'docs' : 'server' };
+  const out = at !== -1 ? resolve(argv[at + 1]) : join(ROOT, docs ? 'docs/playground' : `dist/${page}`);
+  return { out, mode: docs ? 'docs' : 'server', page };
 }
-
-/** The title of the page (src/playground/index.html): an index.html holding it is an earlier build. */
-const MARKER = '<title>backlink-query playground</title>';
 
 /**
  * Refuses to empty a folder that is not an earlier build of the page: `out` may be missing, empty,
@@ -43,7 +59,8 @@ const MARKER = '<title>backlink-query playground</title>';
  * @example
  * await checkOut('/tmp/playground'); // throws when /tmp/playground holds other files
  */
-export async function checkOut(out) {
+export async function checkOut(out, page = 'playground') {
+  const { title, what } = PAGES[page];
   let entries;
   try {
     entries = await readdir(out);
@@ -58,8 +75,8 @@ export async function checkOut(out) {
   } catch {
     // no index.html (or not a readable file): not a build of the page
   }
-  if (!html.includes(MARKER)) {
-    throw new Error(`refusing to empty ${out}: it is not empty and holds no earlier build of the playground (no index.html titled "backlink-query playground"); pick an empty or new folder`);
+  if (!html.includes(`<title>${title}</title>`)) {
+    throw new Error(`refusing to empty ${out}: it is not empty and holds no earlier build of ${what} (no index.html titled "${title}"); pick an empty or new folder`);
   }
 }
 
@@ -69,15 +86,16 @@ export async function checkOut(out) {
  * @example
  * await buildPlayground({ out: '/tmp/playground', mode: 'server' });
  */
-export async function buildPlayground({ out, mode }) {
-  await checkOut(out);
+export async function buildPlayground({ out, mode, page = 'playground' }) {
+  const SOURCE = PAGES[page].source;
+  await checkOut(out, page);
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [
-      { in: join(SOURCE, 'main.ts'), out: 'playground' },
-      { in: join(SOURCE, 'style.css'), out: 'playground' },
+      { in: join(SOURCE, 'main.ts'), out: page },
+      { in: join(SOURCE, 'style.css'), out: page },
     ],
     entryNames: '[name]-[hash]',
     outdir: out,
@@ -106,8 +124,8 @@ export async function buildPlayground({ out, mode }) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    const { out, mode } = options(process.argv.slice(2));
-    const files = await buildPlayground({ out, mode });
+    const { out, mode, page } = options(process.argv.slice(2));
+    const files = await buildPlayground({ out, mode, page });
     const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
     for (const { file, bytes, gzip } of files) console.log(`  ${relative(ROOT, join(out, file))}  ${kb(bytes)} (${kb(gzip)} gzip)`);
   } catch (error) {

@@ -93,6 +93,7 @@ export const SERVICE_RULES = {
   store_unavailable: 'The database cannot answer now: a statement past its time bound, or the database down (503).',
   shutting_down: 'The server is shutting down and takes no new call (503).',
   playground_not_built: 'The playground page was asked for, but `npm run build` has not built it (404).',
+  explore_not_built: 'The target page (/explore/) was asked for, but `npm run build` has not built it (404).',
 } as const satisfies Record<string, string>;
 
 /**

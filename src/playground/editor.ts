@@ -119,6 +119,10 @@ export interface EditorSetup {
   readonly options: () => CompletionOptions;
   /** Called with the text after every change. */
   readonly onChange: (text: string) => void;
+  /** The hint shown in the empty editor (default: a filter of links). */
+  readonly placeholder?: string;
+  /** The editor's accessible name (default `Filter`). */
+  readonly label?: string;
 }
 
 /**
@@ -144,13 +148,13 @@ export function createEditor(setup: EditorSetup): EditorView {
     history(),
     closeBrackets(),
     bracketMatching(),
-    placeholder('domain_score > 50 AND anchor LIKE \'%seo%\''),
+    placeholder(setup.placeholder ?? 'domain_score > 50 AND anchor LIKE \'%seo%\''),
     autocompletion({ override: [completionSource(setup.complete, setup.options)], icons: true }),
     lint,
     lintGutter(),
     tokenColours,
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ 'aria-label': 'Filter', spellcheck: 'false' }),
+    EditorView.contentAttributes.of({ 'aria-label': setup.label ?? 'Filter', spellcheck: 'false' }),
     keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap]),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) setup.onChange(update.state.doc.toString());

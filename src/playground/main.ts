@@ -13,17 +13,16 @@
 import { MAX_MATRIX_TARGETS, OPERATION_NAMES, operations, type FilterableOperation, type Price } from '../catalogue/operations.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient } from '../client/client.js';
-import { isApiError, isHttpError } from '../client/errors.js';
 import { estimateUnits, worstCaseRows } from '../client/units.js';
 import { complete } from '../complete/index.js';
 import type { CompletionOptions } from '../complete/types.js';
-import { isFilterError, isParameterError } from '../errors/filter-error.js';
 import { formatIssues } from '../errors/format.js';
 import { fieldNames } from '../ast/visitor.js';
 import type { Row } from '../evaluate/row.js';
 // The key `npm start` (`serve --sample`) prints; a server started otherwise has its own keys.
 import { DEMO_KEY } from '../shared/demo-key.js';
 import { analyse, type Analysis } from './analysis.js';
+import { describeError } from './describe-error.js';
 import { createEditor, recheck } from './editor.js';
 import { sampleRows, SAMPLE_ROW_COUNT } from './sample-rows.js';
 
@@ -188,14 +187,6 @@ function refresh(): void {
 
 // ---- the call ----
 
-function describeError(error: unknown, text: string): string {
-  if (isFilterError(error)) return `Not sent: the filter has issues.\n${formatIssues(error.issues, text)}`;
-  if (isParameterError(error)) return `Not sent: ${error.message}`;
-  if (isHttpError(error)) return `HTTP ${error.status}: ${error.message}${error.details.map((d) => `\n  ${d.parameter ?? ''} ${d.rule}: ${d.message}`).join('')}`;
-  if (isApiError(error)) return `${error.kind}: ${error.message}`;
-  return String(error);
-}
-
 async function run(): Promise<void> {
   const status = $('run-status');
   const table = $('result') as HTMLTableElement;
@@ -243,6 +234,8 @@ select.addEventListener('change', () => {
 
 const docsMode = document.documentElement.dataset['mode'] === 'docs' || location.protocol === 'file:';
 ($('server') as HTMLInputElement).value = docsMode ? 'http://127.0.0.1:3000' : location.origin;
+// The target page is served by the server only: from a docs site, the server's.
+if (docsMode) ($('explore-link') as HTMLAnchorElement).href = 'http://127.0.0.1:3000/explore/?url=example.com&scope=ROOT_DOMAIN';
 ($('api-key') as HTMLInputElement).value = DEMO_KEY;
 $('run').addEventListener('click', () => void run());
 

@@ -12,7 +12,7 @@ import { isUnsupportedError } from '../sql/unsupported-error.js';
 import { serverPlugin, type DomainParser } from './deps.js';
 import { errorDocsUrlOf, errorEnvelope, isServiceError, ServiceError, type ErrorStatus } from './errors.js';
 import { openApiDocument } from './openapi.js';
-import { registerPlayground } from './playground.js';
+import { registerExplore, registerPlayground } from './playground.js';
 import { guardPlugin } from './plugins/guard.js';
 import { KeyRing } from './accounts/key-ring.js';
 import type { Accounts } from './accounts/accounts.js';
@@ -98,6 +98,8 @@ export interface AppOptions {
   readonly corsOrigins?: CorsOrigins;
   /** The folder of the built playground page (default: `dist/playground/`, what `npm run build` writes). */
   readonly playgroundDir?: string;
+  /** The folder of the built target page (default: `dist/explore/`, what `npm run build` writes). */
+  readonly exploreDir?: string;
 }
 
 /** Fastify errors that are the caller's fault keep their 4xx status; everything else is a 500. */
@@ -205,6 +207,7 @@ const plugin: FastifyPluginAsync<AppOptions> = async (fastify: FastifyInstance, 
   const openapi = openApiDocument(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl });
   fastify.get('/openapi.json', { exposeHeadRoute: false }, async () => openapi);
   registerPlayground(fastify, options.playgroundDir === undefined ? {} : { dir: options.playgroundDir });
+  registerExplore(fastify, options.exploreDir === undefined ? {} : { dir: options.exploreDir });
   fastify.addHook('onResponse', async (request, reply) => logCall(request, { status: reply.statusCode, units: request.admittedCall?.units ?? 0, ms: reply.elapsedTime }));
 };
 

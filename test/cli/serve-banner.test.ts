@@ -38,6 +38,7 @@ describe('the banner of serve', () => {
       expect(serve.out()).toBe(
         `backlink-query server listening on ${url}\n` +
           `Try: curl -H 'Authorization: Apikey <your key>' '${overview}'\n` +
+          `Charts: ${url}/explore/?url=fjordwidgets.no&scope=ROOT_DOMAIN\n` +
           `OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`,
       );
       const response = await fetch(overview, { headers: { authorization: 'Apikey ci-key-123456' } });

@@ -177,7 +177,7 @@ describe('the tarball', () => {
   });
 
   it('holds the license, the third-party notices (Chevrotain is in the build), changelog, readme, guides, grammar, command and both builds of every entry', () => {
-    for (const file of ['LICENSE', 'THIRD-PARTY-NOTICES.md', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/backlink-query.js', 'dist/cli.js', 'grammar/filter.ebnf', 'grammar/diagrams.html', 'dist/playground/index.html', 'docs/images/playground.png']) {
+    for (const file of ['LICENSE', 'THIRD-PARTY-NOTICES.md', 'CHANGELOG.md', 'README.md', 'package.json', 'bin/backlink-query.js', 'dist/cli.js', 'grammar/filter.ebnf', 'grammar/diagrams.html', 'dist/playground/index.html', 'docs/images/playground.png', 'dist/explore/index.html', 'docs/images/explore.png']) {
       expect(packed, file).toContain(file);
     }
     for (const guide of ['client', 'cli', 'server', 'filter-language', 'sql', 'scaling', 'errors', 'operations']) expect(packed).toContain(`docs/${guide}.md`);

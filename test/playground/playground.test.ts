@@ -133,6 +133,9 @@ describe('a person writing a filter', () => {
     expect(operations).toEqual(['links', 'ref-domains', 'ref-ips', 'pages', 'anchors', 'matrix']);
     expect(await page.locator('#server').inputValue()).toBe(origin);
     expect(await page.locator('#canonical').textContent()).toBe('(no filter: every row)');
+    // The link to the target page (test/explore/), beside the playground on the same server.
+    expect(await page.locator('#explore-link').getAttribute('href')).toBe('../explore/?url=example.com&scope=ROOT_DOMAIN');
+    expect(new URL((await page.locator('#explore-link').evaluate((a) => (a as HTMLAnchorElement).href))).pathname).toBe('/explore/');
   });
 
   it('types a field name and takes the completion', async () => {
@@ -323,6 +326,8 @@ describe('the docs build (npm run playground:docs), on a static site of its own 
       await docsPage.locator('.cm-content').waitFor();
       // Not the site's own origin: the default of the docs build, npm start's address.
       expect(await docsPage.locator('#server').inputValue()).toBe('http://127.0.0.1:3000');
+      // The target page is the server's only: the link goes there.
+      expect(await docsPage.locator('#explore-link').evaluate((a) => (a as HTMLAnchorElement).href)).toBe('http://127.0.0.1:3000/explore/?url=example.com&scope=ROOT_DOMAIN');
       await docsPage.locator('#server').fill(origin);
       await docsPage.locator('#api-key').fill(KEYS[0].key);
       await docsPage.locator('.cm-content').click();

@@ -123,7 +123,7 @@ describe('commands as processes', () => {
       expect((await fetch(`${url}${BASE}/overview?url=example.com&scope=ROOT_DOMAIN`, { headers: { authorization: 'Apikey bq_demo_key_0123456789' } })).status).toBe(200);
       // npm's own two lines (the script), then the banner: nothing else, even after a request.
       const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('> '));
-      expect(lines.map((line) => line.replace(/ .*/, ''))).toEqual(['backlink-query', 'API', 'Try:', 'OpenAPI:']);
+      expect(lines.map((line) => line.replace(/ .*/, ''))).toEqual(['backlink-query', 'API', 'Try:', 'Charts:', 'OpenAPI:']);
     } finally {
       process.kill(-start.pid!, 'SIGTERM');
       await ended;

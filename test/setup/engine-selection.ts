@@ -103,6 +103,7 @@ export const HEAVY_FILES: Readonly<Record<string, RegExp>> = {
     /^test\/server\/(workers|commands|worker-accounts|http\/e2e|store\/engines\/embedded\/(embedded-store|column-file)|import\/(formats|interrupted|memory|batch|format-option|seen-at|all-or-nothing|beside-server(-postgres|-clickhouse)?|no-ips|reduced-exports))\.test\.ts$/,
   'the test service with its server packages hidden, and node --test': /^test\/testing\/test-service-entry\.test\.ts$/,
   'the playground build script': /^test\/playground\/build\.test\.ts$/,
+  'the target page in Chromium, its build script and an import run as a process': /^test\/explore\/(explore|build)\.test\.ts$/,
   'long single scenarios (10 to 40 s a file on this 2-core machine)': /^test\/(server\/store\/engines\/(embedded|sqlite)\/rollups|unit\/errors\/bounded)\.test\.ts$/,
 };
 

@@ -313,6 +313,8 @@ function banner(io: CliIo, url: string, key: string | undefined, target: string 
   if (target !== null) {
     const query = target === undefined ? '<domain>' : encodeURIComponent(target);
     io.stdout.write(`Try: curl -H 'Authorization: Apikey ${key ?? '<your key>'}' '${url}/_api/apis/v4/backlinks/v1/overview?url=${query}&scope=ROOT_DOMAIN'\n`);
+    // The target page (src/explore/) of the same domain, as charts in the browser.
+    if (target !== undefined) io.stdout.write(`Charts: ${url}/explore/?url=${query}&scope=ROOT_DOMAIN\n`);
   }
   io.stdout.write(`OpenAPI: ${url}/openapi.json   Stop: Ctrl+C (SIGINT) or SIGTERM\n`);
 }

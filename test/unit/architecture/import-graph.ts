@@ -28,6 +28,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['syntax', 'sql'],
   ['filter', 'builder', 'complete', 'kysely', 'testing', 'client'],
   ['playground', 'index.ts'],
+  ['explore'],
   ['server'],
   ['mcp', 'test-service'],
   ['cli'],

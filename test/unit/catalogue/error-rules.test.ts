@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ISSUE_CODES, PARAMETER_RULES, SERVICE_RULES, type ErrorRule } from '../../../src/index.js';
 
 /** docs/errors.md's table, by hand. */
-const DOCUMENTED = ['more_issues', 'bad_url', 'missing_host', 'unsupported_filter', 'insufficient_units', 'playground_not_built', 'store_unavailable', 'shutting_down'];
+const DOCUMENTED = ['more_issues', 'bad_url', 'missing_host', 'unsupported_filter', 'insufficient_units', 'playground_not_built', 'explore_not_built', 'store_unavailable', 'shutting_down'];
 
 describe('the service rules', () => {
   it('are the ones docs/errors.md lists, each with a description', () => {

@@ -1,0 +1,4 @@
+import * as lib from './vega.js';
+import { vega as probe } from './probes.js';
+import { run } from './harness.js';
+run(lib, probe).catch(e => { window.__result = { error: String(e && e.stack || e) }; });
