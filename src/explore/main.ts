@@ -26,15 +26,8 @@ import { safeParseFilter } from '../syntax/parse.js';
 import { describeError } from '../playground/describe-error.js';
 import { createEditor } from '../playground/editor.js';
 import { barChart, historyChart, scoreHistogram, type Row } from './charts.js';
+import { $, el } from '../playground/dom.js';
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
 
 const integer = (n: number) => n.toLocaleString('en-US');
 

@@ -23,20 +23,13 @@ import type { Row } from '../evaluate/row.js';
 import { DEMO_KEY } from '../shared/demo-key.js';
 import { analyse, type Analysis } from './analysis.js';
 import { describeError } from './describe-error.js';
+import { $, el } from './dom.js';
 import { createEditor, recheck } from './editor.js';
 import { sampleRows, SAMPLE_ROW_COUNT } from './sample-rows.js';
 
 /** The operations that take a filter, in the catalogue's order. */
 const FILTERABLE = OPERATION_NAMES.filter((name): name is FilterableOperation => operations[name].filter);
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
 
 // ---- the call's parameters, as a form generated from the catalogue ----
 
