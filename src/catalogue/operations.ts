@@ -94,6 +94,15 @@ const listMeta = ['direction', 'effective_url', 'filter', 'limit', 'offset', 'or
  * Object.keys(operations.anchors.record); // CSV column order
  * ```
  */
+/**
+ * The interface's rule for listing a competitor: at least this many referring domains shared with
+ * the target, and at least this similarity (the server's reads and the target page's words both
+ * read it from here).
+ */
+export const COMPETITOR_MIN_COMMON = 5;
+/** See {@link COMPETITOR_MIN_COMMON}. */
+export const COMPETITOR_MIN_SIMILARITY = 0.01;
+
 export const operations = {
   overview: {
     method: 'overview',

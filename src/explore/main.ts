@@ -13,7 +13,7 @@
  * @module
  * @internal
  */
-import { operations, type FilterableOperation, type OperationName } from '../catalogue/operations.js';
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY, operations, type FilterableOperation, type OperationName } from '../catalogue/operations.js';
 import { FIELD_DOCS } from '../catalogue/field-docs.js';
 import type { ParamSpec } from '../catalogue/parameters.js';
 import { createClient } from '../client/client.js';
@@ -143,7 +143,7 @@ const CHARTS: readonly ChartSpec[] = [
     operation: 'competitors',
     about: "Domains that share referring domains with the target's domain, ranked by similarity (the share of referring domains in common).",
     limit: { initial: 10, label: 'top' },
-    empty: 'No rows: no domain shares at least 5 referring domains with this one (with a similarity of at least 0.01), which the interface asks of a competitor.',
+    empty: `No rows: no domain shares at least ${COMPETITOR_MIN_COMMON} referring domains with this one (with a similarity of at least ${COMPETITOR_MIN_SIMILARITY}), which the interface asks of a competitor.`,
     params: ({ url }) => ({ domain: domainOf(url), order_by: 'similarity' }),
     draw: (rows, body) => {
       const percent = (n: number) => `${Math.round(n * 100)}%`;

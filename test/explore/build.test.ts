@@ -29,9 +29,10 @@ describe('build-playground.mjs --page explore', () => {
     expect(run.status, run.stderr).toBe(0);
     const files = readdirSync(out).sort();
     expect(files).toHaveLength(3);
-    const script = files.find((file) => /^explore-[A-Z0-9]{8}\.js$/.test(file));
-    const style = files.find((file) => /^explore-[A-Z0-9]{8}\.css$/.test(file));
-    expect(script && style, files.join(', ')).toBeTruthy();
+    // index.html, one script and one style sheet, each named by its content's hash.
+    expect(files.map((file) => file.replace(/^explore-[A-Z0-9]{8}\./, 'explore-HASH.')).sort()).toEqual(['explore-HASH.css', 'explore-HASH.js', 'index.html']);
+    const script = files.find((file) => file.endsWith('.js'));
+    const style = files.find((file) => file.endsWith('.css'));
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     expect(html).toContain('<title>backlink-query explore</title>');
     expect(html).toContain(`src="./${script}"`);

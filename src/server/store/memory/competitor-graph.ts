@@ -18,16 +18,15 @@
  * @module
  * @internal
  */
+import { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY } from '../../../catalogue/operations.js';
 import type { RowOf } from '../../../catalogue/types.js';
 import { compareCodePoints } from '../../../evaluate/text-order.js';
 import { BoundedCache, ENTRY_BYTES } from '../../../shared/bounded-cache.js';
 import type { Page, RowsResult } from '../store.js';
 import { topK } from './top-k.js';
 
-/** Least shared referring domains, and least similarity, for a competitor to be listed (the interface's thresholds). @internal */
-export const COMPETITOR_MIN_COMMON = 5;
-/** @internal */
-export const COMPETITOR_MIN_SIMILARITY = 0.01;
+/** Least shared referring domains, and least similarity, for a competitor to be listed (the interface's thresholds, from the catalogue). @internal */
+export { COMPETITOR_MIN_COMMON, COMPETITOR_MIN_SIMILARITY };
 
 /** Whether a pair is listed, and its similarity. @internal */
 export function similarityOf(common: number, mine: number, theirs: number): number | undefined {
